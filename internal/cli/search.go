@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+func cmdSearch(c *ctx) error {
+	if len(c.p.pos) == 0 {
+		return usagef("expected search <query>")
+	}
+	opts := memcore.SearchOptions{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"]}
+	if k := c.p.flags["k"]; k != "" {
+		n, err := strconv.Atoi(k)
+		if err != nil || n < 1 {
+			return usagef("--k must be a positive integer, got %q", k)
+		}
+		opts.K = n
+	}
+	res, err := c.store.Search(c, strings.Join(c.p.pos, " "), opts)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		if res == nil {
+			res = []memcore.Scored{}
+		}
+		return c.emitJSON(res)
+	}
+	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
+	if c.p.bools["explain"] {
+		fmt.Fprintln(tw, "ID\tCOMPOSITE\tSIM\tCOSINE\tLEXRANK\tCONF\tAGE\tDECAY\tTRUST\tRETENTION\tTYPE\tTEXT")
+		for _, s := range res {
+			lr := "-"
+			if s.LexRank > 0 {
+				lr = strconv.Itoa(s.LexRank)
+			}
+			fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%s\t%.2f\t%.1fd\t%.3f\t%.0f\t%.3f\t%s\t%s\n", s.Atom.ID, s.Composite, s.Sim, s.Cosine, lr, s.Confidence, s.AgeDays, s.Decay, s.Trust, s.Retention, s.Atom.Type, clip(s.Atom.Text, 60))
+		}
+	} else {
+		fmt.Fprintln(tw, "ID\tSCORE\tTYPE\tTEXT")
+		for _, s := range res {
+			fmt.Fprintf(tw, "%s\t%.3f\t%s\t%s\n", s.Atom.ID, s.Composite, s.Atom.Type, clip(s.Atom.Text, 80))
+		}
+	}
+	tw.Flush()
+	if len(res) == 0 {
+		fmt.Fprintln(c.env.Stderr, "(no atoms above the min score)")
+	}
+	return nil
+}
+
+// ScanLine is scan's --json output: one object per input line.
+type ScanLine struct {
+	Line     int            `json:"line"`
+	Blocked  bool           `json:"blocked"`
+	Reason   string         `json:"reason,omitempty"`
+	Redacted string         `json:"redacted,omitempty"`
+	Findings []scan.Finding `json:"findings"`
+}
+
+func cmdScan(c *ctx) error {
+	var inputs []string
+	if len(c.p.pos) > 0 && !(len(c.p.pos) == 1 && c.p.pos[0] == "-") {
+		inputs = []string{strings.Join(c.p.pos, " ")}
+	} else {
+		sc := bufio.NewScanner(c.env.Stdin)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			inputs = append(inputs, sc.Text())
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("scan: read stdin: %w", err)
+		}
+	}
+	blocked := 0
+	for i, in := range inputs {
+		r := scan.Scan(in)
+		if r.Blocked() {
+			blocked++
+		}
+		if c.json {
+			l := ScanLine{Line: i + 1, Blocked: r.Blocked(), Reason: r.RejectReason(), Findings: r.Findings}
+			if l.Findings == nil {
+				l.Findings = []scan.Finding{}
+			}
+			if r.Redacted != in {
+				l.Redacted = r.Redacted
+			}
+			enc := jsonLine(c)
+			if err := enc.Encode(l); err != nil {
+				return err
+			}
+			continue
+		}
+		prefix := ""
+		if len(inputs) > 1 {
+			prefix = fmt.Sprintf("line %d: ", i+1)
+		}
+		if len(r.Findings) == 0 {
+			c.out("%sclean\n", prefix)
+			continue
+		}
+		for _, f := range r.Findings {
+			c.out("%s%s %s/%s: %s  %q\n", prefix, f.Severity, f.Kind, f.Rule, f.Reason, f.Match)
+			if f.Hidden != "" {
+				c.out("%s  hidden text: %q\n", prefix, f.Hidden)
+			}
+		}
+		if r.Redacted != in {
+			c.out("%sredacted: %s\n", prefix, scan.Visible(r.Redacted))
+		}
+	}
+	if !c.json && len(inputs) > 1 {
+		fmt.Fprintf(c.env.Stderr, "%d of %d lines blocked\n", blocked, len(inputs))
+	}
+	return nil
+}
+
+func cmdDemo(c *ctx) error {
+	if c.env.Demo == nil {
+		return fmt.Errorf("this build has no bundled demo store")
+	}
+	tmp, err := os.MkdirTemp("", "odekmem-demo-")
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	dir := filepath.Join(tmp, "memory", "extended")
+	if err := copyFS(dir, c.env.Demo); err != nil {
+		return fmt.Errorf("demo: copy store: %w", err)
+	}
+	st, err := openStore(c, dir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	c.store = st
+	c.settings.Home = tmp
+	if c.p.bools["print"] || c.env.RunTUI == nil {
+		c.out("demo store copied to %s\n", dir)
+		c.out("try: odekmem --home %s list\n\n", tmp)
+		return cmdStats(c)
+	}
+	return c.env.RunTUI(c, st, c.settings, "demo")
+}
+
+// copyFS copies a directory tree with store permissions (0700/0600).
+func copyFS(dst string, src fs.FS) error {
+	return fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o700)
+		}
+		data, err := fs.ReadFile(src, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o600)
+	})
+}

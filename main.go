@@ -1,0 +1,28 @@
+// Command odekmem shows and curates what a coding agent remembers: a review
+// TUI with no arguments, a scriptable CLI with a verb. See README.md.
+package main
+
+import (
+	"embed"
+	"io/fs"
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/odekmem/odekmem/internal/cli"
+)
+
+//go:embed all:testdata/demo
+var demoFiles embed.FS
+
+func main() {
+	demo, err := fs.Sub(demoFiles, "testdata/demo")
+	if err != nil {
+		panic(err)
+	}
+	os.Exit(cli.Main(os.Args[1:], cli.Env{
+		Demo:             demo,
+		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+		RunTUI:           runTUI,
+	}))
+}

@@ -1,0 +1,39 @@
+package memcore
+
+import "errors"
+
+// ErrNotFound means no live or quarantined atom, or no pending review, has
+// the given id.
+var ErrNotFound = errors.New("not found")
+
+// ErrInvalidID means an id is not 32 lowercase hex digits (ids become file
+// names, so anything else is refused).
+var ErrInvalidID = errors.New("invalid id")
+
+// ErrCapExceeded means a write would push the store over max_size_mb and no
+// evictable atom is left to make room. Nothing was removed.
+var ErrCapExceeded = errors.New("size cap exceeded")
+
+// ErrUnknownField means a pending review names a user-model path that
+// confirm does not understand.
+var ErrUnknownField = errors.New("unknown user-model field")
+
+// ErrNotQuarantined means promote was asked for an atom that is live already.
+var ErrNotQuarantined = errors.New("atom is not quarantined")
+
+// ErrNotLive means pin or unpin was asked for an atom that is not live.
+var ErrNotLive = errors.New("atom is not live")
+
+// ErrInvalidConfig means a configuration value is out of range; the message
+// names the field and the allowed values.
+var ErrInvalidConfig = errors.New("invalid config")
+
+// ErrClosed means the store was used after Close.
+var ErrClosed = errors.New("store is closed")
+
+// ErrEmptyText means an atom's text is empty after trimming.
+var ErrEmptyText = errors.New("empty atom text")
+
+// ErrBlocked means the caller asked for a trusted write that the scanner
+// rejected; the atom went to quarantine instead (see AddResult.Reason).
+var ErrBlocked = errors.New("blocked by scanner")

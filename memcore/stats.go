@@ -1,0 +1,161 @@
+package memcore
+
+import (
+	"context"
+	"sort"
+	"time"
+)
+
+// Stats describes a store: disk use per component against the cap, counts
+// and the state of the vector index.
+type Stats struct {
+	Dir        string           `json:"dir"`
+	CapBytes   int64            `json:"cap_bytes"`
+	TotalBytes int64            `json:"total_bytes"`
+	Components map[string]int64 `json:"components"`
+	Live       int              `json:"live"`
+	Pinned     int              `json:"pinned"`
+	Quarantine int              `json:"quarantine"`
+	Pending    int              `json:"pending"`
+	Links      int              `json:"links"`
+	ByType     map[string]int   `json:"by_type"`
+	BySource   map[string]int   `json:"by_source"`
+	ByReason   map[string]int   `json:"by_reason"`
+	ByProject  map[string]int   `json:"by_project"`
+	Index      IndexStats       `json:"index"`
+	Problems   []Problem        `json:"problems,omitempty"`
+}
+
+// IndexStats describes the vector index and its cache.
+type IndexStats struct {
+	Kind        string `json:"kind"`
+	Fingerprint string `json:"fingerprint"`
+	Dims        int    `json:"dims"`
+	Vectors     int    `json:"vectors"`
+	// Stale counts index changes not yet in the on-disk cache.
+	Stale      int   `json:"stale"`
+	Rebuilding bool  `json:"rebuilding"`
+	Done       int64 `json:"rebuild_done,omitempty"`
+	Total      int64 `json:"rebuild_total,omitempty"`
+}
+
+// Stats measures the store.
+func (s *Store) Stats() Stats {
+	var st Stats
+	s.read(func() {
+		st = Stats{Dir: s.dir, CapBytes: s.cfg.CapBytes(), Components: map[string]int64{},
+			ByType: map[string]int{}, BySource: map[string]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
+		for rel, n := range s.usage {
+			st.Components[componentOf(rel)] += n
+			st.TotalBytes += n
+		}
+		for _, e := range s.order {
+			st.Live++
+			if e.atom.Pin {
+				st.Pinned++
+			}
+			st.ByType[e.atom.Type]++
+			st.BySource[e.atom.SourceClass]++
+			if p := e.atom.Context.Project; p != "" {
+				st.ByProject[p]++
+			}
+		}
+		for _, q := range s.quar {
+			st.Quarantine++
+			st.BySource[q.SourceClass]++
+			r := q.Reason
+			if len(r) > 13 && r[:13] == "scan_rejected" {
+				r = "scan_rejected"
+			}
+			st.ByReason[r]++
+		}
+		st.Pending = len(s.model.Pending)
+		st.Links = s.graph.count()
+		st.Problems = append([]Problem(nil), s.problems...)
+	})
+	v := s.vec
+	v.mu.RLock()
+	st.Index = IndexStats{Kind: s.cfg.Index, Fingerprint: v.emb.Fingerprint(), Stale: v.dirty}
+	if v.idx != nil {
+		st.Index.Vectors = v.idx.Len()
+		st.Index.Dims = v.idx.Dims()
+	}
+	v.mu.RUnlock()
+	st.Index.Done, st.Index.Total, st.Index.Rebuilding = s.IndexProgress()
+	return st
+}
+
+// EvictionCandidate is an atom eviction would remove next.
+type EvictionCandidate struct {
+	Atom      Atom    `json:"atom"`
+	Retention float64 `json:"retention"`
+}
+
+// NextEvictions lists the n unpinned live atoms with the lowest retention,
+// in the order eviction would take them.
+func (s *Store) NextEvictions(n int) []EvictionCandidate {
+	var out []EvictionCandidate
+	s.read(func() {
+		now := s.now()
+		for _, e := range s.order {
+			if !e.atom.Pin {
+				out = append(out, EvictionCandidate{Atom: cloneAtom(e.atom), Retention: e.atom.Retention(now, s.cfg.DecayHalfLifeDays)})
+			}
+		}
+	})
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Retention != out[j].Retention {
+			return out[i].Retention < out[j].Retention
+		}
+		return out[i].Atom.CreatedAt.Before(out[j].Atom.CreatedAt)
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// CompactResult reports what Compact reclaimed.
+type CompactResult struct {
+	Before    int64 `json:"before_bytes"`
+	After     int64 `json:"after_bytes"`
+	Reclaimed int64 `json:"reclaimed_bytes"`
+	Expired   int   `json:"expired_quarantine"`
+	Vectors   int   `json:"vectors"`
+}
+
+// Compact expires old quarantine entries, rewrites the vector cache from
+// the live atoms and every metadata file, and reports bytes reclaimed.
+func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
+	if err := s.vec.waitReady(ctx); err != nil {
+		return CompactResult{}, err
+	}
+	var r CompactResult
+	err := s.withWrite(func() error {
+		s.measureLocked()
+		r.Before = s.totalLocked()
+		before := len(s.quar)
+		s.expireLocked()
+		r.Expired = before - len(s.quar)
+		if err := s.vec.snapshot(); err != nil {
+			return err
+		}
+		if err := s.writeAtomsLocked(); err != nil {
+			return err
+		}
+		if err := s.writeQuarantineLocked(); err != nil {
+			return err
+		}
+		if err := s.writeAssocLocked(); err != nil {
+			return err
+		}
+		s.measureLocked()
+		r.After = s.totalLocked()
+		r.Reclaimed = r.Before - r.After
+		r.Vectors = len(s.order)
+		return nil
+	})
+	return r, err
+}
+
+var _ = time.Now
