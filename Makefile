@@ -1,0 +1,39 @@
+# odekmem — see README.md.
+GO ?= go
+PKGS := ./...
+
+.PHONY: all build test bench demo lint fuzz eval
+
+all: build
+
+build:
+	$(GO) build -o bin/odekmem .
+
+# The test command of README.md and CI: vet, then every test under the race
+# detector (fuzz targets run their seed corpora).
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+# Benchmarks quoted in BENCHMARKS.md.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -timeout 60m ./memcore/... ./tui/... ./views/... 2>&1 | tee bench.out
+	$(GO) test -run 'TestLatencyPercentiles|TestCapacity|TestScannerCorpus' -v -count=1 -timeout 30m ./memcore/... 2>&1 | grep -E '^\s+\S+_test.go:[0-9]+:|^(ok|FAIL|---)' | tee -a bench.out
+
+# Open the TUI on a fresh copy of the bundled demo store.
+demo:
+	$(GO) run . demo
+
+# Retrieval evaluation on the LoCoMo development split.
+eval:
+	$(GO) run . eval locomo ../shared/data/locomo/locomo-dev.json
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet $(PKGS)
+
+# Longer fuzzing of every parser (not part of make test).
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzLoadAtoms -fuzztime 30s ./memcore/
+	$(GO) test -run '^$$' -fuzz FuzzScanZeroWidth -fuzztime 30s ./memcore/scan/
+	$(GO) test -run '^$$' -fuzz FuzzParseArray -fuzztime 30s ./memcore/llm/

@@ -1,0 +1,186 @@
+package memcore_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/odekmem/odekmem/memcore"
+)
+
+func hWriteFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func hEnv(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestConfigDefaultsMatchFieldReference(t *testing.T) {
+	home := t.TempDir()
+	s, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Extended
+	want := memcore.Config{Enabled: false, MaxSizeMB: 100, SemanticSearchTopK: 10, SemanticSearchOverfetch: 4, SemanticSearchMinScore: 0.55,
+		SemanticSearchRerank: true, AtomMaxChars: 300, MemoryBudgetChars: 2000, DecayHalfLifeDays: 30, QuarantineTTLDays: 7,
+		EvictionPolicy: "retention_decay", PredictiveIntents: 3, AutoExtractPerTurn: true, InferUserState: true, UserStateTurnInterval: 5,
+		UserStateMaxPending: 20, AssociationsEnabled: true, AssociationSemanticTopK: 3, ProactiveReturnAfterBreak: true,
+		StyleMirroringEnabled: true, AnaphoraResolutionEnabled: true, FollowUpAnticipationEnabled: true,
+		DedupThreshold: 0.92, Index: "exact", QuarantineSharePercent: 5, BreakHours: 6, HookTimeoutSeconds: 30}
+	if c != want {
+		t.Fatalf("defaults:\n got %+v\nwant %+v", c, want)
+	}
+	if s.StoreDir() != filepath.Join(home, "memory", "extended") {
+		t.Fatalf("store dir %s", s.StoreDir())
+	}
+}
+
+func TestConfigLayersFileEnvFlags(t *testing.T) {
+	home := t.TempDir()
+	hWriteFile(t, filepath.Join(home, "config.json"), `{
+	  "model": "big-model", "base_url": "http://example.invalid/v1", "thinking": true,
+	  "memory": {
+	    "embedding": {"provider": "http", "base_url": "http://emb.invalid/v1", "model": "nomic-embed-text"},
+	    "extended": {"enabled": true, "max_size_mb": 50, "semantic_search_top_k": 7, "semantic_search_rerank": false,
+	                 "quarantine_ttl_days": 0, "llm": {"base_url": "http://llm.invalid/v1", "model": "qwen2.5:7b", "timeout_seconds": 9}}
+	  }}`)
+	env := hEnv(map[string]string{
+		"ODEK_MEMORY_EXTENDED_SEMANTIC_SEARCH_TOP_K": "12",
+		"ODEK_MEMORY_EXTENDED_DECAY_HALF_LIFE_DAYS":  "0",
+		"ODEK_MEMORY_EXTENDED_ATOM_MAX_CHARS":        "280",
+		"ODEK_MODEL":                                 "env-model",
+	})
+	s, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: env, ProjectDir: t.TempDir(),
+		Flags: map[string]string{"atom_max_chars": "200", "associations_enabled": "false"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Extended
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"enabled from file", c.Enabled, true},
+		{"max_size_mb from file", c.MaxSizeMB, 50.0},
+		{"top_k env beats file", c.SemanticSearchTopK, 12},
+		{"rerank false from file", c.SemanticSearchRerank, false},
+		{"ttl explicit zero honoured", c.QuarantineTTLDays, 0.0},
+		{"half-life explicit zero from env", c.DecayHalfLifeDays, 0.0},
+		{"flag beats env", c.AtomMaxChars, 200},
+		{"bool flag", c.AssociationsEnabled, false},
+		{"untouched default", c.MemoryBudgetChars, 2000},
+		{"dedicated llm", c.LLM.Model, "qwen2.5:7b"},
+		{"shared model from env", s.Shared.Model, "env-model"},
+		{"shared thinking", s.Shared.Thinking, true},
+		{"embedding falls back to shared memory.embedding", s.EffectiveEmbedding().Model, "nomic-embed-text"},
+	}
+	for _, ch := range checks {
+		if ch.got != ch.want {
+			t.Errorf("%s: got %v, want %v", ch.name, ch.got, ch.want)
+		}
+	}
+}
+
+func TestConfigEveryFieldHasEnvAndFlag(t *testing.T) {
+	keys := memcore.ConfigKeys()
+	if len(keys) < 22 {
+		t.Fatalf("only %d keys", len(keys))
+	}
+	for _, k := range keys {
+		var c memcore.Config = memcore.DefaultConfig()
+		val := "1"
+		if memcore.IsBoolKey(k) {
+			val = "false"
+			if k == "enabled" {
+				val = "true" // the only field whose default is false
+			}
+		}
+		if k == "eviction_policy" {
+			val = "retention_decay"
+		}
+		if k == "index" {
+			val = "hnsw"
+		}
+		if err := c.Set(k, val); err != nil {
+			t.Errorf("Set(%s): %v", k, err)
+		}
+		env := memcore.EnvName(k)
+		if !strings.HasPrefix(env, "ODEK_MEMORY_EXTENDED_") || strings.ToUpper(env) != env {
+			t.Errorf("env name %s", env)
+		}
+		s, err := memcore.LoadSettings(memcore.LoadOptions{Home: t.TempDir(), Getenv: hEnv(map[string]string{env: val}), ProjectDir: t.TempDir()})
+		if err != nil {
+			t.Errorf("%s=%s: %v", env, val, err)
+			continue
+		}
+		if s.Extended == memcore.DefaultConfig() && val != "retention_decay" {
+			t.Errorf("%s=%s changed nothing", env, val)
+		}
+		if !strings.HasPrefix(memcore.FlagName(k), "memory-extended-") {
+			t.Errorf("flag name %s", memcore.FlagName(k))
+		}
+	}
+}
+
+func TestConfigInvalidValuesNameTheField(t *testing.T) {
+	cases := []struct {
+		name, key, val, want string
+	}{
+		{"negative size", "max_size_mb", "-1", "max_size_mb"},
+		{"unknown policy", "eviction_policy", "lru", `"retention_decay"`},
+		{"min score above 1", "semantic_search_min_score", "1.5", "semantic_search_min_score"},
+		{"overfetch zero", "semantic_search_overfetch", "0", "semantic_search_overfetch"},
+		{"not a number", "atom_max_chars", "many", "atom_max_chars"},
+		{"not a bool", "enabled", "yes please", "true or false"},
+		{"unknown index", "index", "annoy", `"exact" or "hnsw"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := memcore.LoadSettings(memcore.LoadOptions{Home: t.TempDir(), Getenv: hEnv(nil), ProjectDir: t.TempDir(), Flags: map[string]string{tc.key: tc.val}})
+			if err == nil || !errors.Is(err, memcore.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an ErrInvalidConfig naming %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestProjectConfigCannotSetMemory(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	hWriteFile(t, filepath.Join(proj, "odek.json"), `{"model": "project-model", "base_url": "http://p.invalid/v1",
+	  "memory": {"extended": {"max_size_mb": 1, "enabled": true}}, "embedding": {"provider": "http"}, "guard": {"enabled": false}}`)
+	s, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Extended.MaxSizeMB != 100 || s.Extended.Enabled {
+		t.Fatalf("project odek.json changed memory.extended: %+v", s.Extended)
+	}
+	joined := strings.Join(s.Warnings, "\n")
+	for _, sect := range []string{`"memory"`, `"embedding"`, `"guard"`} {
+		if !strings.Contains(joined, sect) {
+			t.Errorf("no warning about %s in %q", sect, joined)
+		}
+	}
+	if s.Shared.Model != "project-model" {
+		t.Errorf("project model settings should still apply, got %q", s.Shared.Model)
+	}
+}
+
+func TestConfigBrokenFileIsAnError(t *testing.T) {
+	home := t.TempDir()
+	hWriteFile(t, filepath.Join(home, "config.json"), `{"memory": {"extended": {"max_size_mb": "big"}}}`)
+	_, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "max_size_mb") {
+		t.Fatalf("got %v", err)
+	}
+}
