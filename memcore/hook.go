@@ -377,10 +377,12 @@ func (h *Hook) resumeBlock(ctx context.Context, t Turn, st *sessionState, now ti
 	if now.Sub(newest) < time.Duration(h.cfg.BreakHours*float64(time.Hour)) {
 		return ""
 	}
+	// The newest dozen atoms of the project, oldest first.
+	recentAtoms := scoped[:min(len(scoped), 12)]
 	var texts []string
-	for _, a := range scoped[:min(len(scoped), 12)] {
-		if !scan.Scan(a.Text).Blocked() {
-			texts = append(texts, "["+a.Type+"] "+a.Text)
+	for i := len(recentAtoms) - 1; i >= 0; i-- {
+		if a := recentAtoms[i]; !scan.Scan(a.Text).Blocked() {
+			texts = append(texts, a.Text)
 		}
 	}
 	var summary string

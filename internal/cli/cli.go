@@ -137,17 +137,16 @@ func Main(args []string, env Env) int {
 }
 
 func run(base context.Context, args []string, env Env) error {
+	verb, rest := splitVerb(args)
 	// "odekmem memory extended <verb>" is odek's spelling of the same verbs.
-	if len(args) >= 2 && args[0] == "memory" && args[1] == "extended" {
-		args = args[2:]
-		if len(args) == 0 {
+	if verb == "memory" {
+		var sub string
+		if sub, rest = splitVerb(rest); sub != "extended" {
+			return usagef("expected memory extended <verb>")
+		}
+		if verb, rest = splitVerb(rest); verb == "tui" {
 			return usagef("memory extended needs a verb")
 		}
-	}
-	verb := "tui"
-	rest := args
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		verb, rest = args[0], args[1:]
 	}
 	switch verb {
 	case "help", "-h", "--help":
@@ -194,7 +193,12 @@ func run(base context.Context, args []string, env Env) error {
 
 // openStore opens a store with the configured embedder and LLM and reports
 // any damage found on stderr.
-func openStore(c *ctx, dir string) (*memcore.Store, error) {
+func openStore(c *ctx, dir string) (*memcore.Store, error) { return openStoreWith(c, dir, nil) }
+
+// DemoEpoch is the "now" the bundled demo store was generated at.
+var DemoEpoch = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func openStoreWith(c *ctx, dir string, now func() time.Time) (*memcore.Store, error) {
 	emb, err := memcore.NewEmbedder(c.settings.EffectiveEmbedding())
 	if err != nil {
 		return nil, err
@@ -207,7 +211,7 @@ func openStore(c *ctx, dir string) (*memcore.Store, error) {
 		c.warn("%s", warning)
 	}
 	cfg := c.settings.Extended
-	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, Embedder: emb, LLM: llmc})
+	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, Embedder: emb, LLM: llmc, Now: now})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
@@ -725,4 +729,28 @@ func jsonLine(c *ctx) *json.Encoder {
 	enc := json.NewEncoder(c.env.Stdout)
 	enc.SetEscapeHTML(false)
 	return enc
+}
+
+// splitVerb finds the verb among global flags that may precede it
+// ("odekmem --home DIR list") and returns it with the remaining arguments.
+func splitVerb(args []string) (string, []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			rest := append(append([]string(nil), args[:i]...), args[i+1:]...)
+			return a, rest
+		}
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if name == "home" {
+			i++
+			continue
+		}
+		if key, ok := strings.CutPrefix(name, "memory-extended-"); ok && !memcore.IsBoolKey(strings.ReplaceAll(key, "-", "_")) {
+			i++
+		}
+	}
+	return "tui", args
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
@@ -138,7 +139,10 @@ func cmdDemo(c *ctx) error {
 	if err := copyFS(dir, c.env.Demo); err != nil {
 		return fmt.Errorf("demo: copy store: %w", err)
 	}
-	st, err := openStore(c, dir)
+	// The demo's clock starts at the moment its data was generated, so ages,
+	// decay and quarantine expiry look the same whenever it is opened.
+	start := time.Now()
+	st, err := openStoreWith(c, dir, func() time.Time { return DemoEpoch.Add(time.Since(start)) })
 	if err != nil {
 		return err
 	}
