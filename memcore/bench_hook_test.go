@@ -1,0 +1,124 @@
+package memcore_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/llm"
+)
+
+// hWords is a vocabulary for synthetic but varied atoms.
+var hWords = strings.Fields(`payments ledger postgres migration auth jwt token refresh webshop checkout stripe terraform
+bucket replica cache redis queue worker retry timeout deploy kubernetes helm gitops test fuzz benchmark latency
+span exporter otlp sampling react vite vitest playwright schema index partition merchant payout settlement report
+currency rounding decimal idempotency webhook signature cron backup restore vault secret rotation feature flag`)
+
+func hSentence(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for b.Len() < n {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(hWords[r.IntN(len(hWords))])
+	}
+	return b.String()
+}
+
+// hBuildStore fills a store with n atoms through AddBatch.
+func hBuildStore(tb testing.TB, n int, llmc memcore.LLMClient) *memcore.Store {
+	tb.Helper()
+	cfg := memcore.DefaultConfig()
+	cfg.MaxSizeMB = 0
+	st, err := memcore.Open(tb.TempDir(), memcore.Options{Config: &cfg, LLM: llmc})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	r := rand.New(rand.NewPCG(1, 2))
+	types := []string{"fact", "preference", "decision", "convention", "error", "file", "goal", "intent", "question"}
+	for start := 0; start < n; start += 2000 {
+		var reqs []memcore.AddRequest
+		for i := start; i < min(n, start+2000); i++ {
+			reqs = append(reqs, memcore.AddRequest{Text: fmt.Sprintf("atom %d: %s", i, hSentence(r, 200)), Type: types[i%len(types)],
+				Source: memcore.SourceUserSaid, Context: memcore.AtomContext{SessionID: fmt.Sprintf("s%d", i/40), Turn: i % 40, Project: fmt.Sprintf("p%d", i%4)}})
+		}
+		if _, _, err := st.AddBatch(context.Background(), reqs); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return st
+}
+
+// instantLLM answers every memory task at once with a plausible reply.
+var instantLLM = llm.ClientFunc(func(ctx context.Context, req llm.Request) (string, error) {
+	switch {
+	case strings.HasPrefix(req.System, "You anticipate"):
+		return `["which tests cover the payments ledger?","how do we roll back a migration?","what retry policy do workers use?"]`, nil
+	case strings.HasPrefix(req.System, "You rank"):
+		return `[0,1,2,3,4,5,6,7,8,9]`, nil
+	case strings.HasPrefix(req.System, "You are a memory extraction"):
+		return `[{"text":"User prefers small migrations","type":"preference","confidence":0.8}]`, nil
+	}
+	return `[]`, nil
+})
+
+// BenchmarkHookTurn measures the hook's own overhead per turn at 18k atoms
+// with a memory LLM that answers instantly: anaphora, prediction (3
+// intents), literal, intent and type-targeted recall, rerank, blocks.
+func BenchmarkHookTurn(b *testing.B) {
+	st := hBuildStore(b, 18000, instantLLM)
+	h := memcore.NewHook(st, memcore.HookOptions{})
+	r := rand.New(rand.NewPCG(3, 4))
+	msgs := make([]string, 64)
+	for i := range msgs {
+		msgs[i] = "can you refactor it so the " + hSentence(r, 60)
+	}
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		h.BeforeTurn(context.Background(), memcore.Turn{Message: msgs[i%len(msgs)], SessionID: "bench", Project: "p1"})
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	hReportPercentiles(b, lat)
+}
+
+func hReportPercentiles(b *testing.B, lat []time.Duration) {
+	if len(lat) == 0 {
+		return
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkRecall measures Search (query embedding excluded) at 1k and 18k
+// atoms of 768-d vectors.
+func BenchmarkRecall(b *testing.B) {
+	for _, n := range []int{1000, 18000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			st := hBuildStore(b, n, nil)
+			r := rand.New(rand.NewPCG(5, 6))
+			qs := make([]string, 64)
+			for i := range qs {
+				qs[i] = hSentence(r, 50)
+			}
+			var lat []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				st.Search(context.Background(), qs[i%len(qs)], memcore.SearchOptions{})
+				lat = append(lat, time.Since(t0))
+			}
+			b.StopTimer()
+			hReportPercentiles(b, lat)
+		})
+	}
+}
