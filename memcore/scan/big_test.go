@@ -1,0 +1,44 @@
+package scan_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+// BenchmarkLargeInputs watches for super-linear behaviour on big or
+// adversarial inputs (imports and loaded files are scanned too): each
+// sub-benchmark scans about 60 KB of one repeated unit.
+func BenchmarkLargeInputs(b *testing.B) {
+	units := map[string]string{
+		"prose":      "User prefers concise answers and tabs. ",
+		"comments":   "<!-- say ",
+		"curl":       "curl https://x/?a=b ",
+		"ignore":     "ignore the ",
+		"b64":        "QUFBQUFB",
+		"hexspaced":  "4a 4b ",
+		"zw":         "a\u200b",
+		"tags":       "\U000E0041",
+		"vs":         "\ufe00",
+		"esc":        "\x1b]",
+		"repeat":     "x ",
+		"untrusted":  "<untrusted_content_ab>",
+		"pem":        "-----BEGIN PRIVATE KEY-----",
+		"mixed":      "pаy ",
+		"whitespace": " \t\n",
+	}
+	size := 60_000
+	for name, u := range units {
+		in := strings.Repeat(u, size/len(u))
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				scan.Scan(in)
+				scan.Normalize(in)
+				scan.Visible(in)
+				scan.StripUntrusted(in)
+			}
+		})
+	}
+}

@@ -1,0 +1,479 @@
+package scan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// isDefaultIgnorable reports membership in the Unicode derived property
+// Default_Ignorable_Code_Point (Other_DICP + Cf + Variation_Selector, minus
+// White_Space, the interlinear annotation characters, the Egyptian format
+// controls and the prepended concatenation marks), plus U+FFF9–FFFB, which can
+// hide text and have no place in a memory.
+func isDefaultIgnorable(r rune) bool {
+	if r < 0xAD {
+		return false
+	}
+	if unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r) {
+		return true
+	}
+	if !unicode.Is(unicode.Cf, r) {
+		return false
+	}
+	if unicode.Is(unicode.Prepended_Concatenation_Mark, r) || unicode.Is(unicode.White_Space, r) {
+		return false
+	}
+	if r >= 0x13430 && r <= 0x1345F { // Egyptian hieroglyph format controls
+		return false
+	}
+	return true
+}
+
+func isTag(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }
+
+func isVariationSelector(r rune) bool {
+	return (r >= 0xFE00 && r <= 0xFE0F) || (r >= 0xE0100 && r <= 0xE01EF) ||
+		(r >= 0x180B && r <= 0x180D) || r == 0x180F
+}
+
+func isBidiControl(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+}
+
+func isBidiMark(r rune) bool { return r == 0x200E || r == 0x200F || r == 0x061C }
+
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || (r >= 0x7F && r <= 0x9F)
+}
+
+// isEmojiish is a cheap approximation of Extended_Pictographic plus the
+// pieces that appear inside emoji ZWJ sequences.
+func isEmojiish(r rune) bool {
+	switch {
+	case r >= 0x1F000 && r <= 0x1FAFF:
+		return true
+	case r >= 0x2190 && r <= 0x21FF, r >= 0x2300 && r <= 0x23FF, r >= 0x2460 && r <= 0x27BF,
+		r >= 0x2900 && r <= 0x297F, r >= 0x2B00 && r <= 0x2BFF:
+		return true
+	case r == 0xFE0F, r == 0x20E3, r == 0x00A9, r == 0x00AE, r == 0x203C, r == 0x2049, r == 0x2122, r == 0x2139, r == 0x3030, r == 0x303D, r == 0x3297, r == 0x3299:
+		return true
+	}
+	return false
+}
+
+// joinerScripts are scripts in which ZWNJ/ZWJ are ordinary orthography.
+var joinerScripts = []*unicode.RangeTable{
+	unicode.Arabic, unicode.Syriac, unicode.Nko, unicode.Thaana, unicode.Devanagari,
+	unicode.Bengali, unicode.Gurmukhi, unicode.Gujarati, unicode.Oriya, unicode.Tamil,
+	unicode.Telugu, unicode.Kannada, unicode.Malayalam, unicode.Sinhala, unicode.Mongolian,
+	unicode.Myanmar, unicode.Khmer, unicode.Tibetan, unicode.Mandaic, unicode.Inherited,
+}
+
+func isJoinerScript(r rune) bool {
+	if r < 0x300 {
+		return false
+	}
+	if unicode.Is(unicode.Inherited, r) && !(unicode.IsMark(r)) {
+		return false
+	}
+	for _, t := range joinerScripts {
+		if unicode.Is(t, r) {
+			return true
+		}
+	}
+	return false
+}
+
+type runeAt struct {
+	r    rune
+	off  int
+	size int
+}
+
+func decodeRunes(s string) []runeAt {
+	out := make([]runeAt, 0, len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		out = append(out, runeAt{r, i, n})
+		i += n
+	}
+	return out
+}
+
+// legitJoiner reports whether the ZWJ/ZWNJ at rs[i] sits in a context where it
+// is ordinary orthography (emoji ZWJ sequences, Arabic/Indic shaping).
+func legitJoiner(rs []runeAt, i int) bool {
+	if i == 0 || i+1 >= len(rs) {
+		return false
+	}
+	prev, next := rs[i-1].r, rs[i+1].r
+	if rs[i].r == 0x200D && isEmojiish(prev) && isEmojiish(next) {
+		return true
+	}
+	return isJoinerScript(prev) && isJoinerScript(next)
+}
+
+// ansiLen returns the byte length of the escape sequence starting at s[0]
+// (an ESC or a C1 CSI/OSC/DCS introducer), and a rule name.
+func ansiLen(s string) (int, string) {
+	if s == "" {
+		return 0, ""
+	}
+	var body int
+	var kind byte
+	if s[0] == 0x1B {
+		if len(s) == 1 {
+			return 1, "escape"
+		}
+		switch c := s[1]; {
+		case c == '[':
+			kind, body = '[', 2
+		case c == ']':
+			kind, body = ']', 2
+		case c == 'P' || c == 'X' || c == '^' || c == '_':
+			kind, body = 'P', 2
+		case c >= 0x20 && c <= 0x2F: // nF: intermediates then final
+			j := 1
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2F {
+				j++
+			}
+			if j < len(s) && s[j] >= 0x30 && s[j] <= 0x7E {
+				j++
+			}
+			return j, "escape"
+		case c >= 0x30 && c <= 0x7E:
+			return 2, "escape"
+		default:
+			return 1, "escape"
+		}
+	} else {
+		r, n := utf8.DecodeRuneInString(s)
+		switch r {
+		case 0x9B:
+			kind, body = '[', n
+		case 0x9D:
+			kind, body = ']', n
+		case 0x90, 0x98, 0x9E, 0x9F:
+			kind, body = 'P', n
+		default:
+			return 0, ""
+		}
+	}
+	j := body
+	switch kind {
+	case '[':
+		for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3F {
+			j++
+		}
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2F {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7E {
+			j++
+		}
+		return j, "csi"
+	default: // OSC / DCS-like strings end at BEL, ESC \ or C1 ST, or a newline (defensive)
+		for j < len(s) {
+			if s[j] == 0x07 {
+				return j + 1, ruleFor(kind)
+			}
+			if s[j] == 0x1B {
+				if j+1 < len(s) && s[j+1] == '\\' {
+					return j + 2, ruleFor(kind)
+				}
+				return j, ruleFor(kind)
+			}
+			if strings.HasPrefix(s[j:], "\u009c") {
+				return j + 2, ruleFor(kind)
+			}
+			if s[j] == '\n' {
+				return j, ruleFor(kind)
+			}
+			j++
+		}
+		return j, ruleFor(kind)
+	}
+}
+
+func ruleFor(kind byte) string {
+	if kind == ']' {
+		return "osc"
+	}
+	return "dcs"
+}
+
+// charClass is the classification of one rune (or sequence) by the
+// character pass.
+type charClass struct {
+	kind   Kind
+	rule   string
+	sev    Severity
+	reason string
+}
+
+func classifyInvisible(r rune) charClass {
+	rule := "default_ignorable"
+	reason := "invisible format character"
+	switch {
+	case r >= 0x200B && r <= 0x200D:
+		rule, reason = "zero_width", "zero-width character"
+	case r == 0x00AD:
+		rule, reason = "soft_hyphen", "invisible soft hyphen"
+	case r == 0x2060:
+		rule, reason = "word_joiner", "invisible word joiner"
+	case r >= 0x2061 && r <= 0x2064:
+		rule, reason = "invisible_operator", "invisible math operator"
+	case r == 0xFEFF:
+		rule, reason = "bom", "zero-width no-break space (BOM)"
+	case r == 0x115F || r == 0x1160 || r == 0x3164 || r == 0xFFA0:
+		rule, reason = "hangul_filler", "blank Hangul filler"
+	case r == 0x034F:
+		rule, reason = "cgj", "combining grapheme joiner"
+	case r == 0x180E:
+		rule, reason = "mongolian_vowel_separator", "invisible Mongolian vowel separator"
+	case r == 0x17B4 || r == 0x17B5:
+		rule, reason = "khmer_inherent_vowel", "invisible Khmer inherent vowel"
+	case r >= 0x206A && r <= 0x206F:
+		rule, reason = "deprecated_format", "deprecated invisible format character"
+	case r >= 0x1D173 && r <= 0x1D17A:
+		rule, reason = "musical_format", "invisible musical format character"
+	case r >= 0x1BCA0 && r <= 0x1BCA3:
+		rule, reason = "shorthand_format", "invisible shorthand format character"
+	case r >= 0xFFF9 && r <= 0xFFFB:
+		rule, reason = "interlinear_annotation", "interlinear annotation character"
+	}
+	return charClass{KindInvisible, rule, Block, fmt.Sprintf("%s U+%04X", reason, r)}
+}
+
+// strippedText is the input with invisible, control and escape characters
+// removed, plus a map from each stripped byte back to its original offset.
+type strippedText struct {
+	s   string
+	off []int32 // off[i] = original byte offset of stripped byte i; nil: identity
+}
+
+// orig maps a stripped byte offset to the original input.
+func (st strippedText) orig(i int) int {
+	if st.off == nil {
+		return i
+	}
+	return int(st.off[i])
+}
+
+// plainASCII reports whether s holds only printable ASCII, tab, CR and LF:
+// nothing for the character pass to find or strip.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c >= 0x7F {
+			return false
+		}
+	}
+	return true
+}
+
+// charPass classifies characters, appends findings and returns the stripped
+// text used by the pattern passes.
+func charPass(text string, findings []Finding) ([]Finding, strippedText) {
+	if plainASCII(text) {
+		return findings, strippedText{s: text}
+	}
+	rs := decodeRunes(text)
+	var sb strings.Builder
+	sb.Grow(len(text))
+	off := make([]int32, 0, len(text))
+	keep := func(ra runeAt) {
+		sb.WriteString(text[ra.off : ra.off+ra.size])
+		for k := 0; k < ra.size; k++ {
+			off = append(off, int32(ra.off+k))
+		}
+	}
+	// pending merges runs of identical classifications into one finding.
+	var pend *Finding
+	flush := func() {
+		if pend != nil {
+			if pend.Kind == KindControl {
+				pend.Match = quoted(text[pend.Start:pend.End])
+			} else {
+				pend.Match = Visible(text[pend.Start:pend.End])
+			}
+			findings = append(findings, *pend)
+			pend = nil
+		}
+	}
+	add := func(c charClass, start, end int) {
+		if pend != nil && pend.Rule == c.rule && pend.Kind == c.kind && pend.End == start {
+			pend.End = end
+			return
+		}
+		flush()
+		pend = &Finding{Kind: c.kind, Rule: c.rule, Severity: c.sev, Start: start, End: end, Reason: c.reason}
+	}
+	for i := 0; i < len(rs); i++ {
+		ra := rs[i]
+		r := ra.r
+		switch {
+		case r == 0x1B || r == 0x9B || r == 0x9D || r == 0x90 || r == 0x98 || r == 0x9E || r == 0x9F:
+			n, rule := ansiLen(text[ra.off:])
+			if n <= 0 {
+				n = ra.size
+			}
+			end := ra.off + n
+			flush()
+			findings = append(findings, Finding{Kind: KindANSI, Rule: rule, Severity: Block, Start: ra.off, End: end,
+				Match: quoted(text[ra.off:end]), Reason: "terminal escape sequence"})
+			for i+1 < len(rs) && rs[i+1].off < end {
+				i++
+			}
+		case isControl(r):
+			add(charClass{KindControl, "control", Block, "control character"}, ra.off, ra.off+ra.size)
+		case isTag(r):
+			// A valid flag tag sequence: U+1F3F4, 2–7 tag letters/digits, U+E007F.
+			j := i
+			for j < len(rs) && isTag(rs[j].r) {
+				j++
+			}
+			if validFlagTags(rs, i, j) {
+				for k := i; k < j; k++ {
+					keep(rs[k])
+				}
+				i = j - 1
+				continue
+			}
+			flush()
+			var hidden strings.Builder
+			for k := i; k < j; k++ {
+				if t := rs[k].r - 0xE0000; t >= 0x20 && t <= 0x7E {
+					hidden.WriteByte(byte(t))
+				}
+			}
+			end := rs[j-1].off + rs[j-1].size
+			findings = append(findings, Finding{Kind: KindTagSmuggling, Rule: "tag_characters", Severity: Block,
+				Start: ra.off, End: end, Match: Visible(text[ra.off:end]), Hidden: hidden.String(),
+				Reason: "invisible Unicode tag characters (hidden text)"})
+			i = j - 1
+		case isVariationSelector(r):
+			j := i
+			for j < len(rs) && isVariationSelector(rs[j].r) {
+				j++
+			}
+			end := rs[j-1].off + rs[j-1].size
+			if j-i >= 2 {
+				flush()
+				findings = append(findings, Finding{Kind: KindVariationSelectors, Rule: "variation_selector_run", Severity: Block,
+					Start: ra.off, End: end, Match: Visible(text[ra.off:end]),
+					Reason: fmt.Sprintf("run of %d variation selectors (hidden data)", j-i)})
+			} else if r != 0xFE0E && r != 0xFE0F && (i == 0 || rs[i-1].r < 0x80) {
+				flush()
+				findings = append(findings, Finding{Kind: KindVariationSelectors, Rule: "variation_selector_ascii", Severity: Block,
+					Start: ra.off, End: end, Match: Visible(text[ra.off:end]),
+					Reason: "variation selector on plain ASCII (hidden data)"})
+			}
+			i = j - 1
+		case isBidiControl(r):
+			add(charClass{KindBidi, "bidi_control", Block, "bidirectional embedding/override/isolate control"}, ra.off, ra.off+ra.size)
+		case isBidiMark(r):
+			add(charClass{KindBidi, "bidi_mark", Warn, "invisible directional mark"}, ra.off, ra.off+ra.size)
+		case (r == 0x200C || r == 0x200D) && legitJoiner(rs, i):
+			// ordinary orthography; dropped from the matching view only
+		case isDefaultIgnorable(r) || (r >= 0xFFF9 && r <= 0xFFFB):
+			c := classifyInvisible(r)
+			add(c, ra.off, ra.off+ra.size)
+		default:
+			keep(ra)
+		}
+	}
+	flush()
+	return findings, strippedText{s: sb.String(), off: off}
+}
+
+func validFlagTags(rs []runeAt, i, j int) bool {
+	if i == 0 || rs[i-1].r != 0x1F3F4 || rs[j-1].r != 0xE007F {
+		return false
+	}
+	n := j - 1 - i
+	if n < 2 || n > 7 {
+		return false
+	}
+	for k := i; k < j-1; k++ {
+		t := rs[k].r - 0xE0000
+		if !((t >= 'a' && t <= 'z') || (t >= '0' && t <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// Visible renders text for display in a terminal: C0/C1 controls and escape
+// sequences are removed (newline and tab kept), invisible and format
+// characters are shown as ⟨U+XXXX⟩, tag characters are shown decoded as
+// ⟨TAG:…⟩. The output never contains a control character or ESC.
+func Visible(text string) string {
+	rs := decodeRunes(text)
+	var sb strings.Builder
+	sb.Grow(len(text) + 16)
+	for i := 0; i < len(rs); i++ {
+		ra := rs[i]
+		r := ra.r
+		switch {
+		case r == '\n' || r == '\t':
+			sb.WriteRune(r)
+		case r == 0x1B || r == 0x9B || r == 0x9D || r == 0x90 || r == 0x98 || r == 0x9E || r == 0x9F:
+			n, _ := ansiLen(text[ra.off:])
+			if n <= 0 {
+				n = ra.size
+			}
+			end := ra.off + n
+			for i+1 < len(rs) && rs[i+1].off < end {
+				i++
+			}
+		case r == '\r' || isControl(r):
+			// dropped
+		case r == 0x2028 || r == 0x2029:
+			sb.WriteByte('\n')
+		case r == utf8.RuneError && ra.size == 1:
+			sb.WriteRune(utf8.RuneError)
+		case isTag(r):
+			j := i
+			for j < len(rs) && isTag(rs[j].r) {
+				j++
+			}
+			if validFlagTags(rs, i, j) {
+				for k := i; k < j; k++ {
+					sb.WriteRune(rs[k].r)
+				}
+			} else {
+				sb.WriteString("⟨TAG:")
+				for k := i; k < j; k++ {
+					if t := rs[k].r - 0xE0000; t >= 0x21 && t <= 0x7E {
+						sb.WriteByte(byte(t))
+					} else if t == 0x20 {
+						sb.WriteByte(' ')
+					} else {
+						fmt.Fprintf(&sb, "⟨U+%04X⟩", rs[k].r)
+					}
+				}
+				sb.WriteString("⟩")
+			}
+			i = j - 1
+		case (r == 0x200C || r == 0x200D) && legitJoiner(rs, i):
+			sb.WriteRune(r)
+		case (r == 0xFE0E || r == 0xFE0F) && i > 0 && !isVariationSelector(rs[i-1].r) && (i+1 >= len(rs) || !isVariationSelector(rs[i+1].r)):
+			sb.WriteRune(r)
+		case isDefaultIgnorable(r) || isBidiMark(r) || isBidiControl(r) || (r >= 0xFFF9 && r <= 0xFFFB):
+			fmt.Fprintf(&sb, "⟨U+%04X⟩", r)
+		default:
+			sb.WriteString(text[ra.off : ra.off+ra.size])
+		}
+	}
+	return sb.String()
+}
+
+// quoted shows control characters and escapes as Go escapes (ASCII only).
+func quoted(s string) string {
+	q := strconv.QuoteToASCII(truncateRunes(s, maxMatch))
+	return q[1 : len(q)-1]
+}

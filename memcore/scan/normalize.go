@@ -1,0 +1,225 @@
+package scan
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// confusables folds lowercase Cyrillic, Greek, Armenian and assorted Latin
+// look-alikes onto the ASCII letter they imitate. Uppercase forms are
+// handled by lowercasing first. Typographic quotes fold to ASCII quotes.
+var confusables = map[rune]rune{
+	// Cyrillic
+	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c',
+	'т': 't', 'у': 'y', 'х': 'x', 'ѕ': 's', 'і': 'i', 'ї': 'i', 'ј': 'j', 'һ': 'h', 'ԁ': 'd', 'ԛ': 'q',
+	'ԝ': 'w', 'ү': 'y', 'ӏ': 'l', 'ɡ': 'g', 'ԍ': 'g', 'ո': 'n', 'ս': 'u', 'օ': 'o', 'հ': 'h', 'ց': 'g',
+	'ɑ': 'a', 'ı': 'i', 'ȷ': 'j', 'ʏ': 'y', 'ɩ': 'i', 'ʋ': 'u', 'ꞵ': 'b',
+	// Greek
+	'α': 'a', 'β': 'b', 'γ': 'y', 'ε': 'e', 'ζ': 'z', 'η': 'n', 'ι': 'i', 'κ': 'k', 'μ': 'm', 'ν': 'v',
+	'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x', 'ω': 'w', 'ϲ': 'c', 'ϳ': 'j', 'ς': 'c',
+	// punctuation
+	'\u2018': '\'', '\u2019': '\'', '\u201B': '\'', '\u2032': '\'', '\u02BC': '\'', '\u02B9': '\'',
+	'\u201C': '"', '\u201D': '"', '\u201F': '"', '\u2033': '"',
+	'\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2212': '-',
+}
+
+// foldRune lowercases r and maps look-alikes to Latin.
+func foldRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			return r + 32
+		}
+		return r
+	}
+	r = unicode.ToLower(r)
+	if f, ok := confusables[r]; ok {
+		return f
+	}
+	return r
+}
+
+// foldPattern applies the confusable map to a regular expression source so
+// patterns written in Cyrillic or Greek match the folded view. Regex syntax
+// is ASCII and is left alone.
+func foldPattern(src string) string {
+	var sb strings.Builder
+	for _, r := range src {
+		if r >= utf8.RuneSelf {
+			r = foldRune(r)
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// matchView is the normalised text the pattern rules run on, with maps from
+// each of its bytes back to the original input.
+type matchView struct {
+	s          string
+	start, end []int32
+}
+
+// dropInView reports runes that never reach the matching view.
+func dropInView(r rune) bool {
+	return isDefaultIgnorable(r) || isTag(r) || isControl(r) || isBidiMark(r) || isBidiControl(r) || (r >= 0xFFF9 && r <= 0xFFFB)
+}
+
+// buildView NFKC-normalises, lowercases, folds confusables, drops invisible
+// characters and collapses whitespace. With withMaps, every view byte records
+// the original byte range it came from (st.off maps stripped offsets to the
+// original input; nil means identity).
+func buildView(st strippedText, withMaps bool) matchView {
+	s := st.s
+	var v matchView
+	buf := make([]byte, 0, len(s)+8)
+	if withMaps {
+		v.start = make([]int32, 0, len(s)+8)
+		v.end = make([]int32, 0, len(s)+8)
+	}
+	origAt := func(i int) int32 { return int32(st.orig(i)) }
+	lastSpace := true // suppress leading space
+	if plainASCII(s) {
+		// Fast path: ASCII is NFKC already and folds to itself (lowercase).
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+				if lastSpace {
+					continue
+				}
+				lastSpace = true
+				c = ' '
+			} else {
+				lastSpace = false
+				if 'A' <= c && c <= 'Z' {
+					c += 32
+				}
+			}
+			buf = append(buf, c)
+			if withMaps {
+				o := origAt(i)
+				v.start = append(v.start, o)
+				v.end = append(v.end, o+1)
+			}
+		}
+		return v.finish(buf, withMaps)
+	}
+	var it norm.Iter
+	it.InitString(norm.NFKC, s)
+	var tmp [utf8.UTFMax]byte
+	for !it.Done() {
+		p0 := it.Pos()
+		seg := it.Next()
+		p1 := it.Pos()
+		var os, oe int32
+		if withMaps {
+			os = origAt(p0)
+			if p1 > p0 {
+				oe = origAt(p1-1) + 1
+			} else {
+				oe = os
+			}
+		}
+		for len(seg) > 0 {
+			r, n := utf8.DecodeRune(seg)
+			seg = seg[n:]
+			if dropInView(r) {
+				continue
+			}
+			if unicode.IsSpace(r) {
+				if lastSpace {
+					continue
+				}
+				lastSpace = true
+				buf = append(buf, ' ')
+				if withMaps {
+					v.start = append(v.start, os)
+					v.end = append(v.end, oe)
+				}
+				continue
+			}
+			lastSpace = false
+			r = foldRune(r)
+			m := utf8.EncodeRune(tmp[:], r)
+			buf = append(buf, tmp[:m]...)
+			if withMaps {
+				for k := 0; k < m; k++ {
+					v.start = append(v.start, os)
+					v.end = append(v.end, oe)
+				}
+			}
+		}
+	}
+	return v.finish(buf, withMaps)
+}
+
+// finish trims a trailing space and sets the view text.
+func (v matchView) finish(buf []byte, withMaps bool) matchView {
+	if n := len(buf); n > 0 && buf[n-1] == ' ' {
+		buf = buf[:n-1]
+		if withMaps {
+			v.start = v.start[:n-1]
+			v.end = v.end[:n-1]
+		}
+	}
+	v.s = string(buf)
+	return v
+}
+
+// span maps a view byte range back to original byte offsets.
+func (v matchView) span(a, b int) (int, int) {
+	if len(v.start) == 0 {
+		return 0, 0
+	}
+	if b <= a {
+		b = a + 1
+	}
+	if b > len(v.end) {
+		b = len(v.end)
+	}
+	if a >= len(v.start) {
+		a = len(v.start) - 1
+	}
+	return int(v.start[a]), int(v.end[b-1])
+}
+
+// Normalize returns the form injection patterns are matched against: NFKC,
+// lowercase, Cyrillic/Greek/fullwidth look-alikes folded to Latin, invisible
+// and control characters removed, whitespace collapsed to single spaces and
+// trimmed. Normalize is idempotent.
+func Normalize(text string) string {
+	s := text
+	for range 8 {
+		n := normalizeOnce(s)
+		if n == s {
+			return n
+		}
+		s = n
+	}
+	return s
+}
+
+func normalizeOnce(text string) string {
+	var sb strings.Builder
+	sb.Grow(len(text))
+	for i := 0; i < len(text); {
+		if text[i] == 0x1B {
+			n, _ := ansiLen(text[i:])
+			if n <= 0 {
+				n = 1
+			}
+			i += n
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && n == 1 {
+			sb.WriteRune(utf8.RuneError)
+		} else if !dropInView(r) {
+			sb.WriteString(text[i : i+n])
+		}
+		i += n
+	}
+	return buildView(strippedText{s: sb.String()}, false).s
+}
