@@ -1,0 +1,498 @@
+package vindex
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/odekmem/odekmem/memcore/embed"
+)
+
+func bruteForce(t *testing.T, e *Exact, q []float32, k int) []Hit {
+	t.Helper()
+	w, err := e.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []Hit
+	for _, id := range e.IDs() {
+		v, _ := e.Vector(id)
+		hits = append(hits, Hit{id, dotGeneric(w, v)})
+	}
+	sortHits(hits)
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits
+}
+
+func sortHits(h []Hit) {
+	for i := 1; i < len(h); i++ {
+		for j := i; j > 0 && (h[j].Cosine > h[j-1].Cosine || h[j].Cosine == h[j-1].Cosine && h[j].ID < h[j-1].ID); j-- {
+			h[j], h[j-1] = h[j-1], h[j]
+		}
+	}
+}
+
+func sameIDs(a, b []Hit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+func TestExactAddReplaceRemoveSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, idf := range []bool{false, true} {
+		e := NewExact(48, Options{IDF: idf})
+		vecs := map[string][]float32{}
+		for i := range 300 {
+			id := fmt.Sprintf("a%d", i)
+			v := randUnit(r, 48)
+			if i%3 == 0 { // sparse-ish rows exercise IDF
+				for d := range v {
+					if d%4 != 0 {
+						v[d] = 0
+					}
+				}
+				normalize(v)
+			}
+			vecs[id] = v
+			if err := e.Add(id, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// replace and remove, including the last row and a missing id
+		for i := 0; i < 300; i += 7 {
+			id := fmt.Sprintf("a%d", i)
+			if i%2 == 0 {
+				if !e.Remove(id) || e.Remove(id) {
+					t.Fatal("remove")
+				}
+				delete(vecs, id)
+			} else {
+				v := randUnit(r, 48)
+				vecs[id] = v
+				if err := e.Add(id, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		e.Remove("a299")
+		delete(vecs, "a299")
+		if e.Len() != len(vecs) {
+			t.Fatalf("len %d want %d", e.Len(), len(vecs))
+		}
+		for id, v := range vecs {
+			got, ok := e.Vector(id)
+			if !ok || dotGeneric(got, v) < 0.9999 {
+				t.Fatalf("vector of %s lost", id)
+			}
+		}
+		if idf {
+			// df must equal a recount from scratch
+			want := make([]int32, 48)
+			for _, v := range vecs {
+				for d, x := range v {
+					if x != 0 {
+						want[d]++
+					}
+				}
+			}
+			if fmt.Sprint(want) != fmt.Sprint(e.df) {
+				t.Fatalf("df drifted:\n%v\n%v", e.df, want)
+			}
+		}
+		for range 20 {
+			q := randUnit(r, 48)
+			got, err := e.Search(q, 10, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := bruteForce(t, e, q, 10); !sameIDs(got, want) {
+				t.Fatalf("idf=%v search mismatch\n%v\n%v", idf, got, want)
+			}
+			odd := func(id string) bool { return strings.HasSuffix(id, "1") }
+			got, _ = e.Search(q, 5, odd)
+			for _, h := range got {
+				if !odd(h.ID) {
+					t.Fatal("allow ignored")
+				}
+			}
+		}
+	}
+}
+
+func TestExactDimsAndEdgeCases(t *testing.T) {
+	e := NewExact(8, Options{})
+	if err := e.Add("x", make([]float32, 7)); err == nil || !strings.Contains(err.Error(), "has 7 dimensions, index has 8") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := e.Search(make([]float32, 9), 3, nil); err == nil {
+		t.Fatal("query of wrong width accepted")
+	}
+	if hits, err := e.Search(make([]float32, 8), 3, nil); err != nil || hits != nil {
+		t.Fatal("empty index")
+	}
+	e.Add("a", []float32{3, 0, 0, 0, 0, 0, 0, 0}) // normalised on the way in
+	v, _ := e.Vector("a")
+	if v[0] != 1 {
+		t.Fatalf("not normalised: %v", v)
+	}
+	hits, _ := e.Search([]float32{1, 0, 0, 0, 0, 0, 0, 0}, 0, nil)
+	if hits != nil {
+		t.Fatal("k=0")
+	}
+	hits, _ = e.Search([]float32{1, 0, 0, 0, 0, 0, 0, 0}, 10, nil)
+	if len(hits) != 1 || hits[0].Cosine != 1 {
+		t.Fatalf("%v", hits)
+	}
+	if _, ok := e.Cosine(make([]float32, 3), "a"); ok {
+		t.Fatal("cosine of wrong width")
+	}
+}
+
+func TestNewKinds(t *testing.T) {
+	for _, k := range []string{"", "exact", "hnsw"} {
+		if _, err := New(k, 16, Options{}); err != nil {
+			t.Fatal(k, err)
+		}
+	}
+	_, err := New("annoy", 16, Options{})
+	if err == nil || !strings.Contains(err.Error(), `"exact", "hnsw"`) {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := New("exact", 0, Options{}); err == nil {
+		t.Fatal("zero dims")
+	}
+}
+
+func TestConcurrentExact(t *testing.T) {
+	e := NewExact(32, Options{IDF: true})
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(g), 1))
+			for i := range 300 {
+				id := fmt.Sprintf("g%d-%d", g, i%50)
+				switch i % 3 {
+				case 0, 1:
+					e.Add(id, randUnit(r, 32))
+				case 2:
+					e.Remove(id)
+				}
+				if _, err := e.Search(randUnit(r, 32), 5, nil); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestHNSWMatchesExactAndNeverPanics(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	h := NewHNSW(32, Options{})
+	e := NewExact(32, Options{})
+	add := func(id string, v []float32) {
+		if err := h.Add(id, v); err != nil {
+			t.Fatal(err)
+		}
+		e.Add(id, v)
+	}
+	for i := range 400 {
+		add(fmt.Sprintf("n%d", i), randUnit(r, 32))
+	}
+	// re-add existing ids (panics in the raw library) and delete some
+	// (raw library searches panic after deletes)
+	for i := 0; i < 400; i += 5 {
+		add(fmt.Sprintf("n%d", i), randUnit(r, 32))
+	}
+	for i := 1; i < 400; i += 9 {
+		h.Remove(fmt.Sprintf("n%d", i))
+		e.Remove(fmt.Sprintf("n%d", i))
+	}
+	h.Remove("n2")
+	e.Remove("n2")
+	add("n2", randUnit(r, 32)) // removed then re-added
+	if err := h.Add("bad", make([]float32, 3)); err == nil {
+		t.Fatal("wrong width accepted")
+	}
+	if _, err := h.Search(make([]float32, 3), 3, nil); err == nil {
+		t.Fatal("wrong width query accepted")
+	}
+	found := 0
+	for range 50 {
+		q := randUnit(r, 32)
+		got, err := h.Search(q, 10, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := e.Search(q, 10, nil)
+		for _, g := range got {
+			c, ok := e.Cosine(q, g.ID)
+			if !ok {
+				t.Fatalf("hnsw returned removed id %s", g.ID)
+			}
+			if math.Abs(float64(c-g.Cosine)) > 1e-6 {
+				t.Fatalf("hnsw cosine %v != exact %v", g.Cosine, c)
+			}
+		}
+		set := map[string]bool{}
+		for _, w := range want {
+			set[w.ID] = true
+		}
+		for _, g := range got {
+			if set[g.ID] {
+				found++
+			}
+		}
+	}
+	t.Logf("hnsw recall@10 vs exact (random 32-d, 400 nodes): %.2f", float64(found)/500)
+	if err := h.LastError(); err != nil {
+		t.Logf("recovered: %v", err)
+	}
+	// The stored vector of a replaced id is the new one.
+	v, _ := e.Vector("n0")
+	got, _ := h.Search(v, 1, nil)
+	if len(got) != 1 || got[0].ID != "n0" {
+		t.Fatalf("replaced id not found by its new vector: %v", got)
+	}
+	// allow filtering falls back to exact when the graph runs dry
+	only := func(id string) bool { return id == "n3" }
+	got, _ = h.Search(randUnit(r, 32), 5, only)
+	if len(got) != 1 || got[0].ID != "n3" {
+		t.Fatalf("filtered search %v", got)
+	}
+}
+
+func TestHNSWConcurrent(t *testing.T) {
+	h := NewHNSW(16, Options{})
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(g), 5))
+			for i := range 200 {
+				id := fmt.Sprintf("g%d-%d", g, i%60)
+				if i%4 == 3 {
+					h.Remove(id)
+				} else if err := h.Add(id, randUnit(r, 16)); err != nil {
+					t.Error(err)
+				}
+				if _, err := h.Search(randUnit(r, 16), 5, nil); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestBM25(t *testing.T) {
+	x := NewBM25()
+	x.Add("1", "Caroline: I went to the LGBTQ support group yesterday")
+	x.Add("2", "Melanie: I painted a sunrise over the lake")
+	x.Add("3", "Melanie: the kids loved the beach")
+	x.Add("4", "Caroline: support matters so much")
+	hits := x.Search("When did Caroline go to the LGBTQ support group?", 10, nil)
+	if len(hits) < 2 || hits[0].ID != "1" || hits[0].Rank != 1 || hits[1].Rank != 2 {
+		t.Fatalf("%+v", hits)
+	}
+	for _, h := range hits {
+		if h.ID == "2" || h.ID == "3" {
+			t.Fatal("non-matching doc returned")
+		}
+	}
+	if got := x.Search("painting sunrises", 10, nil); len(got) != 1 || got[0].ID != "2" {
+		t.Fatalf("stemming: %+v", got)
+	}
+	x.Add("1", "Caroline: something else entirely") // replace
+	if got := x.Search("LGBTQ", 10, nil); len(got) != 0 {
+		t.Fatalf("replaced text still indexed: %+v", got)
+	}
+	if !x.Remove("2") || x.Remove("2") || x.Len() != 3 {
+		t.Fatal("remove")
+	}
+	if got := x.Search("sunrise", 10, nil); len(got) != 0 {
+		t.Fatal("removed doc found")
+	}
+	if got := x.Search("support", 10, func(id string) bool { return id != "4" }); len(got) != 0 {
+		t.Fatal("allow ignored")
+	}
+	_, norm := x.SearchNorm("kids beach", 5, nil)
+	if len(norm) != 1 || norm[0] <= 0 || norm[0] >= 1 {
+		t.Fatalf("norm %v", norm)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 100 {
+				id := fmt.Sprintf("c%d-%d", g, i%10)
+				x.Add(id, "concurrent text number "+id)
+				x.Search("concurrent text", 5, nil)
+				if i%3 == 0 {
+					x.Remove(id)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestHybridCandidates(t *testing.T) {
+	emb := embed.NewHash(0)
+	ex := NewExact(emb.Dims(), Options{IDF: true})
+	lex := NewBM25()
+	texts := map[string]string{
+		"a": "Caroline: I went to the LGBTQ support group yesterday and it was powerful",
+		"b": "Melanie: I painted a sunrise over the lake last year",
+		"c": "Melanie: we went camping at the beach with the kids",
+		"d": "Caroline: I'm researching adoption agencies",
+	}
+	// Realistic statistics: speakers' names are common.
+	fillers := []string{"thanks so much", "that sounds great", "how was your week", "I love that", "see you soon", "the weather was nice", "work has been busy", "my family says hi"}
+	for i := range 40 {
+		sp := "Melanie"
+		if i%2 == 0 {
+			sp = "Caroline"
+		}
+		texts[fmt.Sprintf("f%d", i)] = sp + ": " + fillers[i%len(fillers)]
+	}
+	for id, tx := range texts {
+		v, _ := emb.Embed(context.Background(), []string{tx})
+		ex.Add(id, v[0])
+		lex.Add(id, tx)
+	}
+	h := NewHybrid(ex, lex, emb.Calibrate, DefaultHybridOptions(true))
+	query := "When did Melanie paint a sunrise?"
+	q, _ := emb.Embed(context.Background(), []string{query})
+	cands := h.Candidates(q[0], query, 3, nil)
+	if len(cands) == 0 || cands[0].ID != "b" || cands[0].Sim < embed.DefaultMinScore || cands[0].LexRank != 1 {
+		t.Fatalf("%+v", cands)
+	}
+	for i, c := range cands {
+		if c.ID != "b" && c.Sim >= embed.DefaultMinScore {
+			t.Errorf("unrelated %s passes the gate: %+v", c.ID, c)
+		}
+		if i > 0 && c.Sim > cands[i-1].Sim {
+			t.Fatal("not sorted")
+		}
+		want, _ := ex.Cosine(q[0], c.ID)
+		if math.Abs(float64(want-c.Cosine)) > 1e-6 {
+			t.Fatalf("cosine %v want %v", c.Cosine, want)
+		}
+	}
+	// Lexical-only: a nil vector query still works; vector-only: no text.
+	if c := h.Candidates(nil, query, 3, nil); len(c) == 0 || c[0].ID != "b" {
+		t.Fatalf("lex only %+v", c)
+	}
+	if c := h.Candidates(q[0], "", 3, nil); len(c) == 0 || c[0].Lex != 0 {
+		t.Fatalf("vec only %+v", c)
+	}
+	if c := h.Candidates(q[0], query, 3, func(id string) bool { return id != "b" }); len(c) > 0 && c[0].ID == "b" {
+		t.Fatal("allow ignored")
+	}
+	// Noisy-OR: no lexical match → Sim is the calibrated cosine.
+	if s := h.Sim(0.3, 0); math.Abs(float64(s-emb.Calibrate(0.3))) > 1e-6 {
+		t.Fatal(s)
+	}
+	if h.Sim(0.1, 0.2) <= h.Sim(0.1, 0.1) || h.Sim(0.2, 0.1) <= h.Sim(0.1, 0.1) {
+		t.Fatal("not monotonic")
+	}
+}
+
+func TestCacheRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	e := NewExact(16, Options{IDF: true})
+	texts := map[string]string{}
+	for i := range 50 {
+		id := fmt.Sprintf("%032x", i)
+		e.Add(id, randUnit(r, 16))
+		texts[id] = fmt.Sprintf("atom number %d about ünïcode", i)
+	}
+	var buf bytes.Buffer
+	n, err := e.Snapshot("hash/1/16", func(id string) string { return texts[id] }).WriteTo(&buf)
+	if err != nil || n != int64(buf.Len()) {
+		t.Fatal(err, n, buf.Len())
+	}
+	raw := append([]byte(nil), buf.Bytes()...)
+	c, err := ReadCache(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Fingerprint != "hash/1/16" || c.Dims != 16 || len(c.IDs) != 50 || c.Texts[3] != texts[c.IDs[3]] {
+		t.Fatalf("%+v", c.Fingerprint)
+	}
+	e2, err := c.Exact(Options{IDF: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := randUnit(r, 16)
+	a, _ := e.Search(q, 10, nil)
+	b, _ := e2.Search(q, 10, nil)
+	if fmt.Sprint(a) != fmt.Sprint(b) || fmt.Sprint(e.df) != fmt.Sprint(e2.df) {
+		t.Fatal("round trip changed search results")
+	}
+	if c.BM25().Len() != 50 {
+		t.Fatal("bm25 rebuild")
+	}
+	// Truncations, bit flips and foreign data are errors.
+	for _, cut := range []int{0, 4, 8, 23, 24, 100, len(raw) - 1} {
+		if _, err := DecodeCache(raw[:cut]); err == nil {
+			t.Fatalf("truncated to %d accepted", cut)
+		}
+	}
+	for _, pos := range []int{9, 13, 17, 30, len(raw) / 2, len(raw) - 2} {
+		bad := append([]byte(nil), raw...)
+		bad[pos] ^= 0x40
+		if _, err := DecodeCache(bad); err == nil {
+			t.Fatalf("flip at %d accepted", pos)
+		}
+	}
+	if _, err := DecodeCache([]byte(`{"fingerprint":"rp/256"}`)); err == nil || !strings.Contains(err.Error(), "not an odekmem vector cache") {
+		t.Fatalf("foreign: %v", err)
+	}
+	// A hostile count with a valid checksum is rejected without allocating.
+	hostile := append([]byte(nil), raw[:len(raw)-4]...)
+	hostile[16], hostile[17], hostile[18], hostile[19] = 0xff, 0xff, 0xff, 0x7f
+	hostile = appendCRC(hostile)
+	if _, err := DecodeCache(hostile); err == nil || !strings.Contains(err.Error(), "do not fit") {
+		t.Fatalf("hostile count: %v", err)
+	}
+	// Plain WriteTo (no fingerprint, no texts) also round-trips.
+	buf.Reset()
+	e.WriteTo(&buf)
+	if c, err := ReadCache(&buf); err != nil || len(c.IDs) != 50 {
+		t.Fatal(err)
+	}
+}
+
+func TestCorpusHash(t *testing.T) {
+	if got := CorpusHash([]string{"b", "a"}); got != "2:ab40d7820d408076" {
+		t.Fatal(got)
+	}
+	if got := CorpusHash(nil); got != "0:cbf29ce484222325" {
+		t.Fatal(got)
+	}
+	ids := []string{"z", "y"}
+	CorpusHash(ids)
+	if ids[0] != "z" {
+		t.Fatal("CorpusHash sorted its argument in place")
+	}
+}
