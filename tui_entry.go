@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
-
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/tui"
 )
 
-// runTUI opens the review TUI. Until the TUI lands, it is nil and the CLI
-// prints stats instead.
-var runTUI func(ctx context.Context, st *memcore.Store, settings memcore.Settings, title string) error
+// runTUI opens the review TUI on an open store; the CLI calls it for
+// `odekmem` and `odekmem demo` (title "demo").
+var runTUI = tui.Run

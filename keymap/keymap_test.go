@@ -1,0 +1,62 @@
+package keymap
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// bindings returns every key.Binding field of a scope struct.
+func bindings(scope any) []key.Binding {
+	var out []key.Binding
+	v := reflect.ValueOf(scope)
+	for i := 0; i < v.NumField(); i++ {
+		switch f := v.Field(i).Interface().(type) {
+		case key.Binding:
+			out = append(out, f)
+		case [7]key.Binding:
+			out = append(out, f[:]...)
+		}
+	}
+	return out
+}
+
+// TestNoClashesWithinScope checks no key is bound twice in a scope (or
+// shadowed by a global key) and every binding has help text.
+func TestNoClashesWithinScope(t *testing.T) {
+	k := DefaultKeyMap()
+	global := map[string]bool{}
+	for _, b := range bindings(k.Global) {
+		for _, s := range b.Keys() {
+			global[s] = true
+		}
+	}
+	scopes := map[string]any{"nav": k.Nav, "atoms": k.Atoms, "quarantine": k.Quarantine, "pending": k.Pending,
+		"assoc": k.Assoc, "budget": k.Budget, "recall": k.Recall}
+	for name, sc := range scopes {
+		seen := map[string]bool{}
+		for _, b := range bindings(sc) {
+			if b.Help().Key == "" || b.Help().Desc == "" {
+				t.Errorf("%s: binding %v has no help", name, b.Keys())
+			}
+			for _, s := range b.Keys() {
+				if global[s] {
+					t.Errorf("%s: %q is also a global key", name, s)
+				}
+				// esc/backspace/left are shared by Back and ClearFilter on
+				// purpose: only one is enabled at a time.
+				if seen[s] && s != "esc" {
+					t.Errorf("%s: %q bound twice", name, s)
+				}
+				seen[s] = true
+			}
+		}
+	}
+}
+
+func TestUndoStartsDisabled(t *testing.T) {
+	if DefaultKeyMap().Global.Undo.Enabled() {
+		t.Fatal("undo enabled before anything happened")
+	}
+}

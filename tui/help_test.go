@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestHelpKeysPerPane compares each pane's help with the keys that apply;
+// disabled bindings (undo with nothing to undo, depth 1 at depth 1, back
+// with no history, clear filter with no filter) are hidden.
+func TestHelpKeysPerPane(t *testing.T) {
+	st, _ := demoStore(t)
+	nav := "↑/k ↓/j pgup pgdn g/home G/end"
+	global := "tab shift+tab ? q 1-7"
+	tests := []struct {
+		name  string
+		setup func(m *Model)
+		want  string
+	}{
+		{"atoms", func(m *Model) { press(m, runes("1")) },
+			nav + " / t s p S enter space/P d a f r " + global},
+		{"atoms filtered", func(m *Model) { press(m, runes("1"), runes("t")) },
+			nav + " / esc t s p S enter space/P d a f r " + global},
+		{"atoms detail", func(m *Model) { press(m, runes("1"), keyEnter) },
+			nav + " esc space/P d a f r " + global},
+		{"atoms typing", func(m *Model) { press(m, runes("1"), runes("/")) },
+			"enter esc"},
+		{"quarantine", func(m *Model) { press(m, runes("2")) },
+			"↑/k ↓/j pgup pgdn space A p d " + global},
+		{"pending", func(m *Model) { press(m, runes("3")) },
+			"↑/k ↓/j y/c n/x " + global},
+		{"user model", func(m *Model) { press(m, runes("4")) },
+			"↑/k ↓/j pgup pgdn " + global},
+		{"associations", func(m *Model) { press(m, runes("5")) },
+			"↑/k ↓/j enter/→ + s " + global},
+		{"associations deeper with history", func(m *Model) { press(m, runes("5"), runes("+"), keyEnter) },
+			"↑/k ↓/j enter/→ ← - s " + global},
+		{"budget", func(m *Model) { press(m, runes("6")) },
+			"↑/k ↓/j pgup pgdn c " + global},
+		{"recall", func(m *Model) { press(m, runes("7")) },
+			"↑/k ↓/j pgup pgdn enter " + global},
+		{"recall typing", func(m *Model) { press(m, runes("7"), keyEnter) },
+			"enter esc"},
+		{"prompt", func(m *Model) { press(m, runes("1"), runes("d")) },
+			"y any other key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newStatic(t, st, 120, 40)
+			tt.setup(m)
+			got := m.HelpKeys()
+			want := strings.Fields(tt.want)
+			if tt.name == "prompt" {
+				want = []string{"y", "any other key"}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("help keys\n got: %q\nwant: %q", got, want)
+			}
+		})
+	}
+}
+
+// TestUndoKeyAppearsAfterForget checks u is hidden until there is
+// something to undo.
+func TestUndoKeyAppearsAfterForget(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 120, 40)
+	if m.keys.Undo.Enabled() {
+		t.Fatal("undo enabled with nothing to undo")
+	}
+	press(m, runes("d"), runes("y"))
+	if !m.keys.Undo.Enabled() {
+		t.Fatal("undo disabled after a forget")
+	}
+	if !contains(m.HelpKeys(), "u") {
+		t.Fatalf("help lacks u: %q", m.HelpKeys())
+	}
+	press(m, runes("u"))
+	if m.keys.Undo.Enabled() {
+		t.Fatal("undo still enabled after undoing the only write")
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, s := range xs {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}

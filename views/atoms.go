@@ -1,0 +1,737 @@
+package views
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// AtomRow is one live atom with the fields the list shows, computed once
+// when the data loads (not per frame).
+type AtomRow struct {
+	Atom      memcore.Atom
+	lower     string
+	Age       float64
+	Retention float64
+}
+
+// AtomsLoadedMsg carries the live atoms.
+type AtomsLoadedMsg struct {
+	Rows []AtomRow
+	Err  error
+}
+
+// SearchResultMsg carries a semantic search.
+type SearchResultMsg struct {
+	Query   string
+	Results []memcore.Scored
+	Err     error
+}
+
+type atomsMode int
+
+const (
+	atomsList atomsMode = iota
+	atomsDetail
+	atomsSearch
+)
+
+type inputKind int
+
+const (
+	inputNone inputKind = iota
+	inputFilter
+	inputAdd
+	inputSearch
+)
+
+// Atoms is the live-atom pane: a virtualised list with filters, a detail
+// view, pin/forget/add and semantic search.
+type Atoms struct {
+	d    Deps
+	keys keymap.Atoms
+	nav  keymap.Nav
+	in   keymap.Input
+
+	rows    []AtomRow
+	view    []int // indexes into rows that pass the filter
+	cur     Cursor
+	selID   string
+	loaded  bool
+	err     error
+	filter  string
+	parsed  atomFilter
+	values  map[string][]string
+	width   int
+	height  int
+	mode    atomsMode
+	input   Input
+	inKind  inputKind
+	preEdit string
+
+	detail   *Detail
+	search   []memcore.Scored
+	query    string
+	scur     Cursor
+	fromMode atomsMode
+}
+
+// NewAtoms returns the Atoms pane.
+func NewAtoms(d Deps) *Atoms {
+	a := &Atoms{d: d, keys: d.Keys.Atoms, nav: d.Keys.Nav, in: d.Keys.Input, values: map[string][]string{}}
+	a.detail = NewDetail(d)
+	a.refreshKeys()
+	return a
+}
+
+// Init loads the atoms.
+func (a *Atoms) Init() tea.Cmd { return LoadAtoms(a.d) }
+
+// LoadAtoms lists the live atoms and precomputes their row fields.
+func LoadAtoms(d Deps) tea.Cmd {
+	return func() tea.Msg {
+		if d.Store == nil {
+			return AtomsLoadedMsg{}
+		}
+		return AtomsLoadedMsg{Rows: BuildRows(d, d.Store.List(memcore.Filter{}))}
+	}
+}
+
+// BuildRows computes the list fields for atoms (newest first as given).
+func BuildRows(d Deps, atoms []memcore.Atom) []AtomRow {
+	now := d.Now()
+	rows := make([]AtomRow, len(atoms))
+	for i, at := range atoms {
+		rows[i] = AtomRow{
+			Atom:      at,
+			lower:     strings.ToLower(at.Text),
+			Age:       at.AgeDays(now),
+			Retention: at.Retention(now, d.HalfLife),
+		}
+	}
+	return rows
+}
+
+// SetRows replaces the data (used by the loader and by benchmarks).
+func (a *Atoms) SetRows(rows []AtomRow) {
+	a.rows = rows
+	a.loaded = true
+	a.values = map[string][]string{}
+	seen := map[string]map[string]bool{"type": {}, "source": {}, "project": {}, "session": {}}
+	for _, r := range rows {
+		seen["type"][r.Atom.Type] = true
+		seen["source"][r.Atom.SourceClass] = true
+		seen["project"][r.Atom.Context.Project] = true
+		seen["session"][r.Atom.Context.SessionID] = true
+	}
+	for k, m := range seen {
+		for v := range m {
+			if v != "" {
+				a.values[k] = append(a.values[k], v)
+			}
+		}
+		sort.Strings(a.values[k])
+	}
+	a.apply()
+}
+
+// Title is "Atoms N" (or "Atoms shown/N" when filtered).
+func (a *Atoms) Title() string {
+	if a.filter != "" {
+		return fmt.Sprintf("Atoms %d/%d", len(a.view), len(a.rows))
+	}
+	return fmt.Sprintf("Atoms %d", len(a.rows))
+}
+
+// InputActive reports whether a text input has the keys.
+func (a *Atoms) InputActive() bool { return a.inKind != inputNone }
+
+// SelectedID is the selected atom's id.
+func (a *Atoms) SelectedID() string {
+	if a.mode == atomsSearch && len(a.search) > 0 {
+		return a.search[a.scur.Pos].Atom.ID
+	}
+	if a.mode == atomsDetail {
+		return a.detail.ID
+	}
+	if len(a.view) == 0 {
+		return ""
+	}
+	return a.rows[a.view[a.cur.Pos]].Atom.ID
+}
+
+func (a *Atoms) selected() (memcore.Atom, bool) {
+	if a.mode == atomsSearch {
+		if len(a.search) == 0 {
+			return memcore.Atom{}, false
+		}
+		return a.search[a.scur.Pos].Atom, true
+	}
+	if a.mode == atomsDetail {
+		return a.detail.Atom, a.detail.ID != ""
+	}
+	if len(a.view) == 0 {
+		return memcore.Atom{}, false
+	}
+	return a.rows[a.view[a.cur.Pos]].Atom, true
+}
+
+// SetSize sets the pane's size.
+func (a *Atoms) SetSize(w, h int) {
+	a.width, a.height = w, h
+	a.cur.SetH(h - 3)
+	a.scur.SetH(h - 3)
+	a.detail.SetSize(w, h-1)
+}
+
+// atomFilter is a parsed filter: key:value tokens plus free text.
+type atomFilter struct {
+	Type, Source, Project, Session string
+	Text                           []string
+}
+
+func parseFilter(s string) atomFilter {
+	var f atomFilter
+	for _, tok := range strings.Fields(s) {
+		k, v, ok := strings.Cut(tok, ":")
+		lv := strings.ToLower(v)
+		switch {
+		case ok && (k == "type" || k == "t"):
+			f.Type = lv
+		case ok && (k == "source" || k == "src"):
+			f.Source = lv
+		case ok && (k == "project" || k == "p"):
+			f.Project = lv
+		case ok && (k == "session" || k == "S"):
+			f.Session = lv
+		default:
+			f.Text = append(f.Text, strings.ToLower(tok))
+		}
+	}
+	return f
+}
+
+func (f atomFilter) match(r *AtomRow) bool {
+	if f.Type != "" && !strings.HasPrefix(r.Atom.Type, f.Type) {
+		return false
+	}
+	if f.Source != "" && !strings.HasPrefix(r.Atom.SourceClass, f.Source) {
+		return false
+	}
+	if f.Project != "" && !strings.Contains(strings.ToLower(r.Atom.Context.Project), f.Project) {
+		return false
+	}
+	if f.Session != "" && !strings.Contains(strings.ToLower(r.Atom.Context.SessionID), f.Session) {
+		return false
+	}
+	for _, t := range f.Text {
+		if !strings.Contains(r.lower, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// apply recomputes the filtered view and reselects the atom by id.
+func (a *Atoms) apply() {
+	a.parsed = parseFilter(a.filter)
+	a.view = a.view[:0]
+	empty := a.filter == ""
+	for i := range a.rows {
+		if empty || a.parsed.match(&a.rows[i]) {
+			a.view = append(a.view, i)
+		}
+	}
+	a.cur.SetN(len(a.view))
+	if a.selID != "" {
+		for vi, ri := range a.view {
+			if a.rows[ri].Atom.ID == a.selID {
+				a.cur.Set(vi)
+				break
+			}
+		}
+	}
+	a.remember()
+	a.refreshKeys()
+}
+
+func (a *Atoms) remember() {
+	if len(a.view) > 0 && a.mode == atomsList {
+		a.selID = a.rows[a.view[a.cur.Pos]].Atom.ID
+	}
+}
+
+// setToken replaces the key:value token for k in the filter.
+func (a *Atoms) setToken(k, v string) {
+	var out []string
+	for _, tok := range strings.Fields(a.filter) {
+		if strings.HasPrefix(tok, k+":") {
+			continue
+		}
+		out = append(out, tok)
+	}
+	if v != "" {
+		out = append([]string{k + ":" + v}, out...)
+	}
+	a.filter = strings.Join(out, " ")
+	a.apply()
+}
+
+// cycle moves the k filter to the next value present in the data.
+func (a *Atoms) cycle(k string) {
+	var cur string
+	switch k {
+	case "type":
+		cur = a.parsed.Type
+	case "source":
+		cur = a.parsed.Source
+	case "project":
+		cur = a.parsed.Project
+	case "session":
+		cur = a.parsed.Session
+	}
+	vals := a.values[k]
+	next := ""
+	if cur == "" && len(vals) > 0 {
+		next = vals[0]
+	} else {
+		for i, v := range vals {
+			if strings.ToLower(v) == cur && i+1 < len(vals) {
+				next = vals[i+1]
+			}
+		}
+	}
+	if strings.ContainsAny(next, " \t") {
+		next = strings.Fields(next)[0]
+	}
+	a.setToken(k, next)
+}
+
+func (a *Atoms) refreshKeys() {
+	k := &a.keys
+	list := a.mode == atomsList
+	has := false
+	if _, ok := a.selected(); ok {
+		has = true
+	}
+	k.Filter.SetEnabled(list)
+	k.ClearFilter.SetEnabled(list && a.filter != "")
+	for _, b := range []*key.Binding{&k.Type, &k.Source, &k.Project, &k.Session} {
+		b.SetEnabled(list && len(a.rows) > 0)
+	}
+	k.Detail.SetEnabled(a.mode != atomsDetail && has)
+	k.Back.SetEnabled(a.mode != atomsList)
+	k.Pin.SetEnabled(has)
+	k.Forget.SetEnabled(has)
+	k.Graph.SetEnabled(has)
+	k.Add.SetEnabled(true)
+	k.Search.SetEnabled(true)
+}
+
+// Update handles keys, mouse and the pane's own results.
+func (a *Atoms) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case AtomsLoadedMsg:
+		if msg.Err != nil {
+			a.err = msg.Err
+			return nil
+		}
+		a.err = nil
+		a.SetRows(msg.Rows)
+		live := make(map[string]bool, len(msg.Rows))
+		for i := range msg.Rows {
+			live[msg.Rows[i].Atom.ID] = true
+		}
+		kept := a.search[:0]
+		for _, r := range a.search { // forgotten atoms leave the results
+			if live[r.Atom.ID] {
+				kept = append(kept, r)
+			}
+		}
+		a.search = kept
+		a.scur.SetN(len(a.search))
+		if a.mode == atomsDetail {
+			if !live[a.detail.ID] { // forgotten: back to where we came from
+				a.mode = a.fromMode
+				a.refreshKeys()
+				return nil
+			}
+			return a.detail.Load(a.detail.ID)
+		}
+		a.refreshKeys()
+		return nil
+	case ReloadMsg:
+		return LoadAtoms(a.d)
+	case SearchResultMsg:
+		if msg.Err != nil {
+			return Status("search: "+msg.Err.Error(), true)
+		}
+		a.search, a.query = msg.Results, msg.Query
+		a.scur = Cursor{H: a.height - 3}
+		a.scur.SetN(len(a.search))
+		a.mode = atomsSearch
+		a.refreshKeys()
+		return Status(fmt.Sprintf("%d results for %q", len(a.search), Line(msg.Query)), false)
+	case DetailMsg:
+		a.detail.Update(msg)
+		return nil
+	case tea.MouseMsg:
+		a.navigate(msg)
+		return nil
+	case tea.KeyMsg:
+		if a.inKind != inputNone {
+			return a.updateInput(msg)
+		}
+		return a.updateKey(msg)
+	}
+	return nil
+}
+
+func (a *Atoms) navigate(msg tea.Msg) bool {
+	switch a.mode {
+	case atomsDetail:
+		return a.detail.HandleNav(msg)
+	case atomsSearch:
+		return a.scur.HandleNav(msg, a.nav)
+	}
+	if a.cur.HandleNav(msg, a.nav) {
+		a.remember()
+		return true
+	}
+	return false
+}
+
+func (a *Atoms) updateKey(msg tea.KeyMsg) tea.Cmd {
+	k := a.keys
+	if a.navigate(msg) {
+		a.refreshKeys()
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		switch a.mode {
+		case atomsDetail:
+			a.mode = a.fromMode
+		case atomsSearch:
+			a.mode = atomsList
+		}
+		a.refreshKeys()
+	case key.Matches(msg, k.ClearFilter):
+		a.filter = ""
+		a.apply()
+	case key.Matches(msg, k.Filter):
+		a.inKind, a.preEdit = inputFilter, a.filter
+		a.input.Prompt = "/ "
+		a.input.Placeholder = "text, or type:decision project:webshop source:user_said session:…"
+		a.input.SetValue(a.filter)
+	case key.Matches(msg, k.Type):
+		a.cycle("type")
+	case key.Matches(msg, k.Source):
+		a.cycle("source")
+	case key.Matches(msg, k.Project):
+		a.cycle("project")
+	case key.Matches(msg, k.Session):
+		a.cycle("session")
+	case key.Matches(msg, k.Add):
+		a.inKind = inputAdd
+		a.input.Prompt = "note: "
+		a.input.Placeholder = "a note to remember (stored as user_approved)"
+		a.input.Reset()
+	case key.Matches(msg, k.Search):
+		a.inKind = inputSearch
+		a.input.Prompt = "search: "
+		a.input.Placeholder = "semantic search over trusted atoms"
+		a.input.SetValue(a.query)
+	case key.Matches(msg, k.Detail):
+		at, ok := a.selected()
+		if !ok {
+			return nil
+		}
+		a.fromMode = a.mode
+		a.mode = atomsDetail
+		a.detail.Atom = at
+		cmd := a.detail.Load(at.ID)
+		a.refreshKeys()
+		return cmd
+	case key.Matches(msg, k.Pin):
+		at, ok := a.selected()
+		if !ok {
+			return nil
+		}
+		return Work(PinCmd(a.d, at.ID, !at.Pin))
+	case key.Matches(msg, k.Forget):
+		at, ok := a.selected()
+		if !ok {
+			return nil
+		}
+		q := fmt.Sprintf("Forget %s “%s”?", Line(at.Type), Cut(Line(at.Text), 40))
+		return Confirm(q, Work(ForgetCmd(a.d, []string{at.ID})))
+	case key.Matches(msg, k.Graph):
+		id := a.SelectedID()
+		if id == "" {
+			return nil
+		}
+		return func() tea.Msg { return ShowAssociationsMsg{ID: id} }
+	}
+	return nil
+}
+
+func (a *Atoms) updateInput(msg tea.KeyMsg) tea.Cmd {
+	kind := a.inKind
+	switch {
+	case key.Matches(msg, a.in.Cancel):
+		a.inKind = inputNone
+		if kind == inputFilter {
+			a.filter = a.preEdit
+			a.apply()
+		}
+		return nil
+	case key.Matches(msg, a.in.Submit):
+		a.inKind = inputNone
+		v := strings.TrimSpace(a.input.Value())
+		switch kind {
+		case inputAdd:
+			if v == "" {
+				return nil
+			}
+			return Work(AddCmd(a.d, v))
+		case inputSearch:
+			if v == "" {
+				return nil
+			}
+			return Work(SearchCmd(a.d, v))
+		}
+		a.refreshKeys()
+		return nil
+	}
+	if a.input.Update(msg) && kind == inputFilter {
+		a.filter = a.input.Value()
+		a.apply()
+	}
+	return nil
+}
+
+// PinCmd pins or unpins an atom.
+func PinCmd(d Deps, id string, pin bool) func() tea.Msg {
+	return func() tea.Msg {
+		at, err := d.Store.SetPin(d.Ctx, id, pin)
+		if err != nil {
+			return MutatedMsg{Err: fmt.Errorf("pin: %w", err)}
+		}
+		verb := "unpinned"
+		if at.Pin {
+			verb = "pinned"
+		}
+		return MutatedMsg{Status: fmt.Sprintf("%s “%s”", verb, Cut(Line(at.Text), 50))}
+	}
+}
+
+// ForgetCmd forgets atoms (live or quarantined); the last one forgotten
+// can be undone. For a batch, every atom is restorable in turn.
+func ForgetCmd(d Deps, ids []string) func() tea.Msg {
+	return func() tea.Msg {
+		var undo []Undo
+		for _, id := range ids {
+			at, q, err := d.Store.Forget(d.Ctx, id)
+			if err != nil {
+				return MutatedMsg{Err: fmt.Errorf("forget: %w", err), Undo: batchUndo(undo)}
+			}
+			at2 := at
+			undo = append(undo, Undo{Label: "forget", Atom: &at2, Q: q})
+		}
+		st := fmt.Sprintf("forgot %d atoms (u undoes)", len(ids))
+		if len(ids) == 1 {
+			st = fmt.Sprintf("forgot “%s” (u undoes)", Cut(Line(undo[0].Atom.Text), 50))
+		}
+		return MutatedMsg{Status: st, Undo: batchUndo(undo)}
+	}
+}
+
+func batchUndo(u []Undo) *Undo {
+	if len(u) == 0 {
+		return nil
+	}
+	if len(u) == 1 {
+		return &u[0]
+	}
+	b := &Undo{Label: fmt.Sprintf("forget %d", len(u)), Batch: u}
+	return b
+}
+
+// AddCmd stores a note as a user_approved atom.
+func AddCmd(d Deps, text string) func() tea.Msg {
+	return func() tea.Msg {
+		res, err := d.Store.Add(d.Ctx, memcore.AddRequest{Text: text, Source: memcore.SourceUserApproved, Type: memcore.TypeFact})
+		if err != nil && !(res.Quarantined && res.Atom.ID != "") {
+			return MutatedMsg{Err: fmt.Errorf("add: %w", err)}
+		}
+		switch {
+		case res.Quarantined:
+			return MutatedMsg{Status: "note quarantined: " + Line(res.Reason)}
+		case res.Refreshed:
+			return MutatedMsg{Status: "refreshed an existing atom with the same text"}
+		}
+		return MutatedMsg{Status: fmt.Sprintf("added note %s", ShortID(res.Atom.ID))}
+	}
+}
+
+// SearchCmd runs a semantic search.
+func SearchCmd(d Deps, q string) func() tea.Msg {
+	return func() tea.Msg {
+		res, err := d.Store.Search(d.Ctx, q, memcore.SearchOptions{})
+		return SearchResultMsg{Query: q, Results: res, Err: err}
+	}
+}
+
+// View renders the pane.
+func (a *Atoms) View() string {
+	s := a.d.Styles
+	var b strings.Builder
+	head := s.Title.Render("Atoms")
+	switch a.mode {
+	case atomsDetail:
+		head += s.Muted.Render(" › detail")
+	case atomsSearch:
+		head += s.Muted.Render(fmt.Sprintf(" › search %q · %d results", Line(a.query), len(a.search)))
+	default:
+		head += s.Muted.Render(fmt.Sprintf(" · %d of %d live", len(a.view), len(a.rows)))
+		if a.filter != "" {
+			head += " " + s.Accent.Render("filter: "+Line(a.filter))
+		}
+	}
+	b.WriteString(Cut(head, a.width))
+	b.WriteString("\n")
+	var body string
+	switch a.mode {
+	case atomsDetail:
+		body = a.detail.View()
+	case atomsSearch:
+		body = a.searchView()
+	default:
+		body = a.listView()
+	}
+	b.WriteString(body)
+	out := FitLines(b.String(), a.width, a.height-1)
+	if a.inKind != inputNone {
+		out += "\n" + a.input.View(a.width, s.Prompt, s.Input, s.Selected)
+	} else {
+		out += "\n"
+	}
+	return out
+}
+
+// column widths of the list
+const (
+	colType = 11
+	colSrc  = 13
+	colConf = 4
+	colAge  = 5
+	colRet  = 4
+)
+
+func (a *Atoms) listView() string {
+	s := a.d.Styles
+	if a.err != nil {
+		return s.StatusErr.Render("cannot list atoms: " + Line(a.err.Error()))
+	}
+	if !a.loaded {
+		return s.Muted.Render("loading…")
+	}
+	if len(a.view) == 0 {
+		if len(a.rows) == 0 {
+			return s.Muted.Render("No live atoms yet. Press a to add a note.")
+		}
+		return s.Muted.Render("No atoms match the filter. Press esc to clear it.")
+	}
+	textW := a.width - (2 + colType + 1 + colSrc + 1 + colConf + 1 + colAge + 1 + colRet + 1)
+	if textW < 10 {
+		textW = 10
+	}
+	var b strings.Builder
+	hdr := fmt.Sprintf("  %-*s %-*s %*s %*s %*s %s", colType, "TYPE", colSrc, "SOURCE", colConf, "CONF", colAge, "AGE", colRet, "RET", "TEXT")
+	b.WriteString(s.Label.Render(Cut(hdr, a.width)))
+	b.WriteString("\n")
+	start, end := a.cur.Range()
+	for vi := start; vi < end; vi++ {
+		r := &a.rows[a.view[vi]]
+		at := &r.Atom
+		pin := " "
+		if at.Pin {
+			pin = "*"
+		}
+		sel := " "
+		if vi == a.cur.Pos {
+			sel = ">"
+		}
+		line := fmt.Sprintf("%s%s%-*s %-*s %*.2f %*s %*.2f %s", sel, pin,
+			colType, Cut(Line(at.Type), colType), colSrc, Cut(Line(at.SourceClass), colSrc),
+			colConf, at.EffectiveConfidence(), colAge, Age(r.Age), colRet, r.Retention,
+			Cut(Line(at.Text), textW))
+		if vi == a.cur.Pos {
+			line = s.Selected.Render(Fit(line, a.width))
+		} else if at.Pin {
+			line = s.Pin.Render(sel+pin) + line[2:]
+		}
+		b.WriteString(line)
+		b.WriteString("\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (a *Atoms) searchView() string {
+	s := a.d.Styles
+	if len(a.search) == 0 {
+		return s.Muted.Render("No trusted atom scored above the minimum. Press esc to go back.")
+	}
+	var b strings.Builder
+	hdr := "  COMP   SIM   COS  LEX#   RET  TYPE        TEXT"
+	b.WriteString(s.Label.Render(Cut(hdr, a.width)) + "\n")
+	textW := a.width - 47
+	start, end := a.scur.Range()
+	for i := start; i < end; i++ {
+		r := a.search[i]
+		sel := " "
+		if i == a.scur.Pos {
+			sel = ">"
+		}
+		lex := "-"
+		if r.LexRank > 0 {
+			lex = fmt.Sprint(r.LexRank)
+		}
+		line := fmt.Sprintf("%s %5.3f %5.3f %5.3f %4s %5.3f  %-11s %s", sel, r.Composite, r.Sim, r.Cosine, lex,
+			r.Retention, Cut(Line(r.Atom.Type), 11), Cut(Line(r.Atom.Text), textW))
+		if i == a.scur.Pos {
+			line = s.Selected.Render(Fit(line, a.width))
+		}
+		b.WriteString(line + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// ShortHelp lists the main keys.
+func (a *Atoms) ShortHelp() []key.Binding {
+	k := a.keys
+	if a.inKind != inputNone {
+		return []key.Binding{a.in.Submit, a.in.Cancel}
+	}
+	return []key.Binding{k.Filter, k.Detail, k.Back, k.Pin, k.Forget, k.Add, k.Search}
+}
+
+// FullHelp lists every key of the pane.
+func (a *Atoms) FullHelp() [][]key.Binding {
+	k := a.keys
+	if a.inKind != inputNone {
+		return [][]key.Binding{{a.in.Submit, a.in.Cancel}}
+	}
+	return [][]key.Binding{
+		{a.nav.Up, a.nav.Down, a.nav.PageUp, a.nav.PageDown, a.nav.Home, a.nav.End},
+		{k.Filter, k.ClearFilter, k.Type, k.Source, k.Project, k.Session},
+		{k.Detail, k.Back, k.Pin, k.Forget, k.Add, k.Search, k.Graph},
+	}
+}

@@ -1,0 +1,195 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/glamour"
+
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// DetailMsg carries an atom's detail, rendered with glamour.
+type DetailMsg struct {
+	ID    string
+	Width int
+	Atom  memcore.Atom
+	Out   string
+	Err   error
+}
+
+// Detail shows one atom rendered as markdown: full text, provenance,
+// context, score parts and related atoms. Loading and rendering happen in
+// a command; renders are cached by (content, width).
+type Detail struct {
+	d       Deps
+	ID      string
+	Atom    memcore.Atom
+	width   int
+	scroll  Scroller
+	loading bool
+	err     error
+}
+
+// NewDetail returns an empty detail view.
+func NewDetail(d Deps) *Detail { return &Detail{d: d} }
+
+// SetSize sets the view's size.
+func (v *Detail) SetSize(w, h int) {
+	v.width = w
+	v.scroll.H = h
+}
+
+// Load starts loading an atom's detail.
+func (v *Detail) Load(id string) tea.Cmd {
+	if v.ID != id {
+		v.scroll.Off = 0
+	}
+	v.ID, v.loading, v.err = id, true, nil
+	return DetailCmd(v.d, id, v.width)
+}
+
+// Update takes a DetailMsg for the atom it shows.
+func (v *Detail) Update(msg DetailMsg) {
+	if msg.ID != v.ID {
+		return
+	}
+	v.loading = false
+	v.err = msg.Err
+	if msg.Err == nil {
+		v.Atom = msg.Atom
+		v.scroll.SetContent(strings.Split(strings.Trim(msg.Out, "\n"), "\n"))
+	}
+}
+
+// HandleNav scrolls.
+func (v *Detail) HandleNav(msg tea.Msg) bool { return v.scroll.HandleNav(msg, v.d.Keys.Nav) }
+
+// View renders the visible part.
+func (v *Detail) View() string {
+	s := v.d.Styles
+	if v.err != nil {
+		return s.StatusErr.Render("cannot show atom: " + Line(v.err.Error()))
+	}
+	if v.loading && len(v.scroll.Lines) == 0 {
+		return s.Muted.Render("rendering…")
+	}
+	return strings.Join(v.scroll.View(), "\n")
+}
+
+// DetailCmd reads an atom, its links and neighbours, and renders them.
+func DetailCmd(d Deps, id string, width int) tea.Cmd {
+	return func() tea.Msg {
+		at, q, err := d.Store.Get(id)
+		if err != nil {
+			return DetailMsg{ID: id, Width: width, Err: err}
+		}
+		var rel []related
+		for _, l := range d.Store.Links(id) {
+			n, _, err := d.Store.Get(l.ID)
+			if err != nil {
+				continue
+			}
+			rel = append(rel, related{Kind: l.Kind, Atom: n})
+		}
+		md := AtomMarkdown(at, q, rel, d.Now(), d.HalfLife)
+		out, err := RenderMarkdown(d, md, width)
+		return DetailMsg{ID: id, Width: width, Atom: at, Out: out, Err: err}
+	}
+}
+
+type related struct {
+	Kind string
+	Atom memcore.Atom
+}
+
+// mdEscape makes store text safe for the terminal and inert as markdown.
+func mdEscape(s string) string {
+	s = Line(s)
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_{}[]()#+-.!|<>", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// AtomMarkdown is the markdown the detail view renders.
+func AtomMarkdown(at memcore.Atom, q *memcore.QuarantinedAtom, rel []related, now time.Time, halfLife float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s · %s\n\n", mdEscape(at.Type), mdEscape(at.SourceClass))
+	fmt.Fprintf(&b, "%s\n\n", mdEscape(at.Text))
+	b.WriteString("## Provenance\n\n")
+	fmt.Fprintf(&b, "- id: %s\n", mdEscape(at.ID))
+	fmt.Fprintf(&b, "- source class: %s\n", mdEscape(at.SourceClass))
+	fmt.Fprintf(&b, "- created: %s\n", at.CreatedAt.UTC().Format("2006-01-02 15:04 MST"))
+	pin := "no"
+	if at.Pin {
+		pin = "yes (never evicted)"
+	}
+	fmt.Fprintf(&b, "- pinned: %s\n", pin)
+	if q != nil {
+		fmt.Fprintf(&b, "- quarantined: %s (%s)\n", q.QuarantinedAt.UTC().Format("2006-01-02 15:04"), mdEscape(q.Reason))
+	}
+	b.WriteString("\n## Context\n\n")
+	fmt.Fprintf(&b, "- session: %s\n", orDash(mdEscape(at.Context.SessionID)))
+	fmt.Fprintf(&b, "- turn: %d\n", at.Context.Turn)
+	fmt.Fprintf(&b, "- project: %s\n", orDash(mdEscape(at.Context.Project)))
+	age := at.AgeDays(now)
+	decay := memcore.Decay(age, halfLife)
+	b.WriteString("\n## Score\n\n")
+	fmt.Fprintf(&b, "- confidence: %.2f\n", at.EffectiveConfidence())
+	fmt.Fprintf(&b, "- age: %.1f days\n", age)
+	fmt.Fprintf(&b, "- decay: %.3f (half-life %.0f days)\n", decay, halfLife)
+	fmt.Fprintf(&b, "- trust: %.0f\n", memcore.TrustBoost(at.SourceClass))
+	fmt.Fprintf(&b, "- retention: %.3f\n", at.Retention(now, halfLife))
+	b.WriteString("\n## Related atoms\n\n")
+	if len(rel) == 0 {
+		b.WriteString("None.\n")
+	}
+	for _, r := range rel {
+		fmt.Fprintf(&b, "- %s → %s: %s\n", mdEscape(orDash(r.Kind)), mdEscape(r.Atom.Type), mdEscape(TruncRunes(r.Atom.Text, 120)))
+	}
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+// TruncRunes cuts s to n runes with an ellipsis.
+func TruncRunes(s string, n int) string {
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// RenderMarkdown renders markdown with the chosen glamour style, cached by
+// (content, width).
+func RenderMarkdown(d Deps, md string, width int) (string, error) {
+	if width < 20 {
+		width = 20
+	}
+	key := d.Glamour + "\x00" + md
+	if out, ok := d.Cache.Get(key, width); ok {
+		return out, nil
+	}
+	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(d.Glamour), glamour.WithWordWrap(width-4))
+	if err != nil {
+		return "", err
+	}
+	out, err := r.Render(md)
+	if err != nil {
+		return "", err
+	}
+	d.Cache.Put(key, width, out)
+	return out, nil
+}
