@@ -24,5 +24,6 @@ func main() {
 		Demo:             demo,
 		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		RunTUI:           runTUI,
+		RunTUIError:      runTUIError,
 	}))
 }

@@ -33,6 +33,9 @@ type Env struct {
 	Demo fs.FS
 	// RunTUI opens the review TUI on a store; nil means no TUI is built in.
 	RunTUI func(ctx context.Context, st *memcore.Store, settings memcore.Settings, title string) error
+	// RunTUIError shows a full-screen error when the TUI's store cannot be
+	// opened; nil means print it like any other error.
+	RunTUIError func(ctx context.Context, err error) error
 	// ProjectDir is where ./odek.json is looked for ("" = working dir).
 	ProjectDir string
 }
@@ -183,6 +186,9 @@ func run(base context.Context, args []string, env Env) error {
 	if !cmd.noStore {
 		st, err := openStore(c, c.settings.StoreDir())
 		if err != nil {
+			if cmd.name == "tui" && env.RunTUIError != nil {
+				env.RunTUIError(c, err)
+			}
 			return err
 		}
 		defer st.Close()
