@@ -32,7 +32,7 @@ var secretRules = []secretRule{
 		re:    regexp.MustCompile(`(?i:aws|secret)[^\n]{0,40}?[=:"'\s>]\s*["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 		valid: func(s, _ string) bool { return looksRandom(s, 3) }},
 	{kind: "github_token", reason: "GitHub token", kw: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re: regexp.MustCompile(`\b(?P<s>(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255}))\b`)},
+		re: regexp.MustCompile(`\b(?P<s>(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255}))\b`)},
 	{kind: "gitlab_token", reason: "GitLab personal access token", kw: []string{"glpat-"},
 		re: regexp.MustCompile(`\b(?P<s>glpat-[A-Za-z0-9_\-]{20,})`)},
 	{kind: "slack_webhook", reason: "Slack webhook URL", kw: []string{"hooks.slack.com"},
