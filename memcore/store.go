@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -76,6 +77,11 @@ func (q QuarantinedAtom) ExpiresAt(ttlDays float64) time.Time {
 type entry struct {
 	atom Atom
 	raw  []byte // record bytes as laid out inside atoms.json; nil → marshal
+	norm string // NormalizeText(atom.Text), computed on first use
+
+	// Incremental size accounting (see track).
+	recLen, cacheLen int64
+	tracked          bool
 }
 
 // Store is an open extended-memory directory. All methods are safe for
@@ -99,14 +105,33 @@ type Store struct {
 	graph *assocGraph
 
 	sigs     map[string]fileSig
+	gen      uint64           // write generation last seen in the lock file
 	usage    map[string]int64 // rel path → allocated bytes
-	blockSz  int64
-	problems []Problem
-	reported map[string]bool
+	usageSum int64            // sum of usage
+
+	// Incremental size accounting (see projectedLocked): bytes the live
+	// atoms add to atoms.json and to the vector cache, and the JSON size of
+	// each quarantine entry.
+	recBytes, cacheBytes int64
+	quarSizes            map[*QuarantinedAtom]int64
+
+	normIdx  map[string]*entry // normalised text → newest live atom; nil = rebuild
+	normDups int               // texts held by more than one live atom
+
+	evictIdx   []*entry // live atoms by ascending retention; nil = rebuild
+	evictStale int      // entries in evictIdx that left the store
+	wrote      bool     // a file changed during the current withWrite
+
+	pendingChunks map[string]string // batch: chunks to write at flush
+	pendingRemove []string          // batch: chunks to remove after flush
+	blockSz       int64
+	problems      []Problem
+	reported      map[string]bool
 
 	vec *vectorState
 
-	chunkNames map[string]bool // chunk file names seen by the last repairing load
+	chunkNames map[string]bool  // chunk file names seen by the last repairing load
+	chunkSize  map[string]int64 // their allocated sizes (during that load)
 
 	batching, batchDirty, batchQuarDirty, batchAssocDirty bool
 }
@@ -151,12 +176,16 @@ func Open(dir string, opts Options) (*Store, error) {
 		l.close()
 		return nil, err
 	}
-	s.vec.loadCache()
+	s.gen = s.lock.generation()
+	s.vec.startLoadCache()
 	err = s.loadAllLocked(true)
+	s.vec.finishLoadCache()
+	s.lock.unlock()
 	if err == nil {
+		// Without the file lock: filling the index may embed texts the
+		// cache lacks (a network call with an HTTP embedder).
 		err = s.vec.open()
 	}
-	s.lock.unlock()
 	if err != nil {
 		l.close()
 		return nil, err
@@ -203,6 +232,7 @@ func (s *Store) moveAside(rel string) string {
 	if err := os.Rename(src, dst); err != nil {
 		return "could not move aside: " + err.Error()
 	}
+	s.wrote = true
 	syncDir(dstDir)
 	syncDir(filepath.Dir(src))
 	r, _ := filepath.Rel(s.dir, dst)
@@ -219,6 +249,7 @@ func (s *Store) saveAside(name string, data []byte) string {
 	if err := writeFileAtomic(p, data); err != nil {
 		return "could not save aside: " + err.Error()
 	}
+	s.wrote = true
 	r, _ := filepath.Rel(s.dir, p)
 	return "saved to " + r
 }
@@ -230,6 +261,9 @@ func (s *Store) tracked() []string {
 // changedLocked reports whether any tracked file differs from what this
 // process last read or wrote.
 func (s *Store) changedLocked() bool {
+	if s.lock.generation() != s.gen {
+		return true
+	}
 	for _, f := range s.tracked() {
 		if statSig(filepath.Join(s.dir, f)) != s.sigs[f] {
 			return true
@@ -238,20 +272,26 @@ func (s *Store) changedLocked() bool {
 	return false
 }
 
-// syncLocked reloads from disk when another process changed the store.
-// The caller holds s.mu (write) and the file lock.
-func (s *Store) syncLocked(repair bool) error {
+// syncLocked reloads the metadata from disk when another process changed
+// the store and reports whether it did; the caller then reconciles the
+// vector index (s.vec.reconcile) after releasing the file lock, because
+// that may embed texts, a network call with an HTTP embedder. The caller
+// holds s.mu (write) and the file lock.
+func (s *Store) syncLocked(repair bool) (bool, error) {
 	if !s.changedLocked() {
-		return nil
+		return false, nil
 	}
+	s.gen = s.lock.generation()
 	if err := s.loadAllLocked(repair); err != nil {
-		return err
+		return true, err
 	}
-	return s.vec.reconcile()
+	return true, nil
 }
 
 // withWrite runs fn holding the process mutex and the exclusive file lock,
-// after reloading anything another process changed.
+// after reloading anything another process changed. The vector index
+// catches up with such a reload after the file lock is released: until
+// then write-time dedup may miss the other process's atoms, which is all.
 func (s *Store) withWrite(fn func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -261,11 +301,23 @@ func (s *Store) withWrite(fn func() error) error {
 	if err := s.lock.lock(true); err != nil {
 		return err
 	}
-	defer s.lock.unlock()
-	if err := s.syncLocked(true); err != nil {
-		return err
+	s.wrote = false
+	reloaded, err := s.syncLocked(true)
+	if err == nil {
+		err = fn()
 	}
-	return fn()
+	// Whatever was written (even by a write that failed half-way), other
+	// processes must reload before their next read-modify-write.
+	if s.wrote {
+		s.gen = s.lock.bump()
+	}
+	s.lock.unlock()
+	if reloaded {
+		if rerr := s.vec.reconcile(); err == nil {
+			err = rerr
+		}
+	}
+	return err
 }
 
 // Refresh reloads the store if another process changed it and reports
@@ -282,11 +334,14 @@ func (s *Store) Refresh() (bool, error) {
 	if err := s.lock.lock(false); err != nil {
 		return false, err
 	}
-	defer s.lock.unlock()
 	if !s.changedLocked() {
+		s.lock.unlock()
 		return false, nil
 	}
-	if err := s.loadAllLocked(false); err != nil {
+	s.gen = s.lock.generation()
+	err := s.loadAllLocked(false)
+	s.lock.unlock()
+	if err != nil {
 		return false, err
 	}
 	return true, s.vec.reconcile()
@@ -303,15 +358,12 @@ func (s *Store) read(fn func()) {
 // loadAllLocked (re)reads every metadata file. With repair, damaged pieces
 // are moved aside and files rewritten without them.
 func (s *Store) loadAllLocked(repair bool) error {
-	s.chunkNames = nil
+	s.chunkNames, s.chunkSize = nil, nil
+	defer func() { s.chunkSize = nil }()
 	if repair {
+		// One pass over chunks/ serves the sweep, the texts from the cache,
+		// the orphan check and the size accounting.
 		s.sweepLocked()
-		if ents, err := os.ReadDir(filepath.Join(s.dir, dirChunks)); err == nil {
-			s.chunkNames = make(map[string]bool, len(ents))
-			for _, e := range ents {
-				s.chunkNames[e.Name()] = true
-			}
-		}
 	}
 	if err := s.loadAtomsLocked(repair); err != nil {
 		return err
@@ -339,6 +391,11 @@ func (s *Store) sweepLocked() {
 		if err != nil {
 			continue
 		}
+		inChunks := d != s.dir
+		if inChunks {
+			s.chunkNames = make(map[string]bool, len(ents))
+			s.chunkSize = make(map[string]int64, len(ents))
+		}
 		for _, e := range ents {
 			p := filepath.Join(d, e.Name())
 			rel, _ := filepath.Rel(s.dir, p)
@@ -354,10 +411,17 @@ func (s *Store) sweepLocked() {
 				}
 				continue
 			}
+			if inChunks {
+				s.chunkNames[e.Name()] = true
+			}
 			if e.Type().IsRegular() {
-				if fi, err := e.Info(); err == nil && fi.Mode().Perm() != 0o600 {
+				fi, err := e.Info()
+				if err == nil && fi.Mode().Perm() != 0o600 {
 					os.Chmod(p, 0o600)
 					s.report(rel, fmt.Sprintf("file mode %04o", fi.Mode().Perm()), "tightened to 0600")
+				}
+				if err == nil && inChunks {
+					s.chunkSize[e.Name()] = allocated(fi)
 				}
 			}
 		}
@@ -413,6 +477,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 	data, err := s.readStoreFile(fileAtoms)
 	if errors.Is(err, fs.ErrNotExist) {
 		s.order, s.byID = nil, map[string]*entry{}
+		s.retrackAllLocked()
 		s.sigs[fileAtoms] = fileSig{}
 		return nil
 	}
@@ -424,7 +489,9 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		}
 		dirty = true
 	} else if len(bytes.TrimSpace(data)) > 0 {
-		recs, err = decodeArray(data)
+		if json.Unmarshal(data, &recs) != nil || recs == nil {
+			recs, err = decodeArray(data) // lenient: keeps the intact prefix
+		}
 		if err != nil {
 			if repair {
 				s.report(fileAtoms, "invalid JSON: "+err.Error(), fmt.Sprintf("kept %d intact records; %s", len(recs), s.saveAside(fileAtoms, data)))
@@ -436,9 +503,10 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 	order := make([]*entry, 0, len(recs))
 	byID := make(map[string]*entry, len(recs))
 	var toQuarantine []*QuarantinedAtom
-	for _, raw := range recs {
-		var a Atom
-		if err := json.Unmarshal(raw, &a); err != nil {
+	decoded := decodeRecords(recs)
+	for i, raw := range recs {
+		a, ind, err := decoded[i].atom, decoded[i].raw, decoded[i].err
+		if err != nil {
 			if repair {
 				s.report(fileAtoms, "invalid record: "+err.Error(), s.saveAside("atoms-record.json", raw))
 			}
@@ -460,9 +528,9 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 			continue
 		}
 		a.Text = ""
-		e := &entry{atom: a, raw: indentRecord(raw)}
+		e := &entry{atom: a, raw: ind}
 		if prev, ok := old[a.ID]; ok && bytes.Equal(prev.raw, e.raw) {
-			e.atom.Text = prev.atom.Text
+			e.atom.Text, e.norm = prev.atom.Text, prev.norm
 		} else if t, ok := s.vec.cachedText(a.ID); ok && s.chunkNames[a.ID+chunkExt] {
 			e.atom.Text = t
 		} else {
@@ -489,6 +557,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		order = append(order, e)
 	}
 	s.order, s.byID = order, byID
+	s.retrackAllLocked()
 	s.sigs[fileAtoms] = statSig(filepath.Join(s.dir, fileAtoms))
 	if dirty && repair {
 		if len(toQuarantine) > 0 {
@@ -506,6 +575,34 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		return s.writeAtomsLocked()
 	}
 	return nil
+}
+
+type decodedRecord struct {
+	atom Atom
+	raw  []byte
+	err  error
+}
+
+// decodeRecords unmarshals atoms.json records and lays out each as
+// atoms.json holds it, on every core: this is most of Open's work.
+func decodeRecords(recs []json.RawMessage) []decodedRecord {
+	out := make([]decodedRecord, len(recs))
+	workers := min(runtime.GOMAXPROCS(0), (len(recs)+255)/256)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(recs); i += workers {
+				d := &out[i]
+				if d.err = json.Unmarshal(recs[i], &d.atom); d.err == nil {
+					d.raw = indentRecord(recs[i])
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	return out
 }
 
 func indentRecord(raw json.RawMessage) []byte {
@@ -533,12 +630,21 @@ func (s *Store) readChunk(id string) (string, error) {
 
 // checkChunksLocked moves aside chunk files that no live atom owns.
 func (s *Store) checkChunksLocked() {
-	ents, err := os.ReadDir(filepath.Join(s.dir, dirChunks))
-	if err != nil {
-		return
+	var names []string
+	if s.chunkNames != nil {
+		for name := range s.chunkNames {
+			names = append(names, name)
+		}
+	} else {
+		ents, err := os.ReadDir(filepath.Join(s.dir, dirChunks))
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
 	}
-	for _, e := range ents {
-		name := e.Name()
+	for _, name := range names {
 		if strings.HasPrefix(name, tmpPrefix) {
 			continue
 		}
@@ -547,14 +653,17 @@ func (s *Store) checkChunksLocked() {
 		switch {
 		case !ok || !ValidID(id):
 			s.report(rel, "unexpected file in chunks/", s.moveAside(rel))
+			delete(s.chunkSize, name)
 		case s.byID[id] == nil:
 			s.report(rel, "chunk without metadata in atoms.json", s.moveAside(rel))
+			delete(s.chunkSize, name)
 		}
 	}
 }
 
 func (s *Store) loadQuarantineLocked(repair bool) {
 	s.quar = nil
+	s.quarSizes = nil
 	data, err := s.readStoreFile(fileQuarantine)
 	s.sigs[fileQuarantine] = statSig(filepath.Join(s.dir, fileQuarantine))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -596,6 +705,12 @@ func (s *Store) loadQuarantineLocked(repair bool) {
 			continue
 		}
 		seen[q.ID] = true
+		if s.byID[q.ID] != nil {
+			// A promotion that crashed between writing atoms.json and
+			// quarantine.json: the live copy wins.
+			dirty = true
+			continue
+		}
 		if q.Reason == "" {
 			q.Reason = "tainted"
 		}
@@ -700,18 +815,33 @@ func (s *Store) loadAssocLocked(repair bool) {
 // measureLocked walks the store and records allocated bytes per file.
 func (s *Store) measureLocked() {
 	s.usage = map[string]int64{}
+	s.usageSum = 0
+	chunksDir := filepath.Join(s.dir, dirChunks)
 	filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
+		}
+		if s.chunkSize != nil && p == chunksDir {
+			// Measured by the sweep of this load already.
+			if fi, err := d.Info(); err == nil {
+				s.setUsage(dirChunks, allocated(fi))
+			}
+			for name, n := range s.chunkSize {
+				s.setUsage(filepath.Join(dirChunks, name), n)
+			}
+			return filepath.SkipDir
 		}
 		fi, err := d.Info()
 		if err != nil {
 			return nil
 		}
 		rel, _ := filepath.Rel(s.dir, p)
-		s.usage[rel] = allocated(fi)
+		s.setUsage(rel, allocated(fi))
 		return nil
 	})
+	for id := range s.pendingChunks {
+		s.setUsage(filepath.Join(dirChunks, id+chunkExt), roundUp(int64(len(s.pendingChunks[id])), s.blockSz))
+	}
 	if st, err := statfsBlock(s.dir); err == nil && st > 0 {
 		s.blockSz = st
 	}
@@ -721,16 +851,146 @@ func (s *Store) measureLocked() {
 func (s *Store) account(rel string) {
 	fi, err := os.Lstat(filepath.Join(s.dir, rel))
 	if err != nil {
-		delete(s.usage, rel)
+		s.dropUsage(rel)
 		return
 	}
-	s.usage[rel] = allocated(fi)
+	s.setUsage(rel, allocated(fi))
 }
 
-func (s *Store) totalLocked() int64 {
-	var t int64
-	for _, n := range s.usage {
-		t += n
+func (s *Store) setUsage(rel string, n int64) {
+	s.usageSum += n - s.usage[rel]
+	s.usage[rel] = n
+}
+
+func (s *Store) dropUsage(rel string) {
+	s.usageSum -= s.usage[rel]
+	delete(s.usage, rel)
+}
+
+func (s *Store) totalLocked() int64 { return s.usageSum }
+
+// ---- incremental accounting and the duplicate index ----
+
+// track (re)counts e in recBytes and cacheBytes; call it after e.raw or
+// e.atom changed.
+func (s *Store) track(e *entry) {
+	s.untrack(e)
+	e.recLen = int64(len(s.recordBytes(e)) + 4)
+	e.cacheLen = s.cacheEntrySize(e.atom.ID, e.atom.Text)
+	s.recBytes += e.recLen
+	s.cacheBytes += e.cacheLen
+	e.tracked = true
+}
+
+func (s *Store) untrack(e *entry) {
+	if e.tracked {
+		s.recBytes -= e.recLen
+		s.cacheBytes -= e.cacheLen
+		e.tracked = false
+	}
+}
+
+func (s *Store) retrackAllLocked() {
+	s.recBytes, s.cacheBytes = 0, 0
+	s.normIdx = nil
+	s.evictIdx, s.evictStale = nil, 0
+	for _, e := range s.order {
+		e.tracked = false
+		s.track(e)
+	}
+}
+
+func (e *entry) normText() string {
+	if e.norm == "" {
+		e.norm = NormalizeText(e.atom.Text)
+	}
+	return e.norm
+}
+
+// twinByNorm returns the newest live atom whose normalised text is norm.
+func (s *Store) twinByNorm(norm string) *entry {
+	if s.normIdx == nil {
+		s.normIdx = make(map[string]*entry, len(s.order))
+		s.normDups = 0
+		for _, e := range s.order {
+			s.indexNormLocked(e)
+		}
+	}
+	return s.normIdx[norm]
+}
+
+// appendEntryLocked adds a live atom to the in-memory metadata.
+func (s *Store) appendEntryLocked(e *entry) {
+	s.order = append(s.order, e)
+	s.byID[e.atom.ID] = e
+	s.track(e)
+	if s.normIdx != nil {
+		s.indexNormLocked(e)
+	}
+	s.insertEvictionLocked(e)
+}
+
+func (s *Store) indexNormLocked(e *entry) {
+	if _, dup := s.normIdx[e.normText()]; dup {
+		s.normDups++ // two live atoms with one text (another program wrote them)
+	}
+	s.normIdx[e.norm] = e
+}
+
+// forgetEntryLocked updates the accounting and the duplicate index for an
+// entry that left s.order (the caller removes it from order and byID).
+func (s *Store) forgetEntryLocked(e *entry) {
+	s.untrack(e)
+	if s.evictIdx != nil {
+		s.evictStale++ // skipped lazily: byID no longer maps to e
+	}
+	if s.normIdx == nil || s.normIdx[e.normText()] != e {
+		return
+	}
+	delete(s.normIdx, e.norm)
+	if s.normDups == 0 {
+		return
+	}
+	for i := len(s.order) - 1; i >= 0; i-- {
+		if o := s.order[i]; o != e && s.byID[o.atom.ID] == o && o.normText() == e.norm {
+			s.normIdx[e.norm] = o
+			return
+		}
+	}
+}
+
+// popEntryLocked undoes appendEntryLocked for the last entry.
+func (s *Store) popEntryLocked(e *entry) {
+	if n := len(s.order); n > 0 && s.order[n-1] == e {
+		s.order[n-1] = nil
+		s.order = s.order[:n-1]
+	}
+	delete(s.byID, e.atom.ID)
+	s.forgetEntryLocked(e)
+}
+
+// quarEntrySize is what q adds to quarantine.json.
+func (s *Store) quarEntrySize(q *QuarantinedAtom) int64 {
+	if n, ok := s.quarSizes[q]; ok {
+		return n
+	}
+	if s.quarSizes == nil || len(s.quarSizes) > 2*len(s.quar)+64 {
+		s.quarSizes = make(map[*QuarantinedAtom]int64, len(s.quar))
+	}
+	b, err := json.MarshalIndent(q, "  ", "  ")
+	if err != nil {
+		panic("memcore: marshal quarantine entry: " + err.Error())
+	}
+	n := int64(len(b) + 4)
+	s.quarSizes[q] = n
+	return n
+}
+
+// quarBytesLocked is len(quarantineJSON()) without marshalling it.
+func (s *Store) quarBytesLocked() int64 {
+	t := int64(2)
+	for _, q := range s.quar {
+		t += s.quarEntrySize(q)
 	}
 	return t
 }
@@ -776,6 +1036,7 @@ func (s *Store) writeTracked(name string, data []byte) error {
 	if err := writeFileAtomic(filepath.Join(s.dir, name), data); err != nil {
 		return err
 	}
+	s.wrote = true
 	s.sigs[name] = statSig(filepath.Join(s.dir, name))
 	s.account(name)
 	return nil
@@ -819,19 +1080,116 @@ func (s *Store) writeAssocLocked() error {
 	return s.writeTracked(fileAssocKinds, k)
 }
 
+// writeChunk writes an atom's text. In a batch the write is deferred to
+// flushBatchLocked (which writes every chunk before atoms.json) and counted
+// at its estimated size meanwhile.
 func (s *Store) writeChunk(id, text string) error {
 	rel := filepath.Join(dirChunks, id+chunkExt)
+	if s.batching {
+		if s.pendingChunks == nil {
+			s.pendingChunks = map[string]string{}
+		}
+		s.pendingChunks[id] = text
+		s.setUsage(rel, roundUp(int64(len(text)), s.blockSz))
+		return nil
+	}
 	if err := writeFileAtomic(filepath.Join(s.dir, rel), []byte(text)); err != nil {
 		return err
 	}
+	s.wrote = true
 	s.account(rel)
 	return nil
 }
 
+// writeChunkAndAtomsLocked durably writes a new atom's chunk and then
+// atoms.json, overlapping the two fsyncs: atoms.json is staged (written and
+// fsynced under a temp name) while the chunk is written, and renamed into
+// place only once the chunk is durable, so atoms.json never lists an atom
+// whose chunk could be missing after a crash.
+func (s *Store) writeChunkAndAtomsLocked(id, text string) error {
+	rel := filepath.Join(dirChunks, id+chunkExt)
+	chunkErr := make(chan error, 1)
+	go func() { chunkErr <- writeFileAtomic(filepath.Join(s.dir, rel), []byte(text)) }()
+	st, err := stageFile(filepath.Join(s.dir, fileAtoms), s.atomsJSON())
+	if cerr := <-chunkErr; cerr != nil {
+		if st != nil {
+			st.abort()
+		}
+		return cerr
+	}
+	s.wrote = true
+	s.account(rel)
+	s.account(dirChunks)
+	if err == nil {
+		err = st.commit(true)
+	}
+	if err != nil {
+		os.Remove(filepath.Join(s.dir, rel))
+		s.dropUsage(rel)
+		return err
+	}
+	s.sigs[fileAtoms] = statSig(filepath.Join(s.dir, fileAtoms))
+	s.account(fileAtoms)
+	return nil
+}
+
+// invalidateLocked makes the next locked operation reload everything from
+// disk: used after a failed write left memory and disk out of step.
+func (s *Store) invalidateLocked() {
+	s.sigs = map[string]fileSig{}
+	s.gen = ^uint64(0)
+}
+
+// flushChunksLocked writes the chunks a batch deferred.
+func (s *Store) flushChunksLocked() error {
+	if len(s.pendingChunks) == 0 {
+		return nil
+	}
+	files := make(map[string][]byte, len(s.pendingChunks))
+	for id, text := range s.pendingChunks {
+		files[id+chunkExt] = []byte(text)
+	}
+	pend := s.pendingChunks
+	s.pendingChunks = nil
+	s.wrote = true
+	err := writeFilesAtomic(filepath.Join(s.dir, dirChunks), files)
+	for id := range pend {
+		if err != nil {
+			os.Remove(s.chunkPath(id))
+		}
+		s.account(filepath.Join(dirChunks, id+chunkExt))
+	}
+	s.account(dirChunks)
+	return err
+}
+
+// removePendingChunksLocked removes chunks of atoms a batch evicted, once
+// atoms.json no longer lists them.
+func (s *Store) removePendingChunksLocked() {
+	for _, id := range s.pendingRemove {
+		rel := filepath.Join(dirChunks, id+chunkExt)
+		os.Remove(filepath.Join(s.dir, rel))
+		s.dropUsage(rel)
+		s.wrote = true
+	}
+	s.pendingRemove = nil
+}
+
 func (s *Store) removeChunk(id string) {
 	rel := filepath.Join(dirChunks, id+chunkExt)
+	if s.batching {
+		if _, ok := s.pendingChunks[id]; ok {
+			delete(s.pendingChunks, id)
+			s.dropUsage(rel)
+			return
+		}
+		// atoms.json still lists the atom until the batch is flushed.
+		s.pendingRemove = append(s.pendingRemove, id)
+		return
+	}
 	os.Remove(filepath.Join(s.dir, rel))
-	delete(s.usage, rel)
+	s.wrote = true
+	s.dropUsage(rel)
 }
 
 // ---- readers ----

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/odekmem/odekmem/memcore/scan"
@@ -159,12 +161,30 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	preps := make([]*prepared, len(reqs))
 	errs := make([]error, len(reqs))
 	results := make([]AddResult, len(reqs))
-	for i, r := range reqs {
-		preps[i], errs[i] = s.prepare(ctx, r)
+	// Scanning and embedding are pure CPU work: spread them over the cores.
+	workers := min(runtime.GOMAXPROCS(0), (len(reqs)+31)/32)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(reqs); i += workers {
+				preps[i], errs[i] = s.prepare(ctx, reqs[i])
+			}
+		}(w)
 	}
+	wg.Wait()
 	err := s.withWrite(func() error {
 		s.batching = true
-		defer func() { s.batching = false }()
+		defer func() {
+			s.batching = false
+			s.batchDirty, s.batchQuarDirty, s.batchAssocDirty = false, false, false
+			if len(s.pendingChunks) > 0 || len(s.pendingRemove) > 0 {
+				// The flush failed before writing them: memory is ahead of disk.
+				s.pendingChunks, s.pendingRemove = nil, nil
+				s.invalidateLocked()
+			}
+		}()
 		for i, p := range preps {
 			if p == nil {
 				continue
@@ -198,33 +218,49 @@ func (s *Store) commitLocked(p *prepared) error {
 		if p.atom.Pin {
 			e.atom.Pin = true
 		}
+		oldRaw := e.raw
 		e.raw = nil
+		s.track(e)
+		s.reindexEvictionLocked(e)
 		p.result.Refreshed = true
 		p.result.Atom = cloneAtom(e.atom)
-		return s.saveAtomsLocked()
+		if err := s.saveAtomsLocked(); err != nil {
+			e.atom, e.raw = old, oldRaw
+			s.track(e)
+			s.reindexEvictionLocked(e)
+			return err
+		}
+		return nil
 	}
 	victims, err := s.planEvictionLocked(p.atom, nil)
 	if err != nil {
 		return err
 	}
-	if err := s.writeChunk(p.atom.ID, p.atom.Text); err != nil {
-		return err
-	}
 	e := &entry{atom: p.atom}
-	s.order = append(s.order, e)
-	s.byID[p.atom.ID] = e
+	s.appendEntryLocked(e)
 	s.removeVictimsFromMetaLocked(victims)
-	if err := s.saveAtomsLocked(); err != nil {
-		// Roll back the in-memory state; the chunk is an orphan that the
-		// next open moves aside.
-		s.order = s.order[:len(s.order)-1]
-		delete(s.byID, p.atom.ID)
+	if s.batching {
+		err = s.writeChunk(p.atom.ID, p.atom.Text)
+		if err == nil {
+			err = s.saveAtomsLocked()
+		}
+	} else {
+		err = s.writeChunkAndAtomsLocked(p.atom.ID, p.atom.Text)
+	}
+	if err != nil {
+		// Memory is ahead of disk (the new atom, the victims): reload from
+		// disk before the next operation.
+		s.popEntryLocked(e)
+		s.invalidateLocked()
 		return err
 	}
 	if err := s.vec.add(p.atom.ID, p.atom.Text, p.vec); err != nil {
 		return err
 	}
 	p.result.Evicted = s.finishVictimsLocked(victims)
+	if s.batching {
+		return nil
+	}
 	return s.vec.maybeSnapshot(false)
 }
 
@@ -246,6 +282,11 @@ func (s *Store) saveQuarantineLocked() error {
 }
 
 func (s *Store) flushBatchLocked() error {
+	// Chunks first: atoms.json must never list an atom whose chunk is not
+	// durable yet.
+	if err := s.flushChunksLocked(); err != nil {
+		return err
+	}
 	if s.batchDirty {
 		s.batchDirty = false
 		if err := s.writeAtomsLocked(); err != nil {
@@ -264,17 +305,15 @@ func (s *Store) flushBatchLocked() error {
 			return err
 		}
 	}
+	s.removePendingChunksLocked()
 	return s.vec.maybeSnapshot(false)
 }
 
 // findTwinLocked returns a live atom that the new one duplicates: the same
 // normalised text, or a cosine at or above dedup_threshold.
 func (s *Store) findTwinLocked(p *prepared) *entry {
-	norm := NormalizeText(p.atom.Text)
-	for i := len(s.order) - 1; i >= 0; i-- {
-		if NormalizeText(s.order[i].atom.Text) == norm {
-			return s.order[i]
-		}
+	if e := s.twinByNorm(NormalizeText(p.atom.Text)); e != nil {
+		return e
 	}
 	if s.cfg.DedupThreshold <= 0 || p.vec == nil {
 		return nil
@@ -301,10 +340,10 @@ func (s *Store) commitQuarantineLocked(p *prepared) error {
 	var dropped []*QuarantinedAtom
 	if s.cfg.CapBytes() > 0 {
 		// Quarantine's own share: drop the oldest entries (never a trusted atom).
-		for len(s.quar) > 1 && int64(len(s.quarantineJSON())) > share {
+		for len(s.quar) > 1 && s.quarBytesLocked() > share {
 			dropped = append(dropped, s.oldestQuarantineLocked())
 		}
-		if int64(len(s.quarantineJSON())) > share {
+		if s.quarBytesLocked() > share {
 			s.quar = s.quar[:len(s.quar)-1]
 			s.quar = append(s.quar, dropped...)
 			return fmt.Errorf("%w: one quarantine entry is larger than quarantine's share (%d bytes)", ErrCapExceeded, share)
@@ -406,33 +445,22 @@ func (s *Store) cacheEntrySize(id, text string) int64 {
 	return int64(2 + len(id) + 4 + len(text) + 4 + dims)
 }
 
-// projectedLocked estimates the store's allocated size once every pending
-// change is on disk, including the vector cache at its next snapshot.
-func (s *Store) projectedLocked() int64 {
-	var t int64
-	for rel, n := range s.usage {
-		switch rel {
-		case fileAtoms, fileQuarantine, fileVectors:
-			continue
-		}
-		t += n
-	}
-	t += roundUp(int64(s.atomsLen()), s.blockSz)
-	t += roundUp(int64(len(s.quarantineJSON())), s.blockSz)
-	var cache int64 = 64
-	for _, e := range s.order {
-		cache += s.cacheEntrySize(e.atom.ID, e.atom.Text)
-	}
-	t += roundUp(cache, s.blockSz)
-	return t
-}
+// dirEntryEstimate is what one chunk file adds to the chunks/ directory
+// (an ext4 entry for a 35-byte name is 44 bytes, plus htree slack).
+const dirEntryEstimate = 64
 
-func (s *Store) atomsLen() int {
-	n := 4
-	for _, e := range s.order {
-		n += len(s.recordBytes(e)) + 4
-	}
-	return n
+// projectedLocked estimates the store's allocated size once every pending
+// change is on disk, including the vector cache at its next snapshot. It is
+// O(1) apart from the quarantine sum: the per-file usage, the atoms.json
+// records and the cache entries are counted incrementally.
+func (s *Store) projectedLocked() int64 {
+	t := s.usageSum - s.usage[fileAtoms] - s.usage[fileQuarantine] - s.usage[fileVectors] - s.usage[dirChunks]
+	// chunks/ itself grows with its entries (and never shrinks on ext4).
+	t += max(s.usage[dirChunks], roundUp(int64(len(s.order))*dirEntryEstimate, s.blockSz))
+	t += roundUp(4+s.recBytes, s.blockSz)
+	t += roundUp(s.quarBytesLocked(), s.blockSz)
+	t += roundUp(64+s.cacheBytes, s.blockSz)
+	return t
 }
 
 // planEvictionLocked picks the atoms to evict so that adding a (nil for a
@@ -443,39 +471,21 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 		return nil, nil
 	}
 	rec, _ := json.MarshalIndent(a, "  ", "  ")
-	need := s.projectedLocked() + roundUp(int64(len(a.Text)), s.blockSz) + int64(len(rec)+4) + s.cacheEntrySize(a.ID, a.Text)
+	need := s.projectedLocked() + roundUp(int64(len(a.Text)), s.blockSz) + int64(len(rec)+4) + s.cacheEntrySize(a.ID, a.Text) + dirEntryEstimate
 	if need <= capB {
 		return nil, nil
 	}
 	now := s.now()
 	type cand struct {
-		id    string
-		score float64
-		free  int64
-		quar  bool
+		id   string
+		free int64
 	}
 	var cands []cand
 	for _, q := range s.quar {
 		if s.cfg.QuarantineTTLDays > 0 && now.After(q.ExpiresAt(s.cfg.QuarantineTTLDays)) {
-			b, _ := json.MarshalIndent(q, "  ", "  ")
-			cands = append(cands, cand{id: q.ID, score: -1, free: int64(len(b) + 4), quar: true})
+			cands = append(cands, cand{id: q.ID, free: s.quarEntrySize(q)})
 		}
 	}
-	var live []cand
-	for _, e := range s.order {
-		if e.atom.Pin {
-			continue
-		}
-		live = append(live, cand{id: e.atom.ID, score: e.atom.Retention(now, s.cfg.DecayHalfLifeDays),
-			free: s.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + int64(len(s.recordBytes(e))+4) + s.cacheEntrySize(e.atom.ID, e.atom.Text)})
-	}
-	sort.SliceStable(live, func(i, j int) bool {
-		if live[i].score != live[j].score {
-			return live[i].score < live[j].score
-		}
-		return s.byID[live[i].id].atom.CreatedAt.Before(s.byID[live[j].id].atom.CreatedAt)
-	})
-	cands = append(cands, live...)
 	var victims []string
 	for _, c := range cands {
 		if need <= capB {
@@ -484,11 +494,82 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 		victims = append(victims, c.id)
 		need -= c.free
 	}
+	// Then live atoms by ascending retention, from the eviction index: no
+	// scan or sort of every atom per add.
+	for _, e := range s.evictionOrderLocked() {
+		if need <= capB {
+			break
+		}
+		if e.atom.Pin || s.byID[e.atom.ID] != e {
+			continue
+		}
+		victims = append(victims, e.atom.ID)
+		need -= s.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + e.recLen + e.cacheLen
+	}
 	if need > capB {
 		return nil, fmt.Errorf("%w: store would use %s of the %s cap (max_size_mb %g) and every remaining atom is pinned; unpin or forget atoms, or raise max_size_mb",
 			ErrCapExceeded, humanBytes(need), humanBytes(capB), s.cfg.MaxSizeMB)
 	}
 	return victims, nil
+}
+
+// evictKey orders live atoms by retention independently of the clock:
+// retention = confidence × 0.5^((now − created)/half_life), so comparing
+// log2(confidence) + created/half_life compares retention at any now.
+// (Atoms dated in the future, whose age Retention clamps to zero, are
+// ordered as if they were not clamped.)
+func (s *Store) evictKey(e *entry) float64 {
+	k := math.Log2(e.atom.EffectiveConfidence())
+	if h := s.cfg.DecayHalfLifeDays; h > 0 {
+		k += float64(e.atom.CreatedAt.UnixNano()) / (h * 24 * float64(time.Hour))
+	}
+	return k
+}
+
+func (s *Store) evictLess(a, b *entry) bool {
+	ka, kb := s.evictKey(a), s.evictKey(b)
+	if ka != kb {
+		return ka < kb
+	}
+	return a.atom.CreatedAt.Before(b.atom.CreatedAt)
+}
+
+// evictionOrderLocked returns live atoms (and possibly stale entries, which
+// callers skip) by ascending retention, rebuilding the index if needed.
+func (s *Store) evictionOrderLocked() []*entry {
+	if s.evictIdx == nil || s.evictStale > len(s.evictIdx)/2+64 {
+		idx := make([]*entry, len(s.order))
+		copy(idx, s.order)
+		sort.SliceStable(idx, func(i, j int) bool { return s.evictLess(idx[i], idx[j]) })
+		s.evictIdx, s.evictStale = idx, 0
+	}
+	return s.evictIdx
+}
+
+// insertEvictionLocked adds a new live entry to the eviction index.
+func (s *Store) insertEvictionLocked(e *entry) {
+	if s.evictIdx == nil {
+		return
+	}
+	i := sort.Search(len(s.evictIdx), func(i int) bool { return s.evictLess(e, s.evictIdx[i]) })
+	s.evictIdx = append(s.evictIdx, nil)
+	copy(s.evictIdx[i+1:], s.evictIdx[i:])
+	s.evictIdx[i] = e
+}
+
+// reindexEvictionLocked repositions e after its confidence or timestamp
+// changed.
+func (s *Store) reindexEvictionLocked(e *entry) {
+	if s.evictIdx == nil {
+		return
+	}
+	for i, x := range s.evictIdx {
+		if x == e {
+			s.evictIdx = append(s.evictIdx[:i], s.evictIdx[i+1:]...)
+			break
+		}
+	}
+	s.insertEvictionLocked(e)
 }
 
 // removeVictimsFromMetaLocked drops victims from the in-memory metadata so
@@ -502,9 +583,11 @@ func (s *Store) removeVictimsFromMetaLocked(victims []string) {
 		gone[id] = true
 	}
 	keep := s.order[:0]
+	var removed []*entry
 	for _, e := range s.order {
 		if gone[e.atom.ID] {
 			delete(s.byID, e.atom.ID)
+			removed = append(removed, e)
 			continue
 		}
 		keep = append(keep, e)
@@ -513,6 +596,9 @@ func (s *Store) removeVictimsFromMetaLocked(victims []string) {
 		s.order[i] = nil
 	}
 	s.order = keep
+	for _, e := range removed {
+		s.forgetEntryLocked(e)
+	}
 	qkeep := s.quar[:0]
 	quarChanged := false
 	for _, q := range s.quar {
@@ -623,30 +709,27 @@ func (s *Store) Promote(ctx context.Context, id string) (Atom, error) {
 	}
 	err = s.withWrite(func() error {
 		i := s.quarIndex(id)
-		if i < 0 {
+		if i < 0 || s.byID[id] != nil {
 			return fmt.Errorf("%w: %s is no longer quarantined", ErrNotFound, id)
 		}
 		victims, err := s.planEvictionLocked(a, nil)
 		if err != nil {
 			return err
 		}
-		if err := s.writeChunk(a.ID, a.Text); err != nil {
-			return err
-		}
 		e := &entry{atom: a}
-		s.order = append(s.order, e)
-		s.byID[a.ID] = e
-		removed := s.quar[i]
-		s.quar = append(s.quar[:i], s.quar[i+1:]...)
+		s.appendEntryLocked(e)
+		s.quar = append(s.quar[:i:i], s.quar[i+1:]...)
 		s.removeVictimsFromMetaLocked(victims)
-		if err := s.writeAtomsLocked(); err != nil {
-			s.order = s.order[:len(s.order)-1]
-			delete(s.byID, a.ID)
-			s.quar = append(s.quar, removed)
-			sortQuar(s.quar)
+		// atoms.json first: a crash before quarantine.json is rewritten
+		// leaves the atom in both, which the next load resolves in favour
+		// of the live copy; the other order could lose it.
+		if err := s.writeChunkAndAtomsLocked(a.ID, a.Text); err != nil {
+			s.popEntryLocked(e)
+			s.invalidateLocked()
 			return err
 		}
 		if err := s.writeQuarantineLocked(); err != nil {
+			s.invalidateLocked()
 			return err
 		}
 		if err := s.vec.add(a.ID, a.Text, vec); err != nil {
@@ -670,11 +753,14 @@ func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, error) {
 			return fmt.Errorf("%w: no atom %s", ErrNotFound, id)
 		}
 		if e.atom.Pin != pin {
+			oldRaw := e.raw
 			e.atom.Pin = pin
 			e.raw = nil
+			s.track(e)
 			if err := s.writeAtomsLocked(); err != nil {
 				e.atom.Pin = !pin
-				e.raw = nil
+				e.raw = oldRaw
+				s.track(e)
 				return err
 			}
 		}

@@ -1,0 +1,78 @@
+package memcore_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// stExampleStore opens a throwaway store; the caller runs cleanup.
+func stExampleStore() (*memcore.Store, func()) {
+	home, err := os.MkdirTemp("", "odekmem-example-")
+	if err != nil {
+		panic(err)
+	}
+	s, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return s, func() { s.Close(); os.RemoveAll(home) }
+}
+
+func ExampleOpen() {
+	home, _ := os.MkdirTemp("", "odekmem-example-")
+	defer os.RemoveAll(home)
+	s, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
+	if err != nil {
+		fmt.Println("open:", err)
+		return
+	}
+	defer s.Close()
+	fmt.Println("atoms:", s.Len(), "problems:", len(s.Problems()))
+	// Output: atoms: 0 problems: 0
+}
+
+func ExampleStore_Add() {
+	s, done := stExampleStore()
+	defer done()
+	ctx := context.Background()
+	r, _ := s.Add(ctx, memcore.AddRequest{Text: "I prefer tabs over spaces", Type: "preference", Source: memcore.SourceUserSaid})
+	fmt.Println(r.Atom.Type, r.Atom.SourceClass, r.Quarantined)
+	r, _ = s.Add(ctx, memcore.AddRequest{Text: "The docs say the default port is 8080", Source: memcore.SourceWeb})
+	fmt.Println(r.Atom.SourceClass, r.Quarantined, r.Reason)
+	// Output:
+	// preference user_said false
+	// web true tainted
+}
+
+func ExampleStore_List() {
+	s, done := stExampleStore()
+	defer done()
+	ctx := context.Background()
+	s.Add(ctx, memcore.AddRequest{Text: "We deploy on Fridays", Type: "convention"})
+	s.Add(ctx, memcore.AddRequest{Text: "The staging host is pluto", Type: "fact"})
+	for _, a := range s.List(memcore.Filter{Type: "convention"}) {
+		fmt.Println(a.Type+":", a.Text)
+	}
+	// Output: convention: We deploy on Fridays
+}
+
+func ExampleStore_Promote() {
+	s, done := stExampleStore()
+	defer done()
+	ctx := context.Background()
+	r, _ := s.Add(ctx, memcore.AddRequest{Text: "The build cache lives in /var/cache/ci", Source: memcore.SourceToolOutput})
+	fmt.Println("quarantined:", len(s.Quarantined()), "live:", s.Len())
+	a, err := s.Promote(ctx, r.Atom.ID)
+	if err != nil {
+		fmt.Println("promote:", err)
+		return
+	}
+	fmt.Println(a.SourceClass, "quarantined:", len(s.Quarantined()), "live:", s.Len())
+	// Output:
+	// quarantined: 1 live: 0
+	// user_approved quarantined: 0 live: 1
+}
