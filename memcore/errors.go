@@ -1,6 +1,9 @@
 package memcore
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // ErrNotFound means no live or quarantined atom, or no pending review, has
 // the given id.
@@ -37,3 +40,13 @@ var ErrEmptyText = errors.New("empty atom text")
 // ErrBlocked means the caller asked for a trusted write that the scanner
 // rejected; the atom went to quarantine instead (see AddResult.Reason).
 var ErrBlocked = errors.New("blocked by scanner")
+
+// notFoundError names what was missing and matches ErrNotFound.
+type notFoundError struct{ msg string }
+
+func (e *notFoundError) Error() string { return e.msg }
+func (e *notFoundError) Unwrap() error { return ErrNotFound }
+
+func notFound(format string, a ...any) error {
+	return &notFoundError{msg: fmt.Sprintf(format, a...)}
+}

@@ -1234,7 +1234,7 @@ func (s *Store) Len() int {
 // Get returns a live or quarantined atom by id. For a quarantined atom, q is
 // non-nil.
 func (s *Store) Get(id string) (a Atom, q *QuarantinedAtom, err error) {
-	err = fmt.Errorf("%w: no atom %s", ErrNotFound, id)
+	err = notFound("no atom %s", id)
 	s.read(func() {
 		if e := s.byID[id]; e != nil {
 			a, err = cloneAtom(e.atom), nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -110,5 +111,29 @@ func TestToolActionsCarryIDs(t *testing.T) {
 	var schema map[string]any
 	if err := json.Unmarshal([]byte(memcore.ToolSchema), &schema); err != nil {
 		t.Fatalf("schema is not JSON: %v", err)
+	}
+}
+
+func TestRestoreOfExpiredQuarantineSurvivesTheNextWrite(t *testing.T) {
+	now := hNow
+	st, err := memcore.Open(t.TempDir(), memcore.Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	r, _ := st.Add(ctx, memcore.AddRequest{Text: "page says port 3001", Source: memcore.SourceWeb})
+	now = now.Add(6 * 24 * time.Hour)
+	a, q, err := st.Forget(ctx, r.Atom.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(2 * 24 * time.Hour) // past the 7-day TTL
+	if _, err := st.Restore(ctx, a, q); err != nil {
+		t.Fatal(err)
+	}
+	st.Add(ctx, memcore.AddRequest{Text: "another note", Source: memcore.SourceUserApproved})
+	if _, q, err := st.Get(r.Atom.ID); err != nil || q == nil {
+		t.Fatalf("undo of an expired entry was swept again: %v", err)
 	}
 }

@@ -668,7 +668,7 @@ func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 			s.dropLinksLocked(id)
 			return nil
 		}
-		return fmt.Errorf("%w: no atom %s", ErrNotFound, id)
+		return notFound("no atom %s", id)
 	})
 	return a, q, err
 }
@@ -679,6 +679,11 @@ func (s *Store) Restore(ctx context.Context, a Atom, q *QuarantinedAtom) (AddRes
 	req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt}
 	if q != nil {
 		req.QuarantineReason, req.QuarantinedAt = q.Reason, q.QuarantinedAt
+		// Undoing the forget of an entry whose TTL has run out restarts its
+		// clock; otherwise the next write's expiry sweep would remove it again.
+		if exp := q.ExpiresAt(s.cfg.QuarantineTTLDays); !exp.IsZero() && !s.now().Before(exp) {
+			req.QuarantinedAt = s.now()
+		}
 	}
 	return s.Add(ctx, req)
 }
@@ -710,7 +715,7 @@ func (s *Store) Promote(ctx context.Context, id string) (Atom, error) {
 	err = s.withWrite(func() error {
 		i := s.quarIndex(id)
 		if i < 0 || s.byID[id] != nil {
-			return fmt.Errorf("%w: %s is no longer quarantined", ErrNotFound, id)
+			return notFound("%s is no longer quarantined", id)
 		}
 		victims, err := s.planEvictionLocked(a, nil)
 		if err != nil {
@@ -750,7 +755,7 @@ func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, error) {
 			if s.quarIndex(id) >= 0 {
 				return fmt.Errorf("%w: %s is quarantined; promote it first", ErrNotLive, id)
 			}
-			return fmt.Errorf("%w: no atom %s", ErrNotFound, id)
+			return notFound("no atom %s", id)
 		}
 		if e.atom.Pin != pin {
 			oldRaw := e.raw
@@ -780,7 +785,7 @@ func (s *Store) Confirm(ctx context.Context, pendingID string) (PendingReview, e
 	err := s.withWrite(func() error {
 		i := s.pendingIndex(pendingID)
 		if i < 0 {
-			return fmt.Errorf("%w: no pending review %s", ErrNotFound, pendingID)
+			return notFound("no pending review %s", pendingID)
 		}
 		p = s.model.Pending[i]
 		if r := scan.Scan(p.Value); r.Blocked() {
@@ -809,7 +814,7 @@ func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, er
 	err := s.withWrite(func() error {
 		i := s.pendingIndex(pendingID)
 		if i < 0 {
-			return fmt.Errorf("%w: no pending review %s", ErrNotFound, pendingID)
+			return notFound("no pending review %s", pendingID)
 		}
 		p = s.model.Pending[i]
 		old := s.model
