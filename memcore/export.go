@@ -226,8 +226,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
 				res.Pending++
 			}
 			sortPending(m.Pending)
-			s.model = m
-			return s.writeUserModelLocked()
+			return s.saveModelLocked(m)
 		}
 		return nil
 	})

@@ -796,13 +796,7 @@ func (s *Store) Confirm(ctx context.Context, pendingID string) (PendingReview, e
 			return fmt.Errorf("confirm %s: %w", pendingID, err)
 		}
 		m.Pending = append(m.Pending[:i:i], m.Pending[i+1:]...)
-		old := s.model
-		s.model = m
-		if err := s.writeUserModelLocked(); err != nil {
-			s.model = old
-			return err
-		}
-		return nil
+		return s.saveModelLocked(m)
 	})
 	return p, err
 }
@@ -817,17 +811,23 @@ func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, er
 			return notFound("no pending review %s", pendingID)
 		}
 		p = s.model.Pending[i]
-		old := s.model
 		m := s.model.clone()
 		m.Pending = append(m.Pending[:i:i], m.Pending[i+1:]...)
-		s.model = m
-		if err := s.writeUserModelLocked(); err != nil {
-			s.model = old
-			return err
-		}
-		return nil
+		return s.saveModelLocked(m)
 	})
 	return p, err
+}
+
+// saveModelLocked makes m the user model and writes it; on a failed write
+// the previous model stays, so memory never runs ahead of disk.
+func (s *Store) saveModelLocked(m UserModel) error {
+	old := s.model
+	s.model = m
+	if err := s.writeUserModelLocked(); err != nil {
+		s.model = old
+		return err
+	}
+	return nil
 }
 
 func (s *Store) pendingIndex(id string) int {
@@ -879,8 +879,7 @@ func (s *Store) QueuePending(ctx context.Context, p PendingReview) (PendingRevie
 		if max := s.cfg.UserStateMaxPending; max >= 0 && len(m.Pending) > max {
 			m.Pending = m.Pending[len(m.Pending)-max:]
 		}
-		s.model = m
-		return s.writeUserModelLocked()
+		return s.saveModelLocked(m)
 	})
 	return p, ok, err
 }
@@ -897,8 +896,7 @@ func (s *Store) ApplyDirect(ctx context.Context, field, value string) error {
 		if err := m.Apply(field, value); err != nil {
 			return err
 		}
-		s.model = m
-		return s.writeUserModelLocked()
+		return s.saveModelLocked(m)
 	})
 }
 
