@@ -2,6 +2,8 @@ package memcore
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sort"
 	"time"
 )
@@ -143,10 +145,12 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 		if err := s.writeAtomsLocked(); err != nil {
 			return err
 		}
-		if err := s.writeQuarantineLocked(); err != nil {
+		// Files that do not exist yet are only created when they have
+		// content: compaction must not grow the store past its cap.
+		if err := s.rewriteIfPresent(fileQuarantine, len(s.quar) > 0, s.writeQuarantineLocked); err != nil {
 			return err
 		}
-		if err := s.writeAssocLocked(); err != nil {
+		if err := s.rewriteIfPresent(fileAssoc, s.graph.count() > 0, s.writeAssocLocked); err != nil {
 			return err
 		}
 		s.measureLocked()
@@ -159,3 +163,11 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 }
 
 var _ = time.Now
+
+// rewriteIfPresent runs write when the file exists or has content to hold.
+func (s *Store) rewriteIfPresent(name string, hasContent bool, write func() error) error {
+	if _, err := os.Lstat(filepath.Join(s.dir, name)); err != nil && !hasContent {
+		return nil
+	}
+	return write()
+}

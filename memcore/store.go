@@ -42,9 +42,6 @@ type Options struct {
 	Embedder Embedder
 	// LLM is the memory LLM; nil means rule-based fallbacks only.
 	LLM LLMClient
-	// ReadOnly opens without taking the write lock for recovery; damaged
-	// pieces are reported but not moved.
-	ReadOnly bool
 }
 
 // Problem is one piece of damage found while opening or reloading a store.
@@ -133,6 +130,8 @@ type Store struct {
 	chunkNames map[string]bool  // chunk file names seen by the last repairing load
 	chunkSize  map[string]int64 // their allocated sizes (during that load)
 
+	bg sync.WaitGroup // background compactions
+
 	batching, batchDirty, batchQuarDirty, batchAssocDirty bool
 }
 
@@ -195,6 +194,7 @@ func Open(dir string, opts Options) (*Store, error) {
 
 // Close releases the lock file. The store is unusable afterwards.
 func (s *Store) Close() error {
+	s.bg.Wait() // a background compaction finishes first
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {

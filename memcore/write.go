@@ -623,9 +623,13 @@ func (s *Store) finishVictimsLocked(victims []string) []string {
 		s.dropLinksLocked(id)
 	}
 	if len(victims) > 0 && len(victims)*10 > len(s.order)+len(victims) {
-		s.vec.mu.Lock()
-		s.vec.dirty += snapshotEvery // a large eviction compacts the cache
-		s.vec.mu.Unlock()
+		// A large eviction (over 10% of the corpus) compacts the vector
+		// cache in the background, once this write has released the lock.
+		s.bg.Add(1)
+		go func() {
+			defer s.bg.Done()
+			s.Compact(context.Background())
+		}()
 	}
 	return victims
 }
