@@ -679,7 +679,17 @@ func (h *Hook) Infer(ctx context.Context) error {
 				continue
 			}
 		}
-		if _, _, err := h.store.QueuePending(ctx, PendingReview{Field: u.Field, Value: u.Value, Evidence: u.Evidence, Confidence: u.Confidence}); err != nil && !errors.Is(err, ErrBlocked) && !errors.Is(err, ErrUnknownField) {
+		_, _, err := h.store.QueuePending(ctx, PendingReview{Field: u.Field, Value: u.Value, Evidence: u.Evidence, Confidence: u.Confidence})
+		switch {
+		case errors.Is(err, ErrBlocked):
+			// Never dropped silently: the blocked inference waits in
+			// quarantine (as scan_rejected, secrets redacted) for a person.
+			if _, qerr := h.store.Add(ctx, AddRequest{Text: u.Field + ": " + u.Value + " (evidence: " + u.Evidence + ")",
+				Type: TypeObservation, Source: SourceInferred, Confidence: u.Confidence}); qerr != nil {
+				return qerr
+			}
+		case errors.Is(err, ErrUnknownField):
+		case err != nil:
 			return err
 		}
 	}
