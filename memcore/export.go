@@ -95,12 +95,16 @@ func cutPair(k string) (string, string, bool) {
 
 // ImportResult counts what Import did.
 type ImportResult struct {
-	Live        int      `json:"live"`
-	Quarantined int      `json:"quarantined"`
-	Skipped     int      `json:"skipped_existing"`
-	Links       int      `json:"links"`
-	Pending     int      `json:"pending"`
-	Errors      []string `json:"errors,omitempty"`
+	Live        int `json:"live"`
+	Quarantined int `json:"quarantined"`
+	Skipped     int `json:"skipped_existing"`
+	Links       int `json:"links"`
+	Pending     int `json:"pending"`
+	// Refreshed counts atoms that matched a live one and refreshed it.
+	Refreshed int `json:"refreshed"`
+	// Evicted counts atoms removed to stay under the size cap.
+	Evicted int      `json:"evicted"`
+	Errors  []string `json:"errors,omitempty"`
 }
 
 // Import reads JSONL written by Export. Atoms keep their id, timestamps
@@ -174,6 +178,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
 		return res, fmt.Errorf("import: %w", err)
 	}
 	for i, r := range results {
+		res.Evicted += len(r.Evicted)
 		switch {
 		case errs[i] != nil:
 			res.Errors = append(res.Errors, fmt.Sprintf("atom %s: %v", reqs[i].ID, errs[i]))
@@ -181,6 +186,8 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
 			res.Skipped++
 		case r.Quarantined:
 			res.Quarantined++
+		case r.Refreshed:
+			res.Refreshed++
 		default:
 			res.Live++
 		}

@@ -1183,8 +1183,11 @@ func (s *Store) removeChunk(id string) {
 			s.dropUsage(rel)
 			return
 		}
-		// atoms.json still lists the atom until the batch is flushed.
+		// atoms.json still lists the atom until the batch is flushed, so the
+		// file goes then; its bytes leave the projection now, or every later
+		// atom of the batch would evict again for space already freed.
 		s.pendingRemove = append(s.pendingRemove, id)
+		s.dropUsage(rel)
 		return
 	}
 	os.Remove(filepath.Join(s.dir, rel))

@@ -730,7 +730,10 @@ func TestStoreSemanticDedup(t *testing.T) {
 	}
 	target := res[123].Atom
 	clk.Advance(time.Hour)
-	near := target.Text[:len(target.Text)-3] + "xyz"
+	// One more word, same numbers: the same memory.
+	// One letter of one word changed, same length and numbers: the same memory.
+	sp := strings.Index(target.Text, " ")
+	near := target.Text[:sp-1] + "x" + target.Text[sp:]
 	got := stAdd(t, s, memcore.AddRequest{Text: near, Confidence: 0.9})
 	if !got.Refreshed || got.Atom.ID != target.ID {
 		t.Fatalf("near duplicate not refreshed: %+v", got)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -320,9 +321,44 @@ func (s *Store) findTwinLocked(p *prepared) *entry {
 	}
 	id, cos := s.vec.nearest(p.vec)
 	if id != "" && cos >= float32(s.cfg.DedupThreshold) {
-		return s.byID[id]
+		if e := s.byID[id]; e != nil && sameFacts(e.atom.Text, p.atom.Text) {
+			return e
+		}
 	}
 	return nil
+}
+
+// sameFacts reports whether two near-identical texts state the same thing:
+// the same numbers and identifiers with digits ("Python 3.11" is not
+// "Python 3.12") and the same negations ("always" is not "never"). Texts
+// that differ in these are different memories however close their vectors.
+func sameFacts(a, b string) bool {
+	fa, fb := factTokens(a), factTokens(b)
+	if len(fa) != len(fb) {
+		return false
+	}
+	for k, n := range fa {
+		if fb[k] != n {
+			return false
+		}
+	}
+	return true
+}
+
+var negations = map[string]bool{"not": true, "no": true, "never": true, "don't": true, "dont": true, "doesn't": true,
+	"isn't": true, "won't": true, "can't": true, "cannot": true, "without": true, "avoid": true, "stop": true, "always": true}
+
+func factTokens(s string) map[string]int {
+	out := map[string]int{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '.' || r == '_' || r == '-')
+	}) {
+		w = strings.Trim(w, ".-_'")
+		if negations[w] || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			out[w]++
+		}
+	}
+	return out
 }
 
 func (s *Store) quarIndex(id string) int {

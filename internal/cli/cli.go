@@ -714,7 +714,10 @@ func cmdImport(c *ctx) error {
 	if c.json {
 		return c.emitJSON(res)
 	}
-	c.out("imported %d live, %d quarantined, %d links, %d pending; %d already present\n", res.Live, res.Quarantined, res.Links, res.Pending, res.Skipped)
+	c.out("imported %d live, %d quarantined, %d links, %d pending; %d already present, %d refreshed an existing atom\n", res.Live, res.Quarantined, res.Links, res.Pending, res.Skipped, res.Refreshed)
+	if res.Evicted > 0 {
+		c.warn("evicted %d older atoms to stay under the size cap", res.Evicted)
+	}
 	for _, e := range res.Errors {
 		c.warn("import: %s", scan.Visible(e))
 	}

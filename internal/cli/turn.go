@@ -52,6 +52,7 @@ type IngestSummary struct {
 	Refreshed   int      `json:"refreshed"`
 	Promoted    int      `json:"promoted"`
 	Links       int      `json:"links"`
+	Evicted     int      `json:"evicted"`
 	Inferences  int64    `json:"inferences"`
 	Warnings    []string `json:"warnings,omitempty"`
 }
@@ -122,6 +123,7 @@ func cmdIngest(c *ctx) error {
 		}
 		sum.Messages++
 		for _, a := range rr.Added {
+			sum.Evicted += len(a.Evicted)
 			switch {
 			case a.Quarantined:
 				sum.Quarantined++
@@ -145,6 +147,9 @@ func cmdIngest(c *ctx) error {
 	}
 	c.out("ingested %d messages: %d atoms added, %d refreshed, %d quarantined, %d promoted, %d links, %d user-state inferences\n",
 		sum.Messages, sum.Added, sum.Refreshed, sum.Quarantined, sum.Promoted, sum.Links, sum.Inferences)
+	if sum.Evicted > 0 {
+		c.warn("evicted %d older atoms to stay under the size cap", sum.Evicted)
+	}
 	for _, w := range dedupe(sum.Warnings) {
 		c.warn("%s", scan.Visible(w))
 	}
