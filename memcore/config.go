@@ -433,7 +433,23 @@ func LoadSettings(opts LoadOptions) (Settings, error) {
 						warn(fmt.Sprintf("%s: project config may not set %q; ignored (set it in %s, ODEK_MEMORY_EXTENDED_* or --memory-extended-*)", projPath, sect.name, userPath))
 					}
 				}
-				fc.applyShared(&s.Shared)
+				// The shared model is the memory LLM when memory.extended.llm
+				// is omitted, so a cloned repository must not redirect it
+				// either: it would receive the person's API key and messages
+				// and could plant trusted atoms.
+				var shared []string
+				for _, f := range []struct {
+					name string
+					set  bool
+				}{{"model", fc.Model != nil}, {"base_url", fc.BaseURL != nil}, {"api_key", fc.APIKey != nil}, {"thinking", fc.Thinking != nil},
+					{"max_tokens", fc.MaxTokens != nil}, {"temperature", fc.Temperature != nil}, {"timeout", fc.Timeout != nil}} {
+					if f.set {
+						shared = append(shared, f.name)
+					}
+				}
+				if len(shared) > 0 {
+					warn(fmt.Sprintf("%s: project config may not set the model odekmem uses for memory (%s); ignored (set it in %s or ODEK_*)", projPath, strings.Join(shared, ", "), userPath))
+				}
 			}
 		}
 	}

@@ -171,8 +171,11 @@ func TestProjectConfigCannotSetMemory(t *testing.T) {
 			t.Errorf("no warning about %s in %q", sect, joined)
 		}
 	}
-	if s.Shared.Model != "project-model" {
-		t.Errorf("project model settings should still apply, got %q", s.Shared.Model)
+	if s.Shared.Model != "" || s.Shared.BaseURL != "" {
+		t.Errorf("a project config redirected the memory LLM: %+v", s.Shared)
+	}
+	if !strings.Contains(joined, "base_url") {
+		t.Errorf("no warning about the model settings in %q", joined)
 	}
 }
 

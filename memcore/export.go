@@ -113,8 +113,13 @@ type ImportResult struct {
 // redacted. Atoms whose id exists already are skipped. A malformed line is
 // reported with its line number and skipped; nothing already stored is
 // touched.
-func (s *Store) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
-	var res ImportResult
+func (s *Store) Import(ctx context.Context, r io.Reader) (res ImportResult, err error) {
+	// Error messages quote values from the file: no secret in them.
+	defer func() {
+		for i := range res.Errors {
+			res.Errors[i] = scanRedact(res.Errors[i])
+		}
+	}()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxImportLine)
 	var reqs []AddRequest
@@ -144,7 +149,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
 			if req.Source == "" {
 				req.Source = SourceAgentGenerated // unknown provenance is never trusted
 			}
-			if rec.Kind == "quarantine" {
+			if rec.Kind == "quarantine" || rec.Kind == "" && (rec.QuarantinedAt != nil || rec.Reason != "") {
 				req.QuarantineReason = rec.Reason
 				if rec.QuarantinedAt != nil {
 					req.QuarantinedAt = *rec.QuarantinedAt

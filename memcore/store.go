@@ -364,6 +364,10 @@ func (s *Store) loadAllLocked(repair bool) error {
 		// One pass over chunks/ serves the sweep, the texts from the cache,
 		// the orphan check and the size accounting.
 		s.sweepLocked()
+		// The sweep may have moved a symlinked chunks/ aside.
+		if err := os.MkdirAll(filepath.Join(s.dir, dirChunks), 0o700); err != nil {
+			return fmt.Errorf("create chunks directory: %w", err)
+		}
 	}
 	if err := s.loadAtomsLocked(repair); err != nil {
 		return err

@@ -91,7 +91,9 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	if id == "" {
 		id = NewID()
 	} else if !ValidID(id) {
-		return nil, fmt.Errorf("%w: %q", ErrInvalidID, id)
+		return nil, fmt.Errorf("%w: %q", ErrInvalidID, scanRedact(id))
+	} else if scanRedact(id) != id {
+		return nil, fmt.Errorf("%w: the id looks like a credential", ErrInvalidID)
 	}
 	created := req.CreatedAt
 	if created.IsZero() {
@@ -106,10 +108,14 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	}
 	ctxc := req.Context
 	ctxc.RelatedAtomIDs = append([]string(nil), ctxc.RelatedAtomIDs...)
+	// Context strings reach atoms.json too: no secret in them either.
+	ctxc.SessionID, ctxc.Project = scanRedact(ctxc.SessionID), scanRedact(ctxc.Project)
 	p.atom = Atom{ID: id, SourceClass: src, Type: NormalizeType(typ), CreatedAt: created.UTC(), Context: ctxc, Pin: req.Pin, Confidence: conf, Text: text}
 
 	reason := ""
 	switch {
+	case res.Blocked() && strings.HasPrefix(req.QuarantineReason, "scan_rejected"):
+		reason = Truncate(req.QuarantineReason, 200) // an import keeps its history
 	case res.Blocked():
 		reason = res.RejectReason()
 	case req.QuarantineReason != "":

@@ -62,7 +62,15 @@ type ctx struct {
 
 func (c *ctx) out(format string, a ...any) { fmt.Fprintf(c.env.Stdout, format, a...) }
 func (c *ctx) warn(format string, a ...any) {
-	fmt.Fprintf(c.env.Stderr, "odekmem: "+format+"\n", a...)
+	fmt.Fprintf(c.env.Stderr, "odekmem: %s\n", safeText(fmt.Sprintf(format, a...)))
+}
+
+// safeText is what may reach a terminal or log: secrets redacted (an error
+// can quote a base URL with a password, or a value from a file) and
+// control characters removed.
+func safeText(s string) string {
+	r, _ := scan.Redact(s)
+	return scan.Visible(r)
 }
 
 func (c *ctx) emitJSON(v any) error {
@@ -132,10 +140,10 @@ func Main(args []string, env Env) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(env.Stderr, "odekmem: %s\nRun 'odekmem help' for usage.\n", ue.msg)
+		fmt.Fprintf(env.Stderr, "odekmem: %s\nRun 'odekmem help' for usage.\n", safeText(ue.msg))
 		return 2
 	}
-	fmt.Fprintf(env.Stderr, "odekmem: %s\n", scan.Visible(err.Error()))
+	fmt.Fprintf(env.Stderr, "odekmem: %s\n", safeText(err.Error()))
 	return 1
 }
 

@@ -182,3 +182,23 @@ func TestProjectConfigMemoryIgnoredOnStderr(t *testing.T) {
 		t.Fatalf("project config changed the cap to %d", st.CapBytes)
 	}
 }
+
+func TestSecretsNeverEchoed(t *testing.T) {
+	home := t.TempDir()
+	secret := "sk-proj-Zq3xT9vLm2Pw8Rk4Ns6Yb1Hc5Jd7Fg0Ae"
+	r := run(t, home, "", "add", "note", "--project", secret, "--session", secret, "--json")
+	if r.code != 0 || strings.Contains(r.stdout+r.stderr, "Zq3xT9vL") {
+		t.Fatalf("add with secret context: %+v", r)
+	}
+	if r := run(t, home, "", "list", "--json"); strings.Contains(r.stdout, "Zq3xT9vL") {
+		t.Fatalf("secret in context stored: %s", r.stdout)
+	}
+	r = run(t, home, `{"kind":"atom","id":"`+secret+`","source_class":"user_said","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{},"text":"x"}`+"\n", "import", "-")
+	if strings.Contains(r.stdout+r.stderr, "Zq3xT9vL") {
+		t.Fatalf("secret id echoed: %+v", r)
+	}
+	r = run(t, home, "", "show", "https://admin:S3cretPassw0rd@example.com/x")
+	if strings.Contains(r.stderr, "S3cretPassw0rd") {
+		t.Fatalf("password echoed: %+v", r)
+	}
+}
