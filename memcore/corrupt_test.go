@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -59,7 +60,10 @@ func TestCorruptionRecovery(t *testing.T) {
 			}},
 		{name: "chunk without metadata", live: 3, file: filepath.Join("chunks", stID(77)+".md"), aside: filepath.Join("chunks", stID(77)+".md."),
 			damage: func(t *testing.T, dir string, ids []string) {
-				os.WriteFile(filepath.Join(dir, "chunks", stID(77)+".md"), []byte("orphan"), 0o600)
+				p := filepath.Join(dir, "chunks", stID(77)+".md")
+				os.WriteFile(p, []byte("orphan"), 0o600)
+				old := time.Now().Add(-time.Hour) // fresh orphans get a grace period
+				os.Chtimes(p, old, old)
 			}},
 		{name: "metadata without chunk", live: 2, file: "atoms.json", aside: "atoms-record.json.",
 			damage: func(t *testing.T, dir string, ids []string) {
