@@ -2,6 +2,7 @@ package vindex
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"sync"
 
@@ -71,17 +72,68 @@ func (x *BM25) Len() int {
 
 // Add indexes text under id, replacing any previous text for id.
 func (x *BM25) Add(id, text string) {
+	d := analyze(text)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.insertLocked(id, d)
+}
+
+// AddMany is Add for many documents (ids[i] gets texts[i]; a later
+// duplicate replaces an earlier one): the texts are tokenised in parallel
+// across GOMAXPROCS goroutines, then indexed under one lock.
+func (x *BM25) AddMany(ids, texts []string) { x.AddManyN(ids, texts, 0) }
+
+// AddManyN is AddMany tokenising on at most workers goroutines (0 =
+// GOMAXPROCS), for a caller that fills the index in the background and
+// must leave cores to others.
+func (x *BM25) AddManyN(ids, texts []string, workers int) {
+	n := min(len(ids), len(texts))
+	docs := make([]analyzed, n)
+	parallelRangeN(n, 64, workers, func(lo, hi int) {
+		tf := make(map[string]int32, 64)
+		for i := lo; i < hi; i++ {
+			docs[i] = analyzeWith(texts[i], tf)
+		}
+	})
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.docs = slices.Grow(x.docs, n-len(x.free))
+	for i := range n {
+		x.insertLocked(ids[i], docs[i])
+	}
+}
+
+// analyzed is a tokenised document: its length in terms and its distinct
+// terms with their frequencies.
+type analyzed struct {
+	length int
+	terms  []string
+	tfs    []int32
+}
+
+func analyze(text string) analyzed { return analyzeWith(text, nil) }
+
+// analyzeWith is analyze reusing tf (cleared first; nil = a fresh map)
+// for the counting.
+func analyzeWith(text string, tf map[string]int32) analyzed {
 	terms := embed.Terms(text)
-	tf := make(map[string]int32, len(terms))
+	if tf == nil {
+		tf = make(map[string]int32, len(terms))
+	} else {
+		clear(tf)
+	}
 	for _, t := range terms {
 		tf[t]++
 	}
-	distinct := make([]string, 0, len(tf))
-	for t := range tf {
-		distinct = append(distinct, t)
+	a := analyzed{length: len(terms), terms: make([]string, 0, len(tf)), tfs: make([]int32, 0, len(tf))}
+	for t, c := range tf {
+		a.terms = append(a.terms, t)
+		a.tfs = append(a.tfs, c)
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
+	return a
+}
+
+func (x *BM25) insertLocked(id string, a analyzed) {
 	x.removeLocked(id)
 	var n int32
 	if len(x.free) > 0 {
@@ -91,11 +143,11 @@ func (x *BM25) Add(id, text string) {
 		n = int32(len(x.docs))
 		x.docs = append(x.docs, lexDoc{})
 	}
-	x.docs[n] = lexDoc{id: id, length: len(terms), terms: distinct, alive: true}
+	x.docs[n] = lexDoc{id: id, length: a.length, terms: a.terms, alive: true}
 	x.num[id] = n
-	x.totalLen += len(terms)
-	for t, c := range tf {
-		x.postings[t] = append(x.postings[t], posting{n, c})
+	x.totalLen += a.length
+	for i, t := range a.terms {
+		x.postings[t] = append(x.postings[t], posting{n, a.tfs[i]})
 	}
 }
 

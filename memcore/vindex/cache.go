@@ -55,7 +55,10 @@ const (
 // atom's text.
 func (e *Exact) Snapshot(fingerprint string, text func(id string) string) *Cache {
 	e.mu.RLock()
-	c := &Cache{Fingerprint: fingerprint, Dims: e.dims, IDs: slices.Clone(e.ids), Vectors: slices.Clone(e.data)}
+	c := &Cache{Fingerprint: fingerprint, Dims: e.dims, IDs: slices.Clone(e.ids), Vectors: make([]float32, 0, len(e.data))}
+	for r := range e.ids {
+		c.Vectors = e.rowVector(c.Vectors, r)
+	}
 	e.mu.RUnlock()
 	c.Texts = make([]string, len(c.IDs))
 	if text != nil {
@@ -238,15 +241,18 @@ func (c *Cache) Exact(opts Options) (*Exact, error) {
 	if len(c.Vectors) != len(c.IDs)*c.Dims || c.Dims <= 0 {
 		return nil, fmt.Errorf("vindex: cache has %d ids but %d floats for %d dimensions", len(c.IDs), len(c.Vectors), c.Dims)
 	}
-	e := NewExact(c.Dims, opts)
-	e.ids = slices.Clone(c.IDs)
-	e.data = slices.Clone(c.Vectors)
-	for i, id := range e.ids {
-		if _, dup := e.pos[id]; dup {
+	seen := make(map[string]bool, len(c.IDs))
+	vecs := make([][]float32, len(c.IDs))
+	for i, id := range c.IDs {
+		if seen[id] {
 			return nil, fmt.Errorf("vindex: cache: duplicate id %s", quoteID(id))
 		}
-		e.pos[id] = i
-		e.countDF(e.data[i*c.Dims:(i+1)*c.Dims], +1)
+		seen[id] = true
+		vecs[i] = c.Vectors[i*c.Dims : (i+1)*c.Dims]
+	}
+	e := NewExact(c.Dims, opts)
+	if err := e.AddMany(c.IDs, vecs); err != nil {
+		return nil, err
 	}
 	return e, nil
 }

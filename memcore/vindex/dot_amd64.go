@@ -58,3 +58,30 @@ func dot4(q, m []float32, out *[4]float32) {
 	out[2] = dot(q, m[2*d:3*d])
 	out[3] = dot(q, m[3*d:])
 }
+
+//go:noescape
+func dot4I8AVX2(q []float32, m []int8, dims int, out *[4]float32)
+
+//go:noescape
+func dotI8AVX2(a []float32, b []int8) float32
+
+// dotI8 returns the dot product of a and the int8 row b[:len(a)].
+func dotI8(a []float32, b []int8) float32 {
+	if hasAVX2FMA && len(a)%16 == 0 {
+		b = b[:len(a)] // bounds check: the assembly trusts it
+		return dotI8AVX2(a, b)
+	}
+	return dotI8Generic(a, b)
+}
+
+// dot4I8 computes the dot products of q with the four consecutive int8
+// rows of width len(q) at the start of m.
+func dot4I8(q []float32, m []int8, out *[4]float32) {
+	d := len(q)
+	m = m[:4*d] // bounds check: the assembly trusts it
+	if hasAVX2FMA && d > 0 && d%16 == 0 {
+		dot4I8AVX2(q, m, d, out)
+		return
+	}
+	dot4I8Generic(q, m, out)
+}

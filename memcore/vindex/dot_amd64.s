@@ -136,3 +136,107 @@ loop4:
 	VMOVUPS X0, (DX)
 	VZEROUPPER
 	RET
+
+// func dot4I8AVX2(q []float32, m []int8, dims int, out *[4]float32)
+// Dot products of q[:dims] with the four consecutive int8 rows m[0:dims],
+// m[dims:2dims], … (sign-extended to int32, converted to float32, fused
+// multiply-add). Requires AVX2+FMA, dims > 0 and dims%16 == 0,
+// len(q) >= dims and len(m) >= 4*dims (checked by the caller).
+TEXT ·dot4I8AVX2(SB), NOSPLIT, $0-64
+	MOVQ q_base+0(FP), SI
+	MOVQ m_base+24(FP), DI
+	MOVQ dims+48(FP), CX
+	MOVQ out+56(FP), DX
+	LEAQ (DI)(CX*1), R8
+	LEAQ (R8)(CX*1), R9
+	LEAQ (R9)(CX*1), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+loopi8:
+	VMOVUPS (SI), Y8
+	VMOVUPS 32(SI), Y9
+	VPMOVSXBD (DI), Y10
+	VPMOVSXBD 8(DI), Y11
+	VPMOVSXBD (R8), Y12
+	VPMOVSXBD 8(R8), Y13
+	VCVTDQ2PS Y10, Y10
+	VCVTDQ2PS Y11, Y11
+	VCVTDQ2PS Y12, Y12
+	VCVTDQ2PS Y13, Y13
+	VFMADD231PS Y8, Y10, Y0
+	VFMADD231PS Y9, Y11, Y1
+	VFMADD231PS Y8, Y12, Y2
+	VFMADD231PS Y9, Y13, Y3
+	VPMOVSXBD (R9), Y10
+	VPMOVSXBD 8(R9), Y11
+	VPMOVSXBD (R10), Y12
+	VPMOVSXBD 8(R10), Y13
+	VCVTDQ2PS Y10, Y10
+	VCVTDQ2PS Y11, Y11
+	VCVTDQ2PS Y12, Y12
+	VCVTDQ2PS Y13, Y13
+	VFMADD231PS Y8, Y10, Y4
+	VFMADD231PS Y9, Y11, Y5
+	VFMADD231PS Y8, Y12, Y6
+	VFMADD231PS Y9, Y13, Y7
+	ADDQ $64, SI
+	ADDQ $16, DI
+	ADDQ $16, R8
+	ADDQ $16, R9
+	ADDQ $16, R10
+	SUBQ $16, CX
+	JNZ  loopi8
+
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y5, Y4, Y4
+	VADDPS Y7, Y6, Y6
+	VHADDPS Y2, Y0, Y0
+	VHADDPS Y6, Y4, Y4
+	VHADDPS Y4, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VMOVUPS X0, (DX)
+	VZEROUPPER
+	RET
+
+// func dotI8AVX2(a []float32, b []int8) float32
+// Dot product of a with the int8 row b[:len(a)]. Requires AVX2+FMA,
+// len(a)%16 == 0 and len(b) >= len(a) (checked by the caller).
+TEXT ·dotI8AVX2(SB), NOSPLIT, $0-52
+	MOVQ a_base+0(FP), SI
+	MOVQ a_len+8(FP), CX
+	MOVQ b_base+24(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	TESTQ CX, CX
+	JE   reducei8
+
+loop1i8:
+	VPMOVSXBD (DI), Y2
+	VPMOVSXBD 8(DI), Y3
+	VCVTDQ2PS Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VFMADD231PS (SI), Y2, Y0
+	VFMADD231PS 32(SI), Y3, Y1
+	ADDQ $64, SI
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JNZ  loop1i8
+
+reducei8:
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+48(FP)
+	RET

@@ -3,17 +3,25 @@ package vindex
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"sync"
 )
 
 // Exact is exact cosine search over a contiguous, row-major matrix of
-// L2-normalised float32 vectors. Add appends (or overwrites in place),
-// Remove swap-removes the last row into the hole, so both are O(dims).
-// Exact is safe for concurrent use.
+// int8-quantised vectors with one float32 factor per row: row r stands for
+// the unit vector data[r]·fac[r] (fac = 1/‖data[r]‖). Each row is the
+// vector quantised with a per-row max-abs/127 scale, which is exactly the
+// vector cache's encoding, so a vector that went through that round trip
+// is stored losslessly, in a quarter of the memory a float32 matrix needs;
+// search streams a quarter of the bytes. Add appends (or overwrites in
+// place), Remove swap-removes the last row into the hole, so both are
+// O(dims). Exact is safe for concurrent use.
 type Exact struct {
 	mu   sync.RWMutex
 	dims int
-	data []float32 // len(ids)*dims
+	data []int8    // len(ids)*dims
+	fac  []float32 // len(ids): row r's vector is data[r]·fac[r]
 	ids  []string
 	pos  map[string]int
 
@@ -66,38 +74,186 @@ func (e *Exact) checkDims(what string, n int) error {
 	return nil
 }
 
+// Reserve grows the index's storage to hold n more vectors without
+// reallocating.
+func (e *Exact) Reserve(n int) {
+	if n <= 0 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.data = slices.Grow(e.data, n*e.dims)
+	e.fac = slices.Grow(e.fac, n)
+	e.ids = slices.Grow(e.ids, n)
+}
+
 // Add inserts id's vector, or replaces it if id is already stored. The
-// vector is copied and normalised if its norm is not 1.
+// vector is quantised to int8 (per-row max-abs/127 scale) and normalised;
+// Vector returns that quantised unit vector.
 func (e *Exact) Add(id string, vec []float32) error {
 	if err := e.checkDims("vector for "+quoteID(id), len(vec)); err != nil {
 		return err
 	}
-	v := normalizedCopy(vec)
+	row := make([]int8, e.dims)
+	f := quantizeRow(row, vec)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if r, ok := e.pos[id]; ok {
-		row := e.data[r*e.dims : (r+1)*e.dims]
-		e.countDF(row, -1)
-		copy(row, v)
-		e.countDF(row, +1)
-		return nil
-	}
-	e.pos[id] = len(e.ids)
-	e.ids = append(e.ids, id)
-	e.data = append(e.data, v...)
-	e.countDF(v, +1)
+	e.putLocked(id, row, f)
 	return nil
 }
 
-func (e *Exact) countDF(row []float32, delta int32) {
+// AddMany is Add for many vectors (ids[i] gets vecs[i]; a later duplicate
+// replaces an earlier one) under one lock, quantising in parallel. Nothing
+// is added if any vector has the wrong width.
+func (e *Exact) AddMany(ids []string, vecs [][]float32) error {
+	if len(ids) != len(vecs) {
+		return fmt.Errorf("vindex: AddMany got %d ids and %d vectors", len(ids), len(vecs))
+	}
+	for i, v := range vecs {
+		if err := e.checkDims("vector for "+quoteID(ids[i]), len(v)); err != nil {
+			return err
+		}
+	}
+	d := e.dims
+	rows := make([]int8, len(ids)*d)
+	facs := make([]float32, len(ids))
+	parallelRange(len(ids), 256, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			facs[i] = quantizeRow(rows[i*d:(i+1)*d], vecs[i])
+		}
+	})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.addRowsLocked(ids, rows, facs)
+	return nil
+}
+
+// AddQuantized adds many vectors given already quantised: row i
+// (rows[i*Dims():(i+1)*Dims()]) stands for the unit vector rows_i/‖rows_i‖,
+// the same vector Add stores for any float vector whose int8 quantisation
+// (max-abs/127 scale) is rows_i. This is the bulk-load path for the vector
+// cache, whose entries are exactly that quantisation: nothing is converted
+// to float. A later duplicate id replaces an earlier one.
+func (e *Exact) AddQuantized(ids []string, rows []int8) error {
+	d := e.dims
+	if len(rows) != len(ids)*d {
+		return fmt.Errorf("vindex: AddQuantized got %d ids and %d values for %d dimensions", len(ids), len(rows), d)
+	}
+	facs := make([]float32, len(ids))
+	for i := range facs {
+		facs[i] = rowFactor(rows[i*d : (i+1)*d])
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.addRowsLocked(ids, rows, facs)
+	return nil
+}
+
+func (e *Exact) addRowsLocked(ids []string, rows []int8, facs []float32) {
+	d := e.dims
+	e.data = slices.Grow(e.data, len(rows))
+	e.fac = slices.Grow(e.fac, len(facs))
+	e.ids = slices.Grow(e.ids, len(ids))
+	for i, id := range ids {
+		e.putLocked(id, rows[i*d:(i+1)*d], facs[i])
+	}
+}
+
+// putLocked stores one quantised row (copied) under id.
+func (e *Exact) putLocked(id string, row []int8, f float32) {
+	if r, ok := e.pos[id]; ok {
+		old := e.data[r*e.dims : (r+1)*e.dims]
+		e.countDF(old, -1)
+		copy(old, row)
+		e.fac[r] = f
+		e.countDF(old, +1)
+		return
+	}
+	e.pos[id] = len(e.ids)
+	e.ids = append(e.ids, id)
+	e.data = append(e.data, row...)
+	e.fac = append(e.fac, f)
+	e.countDF(row, +1)
+}
+
+// quantizeRow writes vec's int8 quantisation (scale max|x|/127; non-finite
+// entries count as 0) into dst and returns the factor 1/‖dst‖ that makes
+// dst a unit vector (0 for a zero vector).
+func quantizeRow(dst []int8, vec []float32) float32 {
+	var maxAbs float32
+	for _, x := range vec {
+		if a := float32(math.Abs(float64(x))); a > maxAbs && !math.IsInf(float64(a), 0) {
+			maxAbs = a
+		}
+	}
+	if maxAbs == 0 {
+		clear(dst)
+		return 0
+	}
+	scale := maxAbs / 127
+	for i, x := range vec {
+		y := math.Round(float64(x / scale))
+		switch {
+		case y != y || math.IsInf(y, 0): // non-finite input
+			y = 0
+		case y > 127:
+			y = 127
+		case y < -127:
+			y = -127
+		}
+		dst[i] = int8(y)
+	}
+	return rowFactor(dst)
+}
+
+// rowFactor is 1/‖row‖, or 0 for a zero row.
+func rowFactor(row []int8) float32 {
+	var ss int64
+	for _, x := range row {
+		ss += int64(x) * int64(x)
+	}
+	if ss == 0 {
+		return 0
+	}
+	return float32(1 / math.Sqrt(float64(ss)))
+}
+
+// parallelRange calls fn on consecutive chunks of [0, n) across
+// GOMAXPROCS goroutines; below minChunk items per goroutine it runs inline.
+func parallelRange(n, minChunk int, fn func(lo, hi int)) { parallelRangeN(n, minChunk, 0, fn) }
+
+// parallelRangeN is parallelRange on at most maxWorkers goroutines (0 =
+// GOMAXPROCS).
+func parallelRangeN(n, minChunk, maxWorkers int, fn func(lo, hi int)) {
+	if maxWorkers <= 0 {
+		maxWorkers = runtime.GOMAXPROCS(0)
+	}
+	workers := min(maxWorkers, n/max(minChunk, 1))
+	if workers <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += per {
+		hi := min(lo+per, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+func (e *Exact) countDF(row []int8, delta int32) {
 	if !e.idf {
 		return
 	}
 	df := e.df[:len(row)]
 	for d, x := range row {
-		if x != 0 {
-			df[d] += delta
-		}
+		// branchless: the sign bit of x|-x is set exactly when x != 0
+		df[d] += delta * int32(uint8(x|-x)>>7)
 	}
 }
 
@@ -115,17 +271,29 @@ func (e *Exact) Remove(id string) bool {
 	last := len(e.ids) - 1
 	if r != last {
 		copy(e.data[r*d:(r+1)*d], e.data[last*d:(last+1)*d])
+		e.fac[r] = e.fac[last]
 		e.ids[r] = e.ids[last]
 		e.pos[e.ids[r]] = r
 	}
 	e.ids[last] = ""
 	e.ids = e.ids[:last]
 	e.data = e.data[:last*d]
+	e.fac = e.fac[:last]
 	delete(e.pos, id)
 	return true
 }
 
-// Vector returns a copy of id's stored vector.
+// rowVector appends row r's (dequantised, unit) vector to dst.
+func (e *Exact) rowVector(dst []float32, r int) []float32 {
+	f := e.fac[r]
+	for _, x := range e.data[r*e.dims : (r+1)*e.dims] {
+		dst = append(dst, float32(x)*f)
+	}
+	return dst
+}
+
+// Vector returns a copy of id's stored vector (the dequantised unit
+// vector the index scores with).
 func (e *Exact) Vector(id string) ([]float32, bool) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -133,7 +301,7 @@ func (e *Exact) Vector(id string) ([]float32, bool) {
 	if !ok {
 		return nil, false
 	}
-	return append([]float32(nil), e.data[r*e.dims:(r+1)*e.dims]...), true
+	return e.rowVector(make([]float32, 0, e.dims), r), true
 }
 
 // Has reports whether id is stored.
@@ -175,6 +343,11 @@ func (e *Exact) queryLocked(q []float32) []float32 {
 	return w
 }
 
+// rowCosine scores row r against a weighted query.
+func (e *Exact) rowCosine(w []float32, r int) float32 {
+	return dotI8(w, e.data[r*e.dims:(r+1)*e.dims]) * e.fac[r]
+}
+
 // Cosine returns the cosine between the (weighted) query and id's vector.
 func (e *Exact) Cosine(q []float32, id string) (float32, bool) {
 	if len(q) != e.dims {
@@ -186,8 +359,7 @@ func (e *Exact) Cosine(q []float32, id string) (float32, bool) {
 	if !ok {
 		return 0, false
 	}
-	w := e.queryLocked(q)
-	return dot(w, e.data[r*e.dims:(r+1)*e.dims]), true
+	return e.rowCosine(e.queryLocked(q), r), true
 }
 
 // CosineWeighted is Cosine for a query already returned by Query (no
@@ -202,7 +374,28 @@ func (e *Exact) CosineWeighted(w []float32, id string) (float32, bool) {
 	if !ok {
 		return 0, false
 	}
-	return dot(w, e.data[r*e.dims:(r+1)*e.dims]), true
+	return e.rowCosine(w, r), true
+}
+
+// CosinesWeighted scores many ids against a query already returned by
+// Query (or a document vector, for raw cosines) under one lock: out[i] is
+// the cosine of ids[i], ok[i] whether it is stored. out and ok must be at
+// least as long as ids.
+func (e *Exact) CosinesWeighted(w []float32, ids []string, out []float32, ok []bool) {
+	if len(w) != e.dims {
+		clear(ok[:len(ids)])
+		return
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	for i, id := range ids {
+		r, found := e.pos[id]
+		ok[i] = found
+		out[i] = 0
+		if found {
+			out[i] = e.rowCosine(w, r)
+		}
+	}
 }
 
 // Search returns the k stored vectors most similar to q, by descending
@@ -235,16 +428,18 @@ func (e *Exact) searchWeighted(w []float32, k int, allow func(string) bool) []Hi
 	h.items = make([]scored, 0, h.k)
 	d := e.dims
 	data := e.data[:n*d]
+	fac := e.fac[:n]
 	var s4 [4]float32
 	r := 0
 	for ; r+4 <= n; r += 4 {
-		dot4(w, data[r*d:], &s4)
+		dot4I8(w, data[r*d:], &s4)
+		f := fac[r : r+4 : r+4]
 		for j, s := range s4 {
-			h.offer(s, r+j, e.ids, allow)
+			h.offer(s*f[j], r+j, e.ids, allow)
 		}
 	}
 	for ; r < n; r++ {
-		h.offer(dot(w, data[r*d:(r+1)*d]), r, e.ids, allow)
+		h.offer(e.rowCosine(w, r), r, e.ids, allow)
 	}
 	items := h.sorted()
 	out := make([]Hit, len(items))

@@ -162,7 +162,7 @@ func (h *HNSW) rebuildLocked() error {
 	e.mu.RLock()
 	nodes := make([]hnsw.Node[string], len(e.ids))
 	for r, id := range e.ids {
-		nodes[r] = hnsw.MakeNode(id, append([]float32(nil), e.data[r*e.dims:(r+1)*e.dims]...))
+		nodes[r] = hnsw.MakeNode(id, e.rowVector(make([]float32, 0, e.dims), r))
 	}
 	e.mu.RUnlock()
 	err := safely("rebuild", func() {
