@@ -358,15 +358,14 @@ func (h *Hook) resumeBlock(ctx context.Context, t Turn, st *sessionState, now ti
 		st.lastTime = now
 	}
 	h.mu.Unlock()
-	if t.Project == "" {
-		return ""
+	gap := time.Duration(h.cfg.BreakHours * float64(time.Hour))
+	if t.Project == "" || !last.IsZero() && now.Sub(last) < gap {
+		return "" // mid-session: only the first turn or a gap can be a resume
 	}
-	var scoped []Atom
-	for _, a := range h.store.List(Filter{}) {
-		if projectKey(a.Context.Project) == projectKey(t.Project) && !a.CreatedAt.After(now) {
-			scoped = append(scoped, a)
-		}
-	}
+	key := projectKey(t.Project)
+	scoped := h.store.newestMatching(12, func(a *Atom) bool {
+		return !a.CreatedAt.After(now) && projectKey(a.Context.Project) == key
+	})
 	if len(scoped) == 0 {
 		return ""
 	}
@@ -376,7 +375,7 @@ func (h *Hook) resumeBlock(ctx context.Context, t Turn, st *sessionState, now ti
 	if last.After(newest) {
 		newest = last
 	}
-	if now.Sub(newest) < time.Duration(h.cfg.BreakHours*float64(time.Hour)) {
+	if now.Sub(newest) < gap {
 		return ""
 	}
 	// The newest dozen atoms of the project, oldest first.

@@ -118,9 +118,14 @@ func (s *Store) searchVec(query string, q []float32, opts SearchOptions) []Score
 	if hy == nil {
 		return nil
 	}
-	allow := func(id string) bool {
-		e := s.byID[id]
-		return e != nil && opts.allows(e.atom)
+	// The index holds live atoms only, so an unfiltered search needs no
+	// per-row check; every candidate is still checked below.
+	var allow func(string) bool
+	if opts.Project != "" || opts.Type != "" || opts.Source != "" || len(opts.Types) > 0 {
+		allow = func(id string) bool {
+			e := s.byID[id]
+			return e != nil && opts.allows(e.atom)
+		}
 	}
 	cands := hy.Candidates(q, query, n, allow)
 	now := s.now()
@@ -228,4 +233,25 @@ func (s *Store) Recall(ctx context.Context, message string, opts SearchOptions) 
 		return Block{}, err
 	}
 	return s.RenderBlock(atoms), nil
+}
+
+// newestMatching returns up to n live atoms for which match is true, newest
+// first, without copying the rest of the store.
+func (s *Store) newestMatching(n int, match func(*Atom) bool) []Atom {
+	var out []Atom
+	s.read(func() {
+		for _, e := range s.order {
+			if match(&e.atom) {
+				out = append(out, e.atom)
+			}
+		}
+	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
+	if len(out) > n {
+		out = out[:n]
+	}
+	for i := range out {
+		out[i] = cloneAtom(out[i])
+	}
+	return out
 }
