@@ -487,6 +487,9 @@ func (s *Store) cacheEntrySize(id, text string) int64 {
 	return int64(2 + len(id) + 4 + len(text) + 4 + dims)
 }
 
+// capSlackBlocks is the margin projectedLocked keeps under the cap.
+const capSlackBlocks = 4
+
 // dirEntryEstimate is what one chunk file adds to the chunks/ directory
 // (an ext4 entry for a 35-byte name is 44 bytes, plus htree slack).
 const dirEntryEstimate = 64
@@ -496,7 +499,9 @@ const dirEntryEstimate = 64
 // O(1) apart from the quarantine sum: the per-file usage, the atoms.json
 // records and the cache entries are counted incrementally.
 func (s *Store) projectedLocked() int64 {
-	t := s.usageSum - s.usage[fileAtoms] - s.usage[fileQuarantine] - s.usage[fileVectors] - s.usage[dirChunks]
+	// A few blocks of slack cover what the estimate cannot see exactly
+	// (block rounding of rewritten files, directory growth).
+	t := capSlackBlocks*s.blockSz + s.usageSum - s.usage[fileAtoms] - s.usage[fileQuarantine] - s.usage[fileVectors] - s.usage[dirChunks]
 	// chunks/ itself grows with its entries (and never shrinks on ext4).
 	t += max(s.usage[dirChunks], roundUp(int64(len(s.order))*dirEntryEstimate, s.blockSz))
 	t += roundUp(4+s.recBytes, s.blockSz)
