@@ -73,7 +73,6 @@ type vectorState struct {
 
 	cache     map[string]cacheEntry // loaded at open, consumed by loadAtoms
 	cacheDone chan func()           // pending startLoadCache
-	pre       *prebuilt             // indexes filled from the cache during Open
 	dirty     int
 
 	lsh *dedupLSH // candidates for write-time dedup; nil = build on demand
@@ -129,8 +128,7 @@ func (v *vectorState) startLoadCache() {
 	v.cache = nil
 	ch := make(chan func(), 1)
 	v.cacheDone = ch
-	kind := v.s.cfg.Index
-	go func() { ch <- v.readCache(kind) }()
+	go func() { ch <- v.readCache() }()
 }
 
 func (v *vectorState) finishLoadCache() {
@@ -143,9 +141,11 @@ func (v *vectorState) finishLoadCache() {
 }
 
 // readCache does the reading and decoding, touching no store state, and
-// returns what to apply on the caller's goroutine. For a large store it
-// also starts filling indexes (of the given kind) from the cache.
-func (v *vectorState) readCache(kind string) func() {
+// returns what to apply on the caller's goroutine. The indexes are filled
+// from the cache after Open, in the background for a large store: filling
+// them while Open parses atoms.json made the store usable later on two
+// cores (384 ms against 279 ms at 18k atoms).
+func (v *vectorState) readCache() func() {
 	data, err := v.s.readStoreFile(fileVectors)
 	if errors.Is(err, fs.ErrNotExist) {
 		return func() {}
@@ -173,122 +173,22 @@ func (v *vectorState) readCache(kind string) func() {
 		}
 		return func() { v.cache = entries }
 	}
-	pre := v.prebuild(entries, kind)
-	return func() { v.cache, v.pre = entries, pre }
-}
-
-// prebuilt is a vector and a lexical index filled speculatively from the
-// whole cache while Open sweeps the directory and parses atoms.json: for a
-// large store that overlaps most of the index fill (tokenising every text
-// for BM25 above all) with the rest of Open. The build job adopts them
-// once they are done, dropping entries that are no longer live.
-type prebuilt struct {
-	done chan struct{}
-	idx  *vindex.Exact
-	lex  *vindex.BM25
-}
-
-// prebuild starts filling a prebuilt from the cache entries, or returns
-// nil when Open will not need it (a small store, or an index kind other
-// than exact).
-func (v *vectorState) prebuild(entries map[string]cacheEntry, kind string) *prebuilt {
-	if len(entries) < asyncLoadMin {
-		return nil
-	}
-	if kind != "" && kind != vindex.KindExact {
-		return nil
-	}
-	dims := v.emb.Dims()
-	if dims == 0 {
-		for _, e := range entries {
-			if dims = e.dims(); dims > 0 {
-				break
-			}
-		}
-	}
-	if dims <= 0 {
-		return nil
-	}
-	p := &prebuilt{
-		done: make(chan struct{}),
-		idx:  vindex.NewExact(dims, vindex.Options{IDF: v.emb.Sparse()}),
-		lex:  vindex.NewBM25(),
-	}
-	v.wg.Add(1)
-	go func() {
-		defer v.wg.Done()
-		defer close(p.done)
-		ids := make([]string, 0, len(entries))
-		for id, e := range entries {
-			if e.dims() == dims {
-				ids = append(ids, id)
-			}
-		}
-		sort.Strings(ids) // deterministic row order
-		items := make([]cachedItem, len(ids))
-		for i, id := range ids {
-			e := entries[id]
-			items[i] = cachedItem{id: id, text: e.text, raw: e.raw}
-		}
-		// One goroutine: Open itself needs the other core(s). Measured on
-		// 2 vCPUs at 18k atoms, tokenising on every core delayed Open more
-		// than it advanced the index.
-		fillIndexesN(p.idx, p.lex, items, 1)
-	}()
-	return p
-}
-
-// adoptPrebuilt installs the prebuilt indexes in place of the (empty)
-// current ones if they cover every cached item, dropping the entries that
-// are not among them (atoms deleted, or whose text changed, since the
-// cache was written). It reports whether it did. v.mu is held.
-func (v *vectorState) adoptPrebuilt(p *prebuilt, cached []cachedItem) bool {
-	if _, isExact := v.idx.(*vindex.Exact); !isExact || v.idx.Len() != 0 || v.lex.Len() != 0 || p.idx.Dims() != v.idx.Dims() {
-		return false
-	}
-	keep := make(map[string]bool, len(cached))
-	for _, it := range cached {
-		if !p.idx.Has(it.id) {
-			return false
-		}
-		keep[it.id] = true
-	}
-	for _, id := range p.idx.IDs() {
-		if !keep[id] {
-			p.idx.Remove(id)
-			p.lex.Remove(id)
-		}
-	}
-	v.idx, v.lex = p.idx, p.lex
-	v.hy = vindex.NewHybrid(v.idx, v.lex, v.emb.Calibrate, vindex.DefaultHybridOptions(v.emb.Sparse()))
-	v.lsh = nil
-	v.qmu.Lock()
-	if v.qv == nil {
-		v.qv = make(map[string][]byte, len(cached))
-	}
-	for _, it := range cached {
-		v.texts[it.id] = it.text
-		v.qv[it.id] = it.raw
-	}
-	v.qmu.Unlock()
-	return true
+	return func() { v.cache = entries }
 }
 
 // open builds the indexes from the cache and the live atoms.
 func (v *vectorState) open() error {
 	v.finishLoadCache()
-	pre := v.pre
-	defer func() { v.cache, v.pre = nil, nil }()
-	return v.reconcileFrom(v.cache, pre)
+	defer func() { v.cache = nil }()
+	return v.reconcileFrom(v.cache)
 }
 
 // reconcile makes the index match the live atoms after a reload.
-func (v *vectorState) reconcile() error { return v.reconcileFrom(nil, nil) }
+func (v *vectorState) reconcile() error { return v.reconcileFrom(nil) }
 
 // reconcileFrom makes the indexes match the live atoms, taking vectors
-// from cache where it has them and, for a large store, adopting pre
-// (indexes already filled from the cache; nil = none).
-func (v *vectorState) reconcileFrom(cache map[string]cacheEntry, pre *prebuilt) error {
+// from cache where it has them.
+func (v *vectorState) reconcileFrom(cache map[string]cacheEntry) error {
 	v.waitBuild()
 	v.mu.Lock()
 	if v.idx == nil {
@@ -343,7 +243,7 @@ func (v *vectorState) reconcileFrom(cache map[string]cacheEntry, pre *prebuilt) 
 			missingTexts[i] = v.s.byID[id].atom.Text
 		}
 		v.mu.Unlock()
-		v.startBuildJob(cached, missing, missingTexts, pre)
+		v.startBuildJob(cached, missing, missingTexts)
 		return nil
 	}
 	v.loadCachedLocked(cached)
@@ -500,13 +400,13 @@ func (v *vectorState) startBuild(ids []string) {
 	for i, id := range ids {
 		list[i] = v.s.byID[id].atom.Text
 	}
-	v.startBuildJob(nil, ids, list, nil)
+	v.startBuildJob(nil, ids, list)
 }
 
 // startBuildJob fills the indexes in the background, first from cached
 // vectors, then by embedding the atoms in ids (whose texts are given: the
 // job never reads the store's state). Searches and writes wait for it.
-func (v *vectorState) startBuildJob(cached []cachedItem, ids, idTexts []string, pre *prebuilt) {
+func (v *vectorState) startBuildJob(cached []cachedItem, ids, idTexts []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	v.cancel = cancel
 	ready := make(chan struct{})
@@ -523,20 +423,6 @@ func (v *vectorState) startBuildJob(cached []cachedItem, ids, idTexts []string, 
 		defer v.wg.Done()
 		defer close(ready)
 		defer v.building.Store(false)
-		if pre != nil && len(cached) > 0 {
-			select {
-			case <-pre.done:
-			case <-ctx.Done():
-				v.buildErr.Store(ctx.Err())
-				return
-			}
-			v.mu.Lock()
-			if v.adoptPrebuilt(pre, cached) {
-				v.done.Add(int64(len(cached)))
-				cached = nil
-			}
-			v.mu.Unlock()
-		}
 		v.mu.RLock()
 		ex, isExact := v.idx.(*vindex.Exact)
 		v.mu.RUnlock()
