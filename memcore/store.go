@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -591,21 +590,12 @@ type decodedRecord struct {
 // atoms.json holds it, on every core: this is most of Open's work.
 func decodeRecords(recs []json.RawMessage) []decodedRecord {
 	out := make([]decodedRecord, len(recs))
-	workers := min(runtime.GOMAXPROCS(0), (len(recs)+255)/256)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(recs); i += workers {
-				d := &out[i]
-				if d.err = json.Unmarshal(recs[i], &d.atom); d.err == nil {
-					d.raw = indentRecord(recs[i])
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
+	parallelFor(len(recs), 256, func(i int) {
+		d := &out[i]
+		if d.err = json.Unmarshal(recs[i], &d.atom); d.err == nil {
+			d.raw = indentRecord(recs[i])
+		}
+	})
 	return out
 }
 

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
@@ -169,18 +167,7 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	errs := make([]error, len(reqs))
 	results := make([]AddResult, len(reqs))
 	// Scanning and embedding are pure CPU work: spread them over the cores.
-	workers := min(runtime.GOMAXPROCS(0), (len(reqs)+31)/32)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(reqs); i += workers {
-				preps[i], errs[i] = s.prepare(ctx, reqs[i])
-			}
-		}(w)
-	}
-	wg.Wait()
+	parallelFor(len(reqs), 32, func(i int) { preps[i], errs[i] = s.prepare(ctx, reqs[i]) })
 	err := s.withWrite(func() error {
 		s.batching = true
 		defer func() {
