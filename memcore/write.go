@@ -819,29 +819,18 @@ func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, error) {
 // from the queue. An unknown field path is ErrUnknownField and the entry
 // stays queued. Only human surfaces (CLI, TUI) should call it.
 func (s *Store) Confirm(ctx context.Context, pendingID string) (PendingReview, error) {
-	var p PendingReview
-	err := s.withWrite(func() error {
-		i := s.pendingIndex(pendingID)
-		if i < 0 {
-			return notFound("no pending review %s", pendingID)
-		}
-		p = s.model.Pending[i]
-		if r := scan.Scan(p.Value); r.Blocked() {
-			return fmt.Errorf("confirm %s: value %s", pendingID, r.RejectReason())
-		}
-		m := s.model.clone()
-		if err := m.Apply(p.Field, p.Value); err != nil {
-			return fmt.Errorf("confirm %s: %w", pendingID, err)
-		}
-		m.Pending = append(m.Pending[:i:i], m.Pending[i+1:]...)
-		return s.saveModelLocked(m)
-	})
-	return p, err
+	return s.settlePending(pendingID, true)
 }
 
 // Reject removes a pending inference without applying it and returns it
 // (for undo).
 func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, error) {
+	return s.settlePending(pendingID, false)
+}
+
+// settlePending removes a pending review from the queue, first applying
+// its value to the model when apply is set.
+func (s *Store) settlePending(pendingID string, apply bool) (PendingReview, error) {
 	var p PendingReview
 	err := s.withWrite(func() error {
 		i := s.pendingIndex(pendingID)
@@ -850,6 +839,14 @@ func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, er
 		}
 		p = s.model.Pending[i]
 		m := s.model.clone()
+		if apply {
+			if r := scan.Scan(p.Value); r.Blocked() {
+				return fmt.Errorf("confirm %s: value %s", pendingID, r.RejectReason())
+			}
+			if err := m.Apply(p.Field, p.Value); err != nil {
+				return fmt.Errorf("confirm %s: %w", pendingID, err)
+			}
+		}
 		m.Pending = append(m.Pending[:i:i], m.Pending[i+1:]...)
 		return s.saveModelLocked(m)
 	})
