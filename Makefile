@@ -23,7 +23,7 @@ bench:
 	$(GO) test -run '^$$' -bench FirstFrame -benchtime 5x -timeout 30m ./tui/ 2>&1 | tee -a bench.out
 	ODEKMEM_CAPACITY=1 $(GO) test -run TestCapacity -v -count=1 -timeout 30m ./memcore/ 2>&1 | tee -a bench.out
 	$(GO) test -run 'TestCorpus|TestCredentialsSynthetic$$' -v -count=1 ./memcore/scan/ 2>&1 | grep -v '^    ---' | tee -a bench.out
-	$(GO) run . eval locomo ../shared/data/locomo/locomo-dev.json 2>&1 | tee -a bench.out
+	$(GO) run . eval locomo testdata/data/locomo/locomo-dev.json 2>&1 | tee -a bench.out
 
 # Open the TUI on a fresh copy of the bundled demo store.
 demo:
@@ -31,7 +31,7 @@ demo:
 
 # Retrieval evaluation on the LoCoMo development split.
 eval:
-	$(GO) run . eval locomo ../shared/data/locomo/locomo-dev.json
+	$(GO) run . eval locomo testdata/data/locomo/locomo-dev.json
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)

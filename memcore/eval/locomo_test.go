@@ -10,23 +10,13 @@ import (
 	"github.com/odekmem/odekmem/memcore/eval"
 )
 
-// devSet finds ../shared/data/locomo/locomo-dev.json beside the repository.
+// devSet is the LoCoMo development split kept in the repository's testdata
+// (see testdata/data/README.md for its source and licence).
 func devSet(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "data", "locomo", "locomo-dev.json")
+	p := filepath.Join("..", "..", "testdata", "data", "locomo", "locomo-dev.json")
 	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("the LoCoMo development set belongs at %s (shared/ beside the repository): %v", p, err)
+		t.Fatalf("the LoCoMo development set belongs at testdata/data/locomo/locomo-dev.json in the repository: %v", err)
 	}
 	return p
 }

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 )
 
-// seedPrompt is the extraction prompt as printed in the design; the test
-// also checks it against the seed document when that is available.
+// seedPrompt is the extraction prompt exactly as printed in the design
+// document (EXTENDED_MEMORY.md, "Extraction prompt"), copied here so the
+// test needs nothing outside the repository.
 const seedPrompt = `You are a memory extraction system. Read the user message and extract durable, reusable atomic memories.
 
 For each atom, output an object with:
@@ -31,13 +31,6 @@ Output ONLY a JSON array. Example:
 func TestExtractionPromptVerbatim(t *testing.T) {
 	if ExtractionPrompt != seedPrompt {
 		t.Fatalf("ExtractionPrompt differs from the design:\n%s", ExtractionPrompt)
-	}
-	doc, err := os.ReadFile("../../../shared/seed/EXTENDED_MEMORY.md")
-	if err != nil {
-		t.Skip("seed document not available:", err)
-	}
-	if !strings.Contains(string(doc), ExtractionPrompt) {
-		t.Error("ExtractionPrompt is not a verbatim excerpt of EXTENDED_MEMORY.md")
 	}
 }
 

@@ -13,28 +13,15 @@ import (
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
-// dataDir finds the shared evaluation data: <repo root>/../shared/data,
-// where the repo root is the nearest ancestor holding go.mod.
+// dataDir is the evaluation data kept in the repository's testdata (see
+// testdata/data/README.md for sources and licences).
 func dataDir(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	d := filepath.Join("..", "..", "testdata", "data")
+	if _, err := os.Stat(d); err != nil {
+		t.Fatalf("evaluation data missing: it belongs at testdata/data in the repository: %v", err)
 	}
-	for dir := wd; ; {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(dir, "..", "shared", "data")
-			if _, err := os.Stat(d); err != nil {
-				t.Fatalf("evaluation data missing: it belongs at %s (the shared/ directory next to the repository root %s); CI has shared/", d, dir)
-			}
-			return d
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no go.mod above %s; evaluation data belongs at <repo root>/../shared/data", wd)
-		}
-		dir = parent
-	}
+	return d
 }
 
 func readLines(t *testing.T, path string) []string {

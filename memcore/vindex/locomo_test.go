@@ -85,33 +85,20 @@ func normEvidence(e string) string {
 	return fmt.Sprintf("D%d:%d", a, b)
 }
 
-func findSharedData(t testing.TB) string {
+// testData is the evaluation data kept in the repository's testdata
+// (see testdata/data/README.md for sources and licences).
+func testData(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("locomo: no go.mod above the package directory")
-		}
-		dir = parent
-	}
-	data := filepath.Join(dir, "..", "shared", "data")
+	data := filepath.Join("..", "..", "testdata", "data")
 	if _, err := os.Stat(filepath.Join(data, "locomo", "locomo-dev.json")); err != nil {
-		t.Fatalf("locomo: evaluation data not found: expected %s (the shared/data directory next to the repository root): %v",
-			filepath.Join(data, "locomo", "locomo-dev.json"), err)
+		t.Fatalf("locomo: evaluation data not found at testdata/data/locomo/locomo-dev.json in the repository: %v", err)
 	}
 	return data
 }
 
 func loadLocomo(t testing.TB) []locomoConv {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(findSharedData(t), "locomo", "locomo-dev.json"))
+	b, err := os.ReadFile(filepath.Join(testData(t), "locomo", "locomo-dev.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
