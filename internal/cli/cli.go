@@ -106,6 +106,7 @@ func init() {
 		{name: "eval", args: "locomo FILE", summary: "retrieval evaluation on a LoCoMo-format file", flags: flagSpec{"k": true, "json": false, "limit": true}, run: cmdEval, noStore: true},
 		{name: "demo", args: "", summary: "open a fresh copy of the bundled demo store", flags: flagSpec{"print": false}, run: cmdDemo, noStore: true},
 		{name: "tui", args: "", summary: "open the review TUI (the default with no verb)", flags: flagSpec{}, run: cmdTUI},
+		{name: "mcp", args: "", summary: "serve the memory to an agent over MCP (stdio, or --http ADDR)", flags: flagSpec{"http": true, "allow-remote": false, "token-file": true, "project": true}, run: cmdMCP},
 	}
 }
 

@@ -1,0 +1,112 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTPOptions configure the streamable HTTP transport.
+type HTTPOptions struct {
+	// Addr is host:port. A host that is not loopback needs AllowRemote and
+	// a Token.
+	Addr        string
+	AllowRemote bool
+	// Token, when set, is required as "Authorization: Bearer <token>".
+	// It is read from a file or the environment by the caller, never argv.
+	Token string
+	// Ready, when set, receives the bound address once listening.
+	Ready func(addr string)
+}
+
+// IsLoopback reports whether a listen host is loopback only.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckHTTP validates the options before anything listens.
+func CheckHTTP(o HTTPOptions) error {
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: %w (expected host:port, e.g. 127.0.0.1:7411)", o.Addr, err)
+	}
+	if IsLoopback(host) {
+		return nil
+	}
+	if !o.AllowRemote {
+		return fmt.Errorf("--http %s is not a loopback address: the memory would be reachable from the network; pass --allow-remote and a bearer token (--token-file FILE or ODEKMEM_MCP_TOKEN) if you mean it", o.Addr)
+	}
+	if len(o.Token) < 16 {
+		return errors.New("--allow-remote needs a bearer token of at least 16 characters from --token-file FILE or ODEKMEM_MCP_TOKEN")
+	}
+	return nil
+}
+
+// Handler is the HTTP handler: the SDK's streamable transport behind the
+// bearer-token check and, on loopback, a Host check against DNS rebinding.
+func (s *Server) Handler(o HTTPOptions) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	host, _, _ := net.SplitHostPort(o.Addr)
+	loop := IsLoopback(host)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if loop {
+			rh := r.Host
+			if hh, _, err := net.SplitHostPort(rh); err == nil {
+				rh = hh
+			}
+			if !IsLoopback(rh) {
+				http.Error(w, "forbidden host", http.StatusForbidden)
+				return
+			}
+		}
+		if o.Token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(o.Token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="odekmem"`)
+				http.Error(w, "unauthorized", http.StatusUnauthorized)
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// ServeHTTP listens on o.Addr until ctx ends.
+func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions) error {
+	if err := CheckHTTP(o); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: s.Handler(o), ReadHeaderTimeout: 10 * time.Second}
+	if o.Ready != nil {
+		o.Ready(ln.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		return nil
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	}
+}

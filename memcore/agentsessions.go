@@ -1,0 +1,165 @@
+package memcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+// The agent-session log: the person's own recent messages per agent
+// session, recorded by an agent hook (odekmem hook claude-code) so that a
+// separate process — the MCP server — can tell whether text an agent
+// proposes is the person's own words. It is odekmem's own file (not part
+// of the FORMATS.md contract with odek), bounded, secrets redacted, and
+// counted against the size cap like every file under the store.
+const fileAgentSessions = "agent_sessions.json"
+
+// Bounds of the agent-session log.
+const (
+	maxAgentSessions        = 64
+	maxAgentSessionMessages = 8
+	maxAgentMessageChars    = 8000
+)
+
+// AgentSession is one agent session as the hook recorded it.
+type AgentSession struct {
+	ID      string    `json:"id"`
+	Agent   string    `json:"agent"`
+	Project string    `json:"project,omitempty"`
+	Turn    int       `json:"turn"`
+	Updated time.Time `json:"updated"`
+	// Messages are the person's newest typed messages, oldest first.
+	Messages []AgentMessage `json:"messages"`
+}
+
+// AgentMessage is one message the person typed.
+type AgentMessage struct {
+	Turn int       `json:"turn"`
+	At   time.Time `json:"at"`
+	Text string    `json:"text"`
+}
+
+// Latest is the session's newest message ("" when none).
+func (a AgentSession) Latest() string {
+	if len(a.Messages) == 0 {
+		return ""
+	}
+	return a.Messages[len(a.Messages)-1].Text
+}
+
+func (s *Store) readAgentSessions() ([]AgentSession, error) {
+	b, err := os.ReadFile(filepath.Join(s.dir, fileAgentSessions))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var list []AgentSession
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, fmt.Errorf("%s: %w", fileAgentSessions, err)
+	}
+	return list, nil
+}
+
+// AgentSessions returns the recorded agent sessions, newest first. A
+// damaged log reads as empty (it is rebuilt by the next message).
+func (s *Store) AgentSessions() []AgentSession {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	list, _ := s.readAgentSessions()
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Updated.After(list[j].Updated) })
+	return list
+}
+
+// AgentSessionByID returns one recorded session.
+func (s *Store) AgentSessionByID(id string) (AgentSession, bool) {
+	for _, a := range s.AgentSessions() {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	return AgentSession{}, false
+}
+
+// RecordAgentMessage appends a message the person typed to an agent
+// session's log and returns the session's turn number for it. Secrets are
+// redacted before the text touches disk; the log keeps the newest
+// sessions and messages only and never pushes the store over its cap.
+func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, project, text string, at time.Time) (int, error) {
+	if strings.TrimSpace(sessionID) == "" {
+		return 0, errors.New("record agent message: empty session id")
+	}
+	if at.IsZero() {
+		at = s.now()
+	}
+	red, _ := scan.Redact(text)
+	red = TruncateChars(red, maxAgentMessageChars)
+	turn := 0
+	err := s.withWrite(func() error {
+		list, err := s.readAgentSessions()
+		if err != nil {
+			s.report(fileAgentSessions, err.Error(), "rebuilt")
+			list = nil
+		}
+		idx := -1
+		for i := range list {
+			if list[i].ID == sessionID {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			list = append(list, AgentSession{ID: TruncateChars(sessionID, 200), Agent: agent})
+			idx = len(list) - 1
+		}
+		a := &list[idx]
+		a.Turn++
+		turn = a.Turn
+		a.Updated = at
+		if project != "" {
+			a.Project = project
+		}
+		if strings.TrimSpace(red) != "" {
+			a.Messages = append(a.Messages, AgentMessage{Turn: turn, At: at, Text: red})
+		}
+		if len(a.Messages) > maxAgentSessionMessages {
+			a.Messages = a.Messages[len(a.Messages)-maxAgentSessionMessages:]
+		}
+		sort.SliceStable(list, func(i, j int) bool { return list[i].Updated.After(list[j].Updated) })
+		if len(list) > maxAgentSessions {
+			list = list[:maxAgentSessions]
+		}
+		for {
+			b, err := json.MarshalIndent(list, "", "  ")
+			if err != nil {
+				return err
+			}
+			if capB := s.cfg.CapBytes(); capB > 0 {
+				need := s.projectedLocked() - s.usage[fileAgentSessions] + roundUp(int64(len(b)), s.blockSz)
+				if need > capB {
+					if len(list) > 1 {
+						list = list[:len(list)-1] // the oldest session goes first
+						continue
+					}
+					return fmt.Errorf("%w: no room for the agent-session log", ErrCapExceeded)
+				}
+			}
+			if err := writeFileAtomic(filepath.Join(s.dir, fileAgentSessions), b); err != nil {
+				return err
+			}
+			// Not s.wrote: no tracked file changed, so other processes need
+			// not reload the store; they read this log from disk each time.
+			s.account(fileAgentSessions)
+			return nil
+		}
+	})
+	return turn, err
+}
