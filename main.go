@@ -20,7 +20,12 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
+	width := 0
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		width = w
+	}
 	os.Exit(cli.Main(os.Args[1:], cli.Env{
+		Width:            width,
 		Demo:             demo,
 		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		RunTUI:           runTUI,

@@ -79,19 +79,25 @@ func NewID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// ValidID reports whether id is safe to use as a file name: non-empty, not
-// "." or "..", and free of path separators, ".." and NUL. Ids written by
-// odekmem are always 32 lowercase hex digits, but stores written by other
-// programs may use other safe spellings, which load.
+// ValidID reports whether id is in the store's id alphabet: 1 to 128
+// characters of lowercase ASCII letters, digits, '-' and '_', starting with
+// a letter or digit. Ids written by odekmem and odek are 32 lowercase hex
+// digits; other programs' ids (UUIDs, slugs) load as long as they keep to
+// the alphabet. Ids become file names (chunks/<id>.md), so anything outside
+// it is refused everywhere an id is taken — load, import, links, pending
+// reviews: a leading '.' could pose as a writer's temp file (".tmp-x") and
+// be swept, upper case collides on case-insensitive file systems, and
+// separators, "..", NUL and control characters escape or break the path.
 func ValidID(id string) bool {
-	if id == "" || id == "." || id == ".." || len(id) > 128 {
+	if id == "" || len(id) > 128 {
 		return false
 	}
-	if strings.ContainsAny(id, "/\\\x00") || strings.Contains(id, "..") {
-		return false
-	}
-	for _, r := range id {
-		if r < 0x21 || r == 0x7f || r >= 0x80 {
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'z':
+		case (c == '-' || c == '_') && i > 0:
+		default:
 			return false
 		}
 	}

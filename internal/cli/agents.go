@@ -16,6 +16,22 @@ import (
 // setup, the long-lived serve process). The logic lives in
 // internal/mcpserver, internal/agenthook and internal/agentsetup.
 
+func init() {
+	register(&command{name: "mcp", summary: "serve the memory to an agent over MCP (stdio, or --http ADDR)",
+		flags: flagSpec{"http": true, "allow-remote": false, "token-file": true, "project": true},
+		flagHelp: map[string]string{
+			"http":         "serve streamable HTTP on ADDR (loopback unless --allow-remote) instead of stdio",
+			"allow-remote": "accept non-loopback clients (needs a bearer token)",
+			"token-file":   "read the bearer token from FILE (else $ODEKMEM_MCP_TOKEN)",
+			"project":      "project the session belongs to (default: the working directory's project root)",
+		},
+		about: `Tools: search_memories, recall, remember, forget, list_quarantine, list_pending, search_quarantine.
+			What the agent remembers is trusted only when it is the person's own words; anything else is
+			quarantined. The server cannot promote, confirm, unpin or edit the user model.`,
+		examples: []string{"odekmem mcp", "odekmem mcp --http 127.0.0.1:8765"},
+		run:      cmdMCP, store: writesStore, group: "Agent", jsonOut: true})
+}
+
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }

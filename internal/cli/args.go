@@ -2,17 +2,37 @@ package cli
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/odekmem/odekmem/memcore"
 )
 
-// usageError is a command-line mistake: exit status 2.
-type usageError struct{ msg string }
+// usageError is a command-line mistake: exit status 2. verb, when set,
+// points the hint at that verb's help.
+type usageError struct{ msg, verb string }
 
 func (e usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return usageError{msg: fmt.Sprintf(format, a...)} }
+
+// withVerb names the verb in a usage error that does not name one yet.
+func withVerb(err error, verb string) error {
+	if ue, ok := err.(usageError); ok && ue.verb == "" {
+		ue.verb = verb
+		return ue
+	}
+	return err
+}
+
+// withFlag returns a copy of spec with one more flag.
+func withFlag(spec flagSpec, name string, takes bool) flagSpec {
+	out := flagSpec{name: takes}
+	for k, v := range spec {
+		out[k] = v
+	}
+	return out
+}
 
 // parsed holds one command line: positional arguments, verb flags and the
 // global --home and --memory-extended-* flags, which may appear anywhere.
@@ -22,6 +42,7 @@ type parsed struct {
 	bools map[string]bool
 	home  string
 	ext   map[string]string // memory.extended key → value
+	help  bool              // -h or --help
 }
 
 // flagSpec lists a verb's flags: name → true when it takes a value.
@@ -41,6 +62,10 @@ func parseArgs(args []string, spec flagSpec) (*parsed, error) {
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			p.pos = append(p.pos, a)
+			continue
+		}
+		if a == "-h" || a == "--help" {
+			p.help = true
 			continue
 		}
 		name := strings.TrimLeft(a, "-")
@@ -79,7 +104,7 @@ func parseArgs(args []string, spec flagSpec) (*parsed, error) {
 		default:
 			takes, ok := spec[name]
 			if !ok {
-				return nil, usagef("unknown flag --%s", name)
+				return nil, unknownFlag(name, spec)
 			}
 			if takes {
 				v, err := next()
@@ -97,4 +122,80 @@ func parseArgs(args []string, spec flagSpec) (*parsed, error) {
 		}
 	}
 	return p, nil
+}
+
+// unknownFlag names the flag and suggests the nearest one the verb has.
+func unknownFlag(name string, spec flagSpec) error {
+	cands := []string{"home", "help"}
+	for k := range spec {
+		cands = append(cands, k)
+	}
+	sort.Strings(cands)
+	if strings.HasPrefix(name, "memory-extended-") {
+		cands = cands[:0]
+		for _, k := range memcore.ConfigKeys() {
+			cands = append(cands, memcore.FlagName(k))
+		}
+	}
+	if s := nearest(name, cands); s != "" {
+		return usagef("unknown flag --%s (did you mean --%s?)", name, s)
+	}
+	return usagef("unknown flag --%s", name)
+}
+
+// nearest returns the candidate closest to s by edit distance, or "" when
+// none is close enough to be a plausible typo (or s is a prefix of exactly
+// one candidate, which is then returned).
+func nearest(s string, cands []string) string {
+	best, bestD := "", 1<<30
+	var prefixed []string
+	for _, c := range cands {
+		if s != "" && strings.HasPrefix(c, s) {
+			prefixed = append(prefixed, c)
+		}
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	limit := 2
+	if len(s) > 6 {
+		limit = 3
+	}
+	if bestD <= limit && bestD < len(s) {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the optimal-string-alignment distance (Levenshtein plus
+// adjacent transpositions: "tpye" is one step from "type").
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		return 1 << 20
+	}
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }

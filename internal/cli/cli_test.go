@@ -26,8 +26,18 @@ func run(t *testing.T, home, stdin string, args ...string) result {
 	return result{code, out.String(), errb.String()}
 }
 
-func TestAddListShowForgetRoundTrip(t *testing.T) {
+// newHome is an odek home with an initialised, empty store.
+func newHome(t *testing.T) string {
+	t.Helper()
 	home := t.TempDir()
+	if r := run(t, home, "", "init"); r.code != 0 || !strings.Contains(r.stdout, "created store") {
+		t.Fatalf("init: %+v", r)
+	}
+	return home
+}
+
+func TestAddListShowForgetRoundTrip(t *testing.T) {
+	home := newHome(t)
 	r := run(t, home, "", "add", "We decided to use PostgreSQL over MySQL for the ledger", "--type", "decision", "--pin")
 	if r.code != 0 {
 		t.Fatalf("add: %+v", r)
@@ -64,7 +74,7 @@ func TestAddListShowForgetRoundTrip(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
-	home := t.TempDir()
+	home := newHome(t)
 	cases := []struct {
 		name string
 		args []string
@@ -140,7 +150,7 @@ func TestScanJSONOneObjectPerLine(t *testing.T) {
 }
 
 func TestExportImportLossless(t *testing.T) {
-	src := t.TempDir()
+	src := newHome(t)
 	run(t, src, "", "add", "Prefers table-driven tests with named subtests", "--type", "preference")
 	run(t, src, "", "add", "Decided to use PostgreSQL over MySQL", "--type", "decision", "--pin")
 	st, _ := memcore.Open(filepath.Join(src, "memory", "extended"), memcore.Options{})
@@ -151,7 +161,7 @@ func TestExportImportLossless(t *testing.T) {
 	if r := run(t, src, "", "export", export); r.code != 0 {
 		t.Fatalf("export: %+v", r)
 	}
-	dst := t.TempDir()
+	dst := newHome(t)
 	if r := run(t, dst, "", "import", export); r.code != 0 || !strings.Contains(r.stdout, "2 live, 1 quarantined") {
 		t.Fatalf("import: %+v", r)
 	}
@@ -170,7 +180,7 @@ func TestDemoPrintsStats(t *testing.T) {
 }
 
 func TestProjectConfigMemoryIgnoredOnStderr(t *testing.T) {
-	home := t.TempDir()
+	home := newHome(t)
 	os.WriteFile(filepath.Join(home, "odek.json"), []byte(`{"memory":{"extended":{"max_size_mb":1}}}`), 0o600)
 	r := run(t, home, "", "stats", "--json")
 	if r.code != 0 || !strings.Contains(r.stderr, `may not set "memory"`) {
@@ -184,7 +194,7 @@ func TestProjectConfigMemoryIgnoredOnStderr(t *testing.T) {
 }
 
 func TestSecretsNeverEchoed(t *testing.T) {
-	home := t.TempDir()
+	home := newHome(t)
 	secret := "sk-proj-Zq3xT9vLm2Pw8Rk4Ns6Yb1Hc5Jd7Fg0Ae"
 	r := run(t, home, "", "add", "note", "--project", secret, "--session", secret, "--json")
 	if r.code != 0 || strings.Contains(r.stdout+r.stderr, "Zq3xT9vL") {

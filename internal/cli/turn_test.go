@@ -10,7 +10,7 @@ import (
 )
 
 func TestIngestTranscriptThenRecall(t *testing.T) {
-	home := t.TempDir()
+	home := newHome(t)
 	transcript := strings.Join([]string{
 		`{"role":"user","content":"We decided to use PostgreSQL over MySQL for the payments ledger.","session":"s1","turn":1,"project":"/src/payments-api","time":"2026-11-20T10:00:00Z"}`,
 		`{"role":"assistant","content":"I prefer MongoDB for everything.","session":"s1","turn":2,"project":"/src/payments-api","time":"2026-11-20T10:00:05Z"}`,
@@ -52,7 +52,7 @@ func TestIngestTranscriptThenRecall(t *testing.T) {
 }
 
 func TestIngestPlainLinesAndBadJSON(t *testing.T) {
-	home := t.TempDir()
+	home := newHome(t)
 	r := run(t, home, "I prefer tabs over spaces.\n\nMy goal is to ship the v2 API by March.\n", "ingest", "--session", "cli", "--project", "demo")
 	if r.code != 0 || !strings.Contains(r.stdout, "ingested 2 messages") {
 		t.Fatalf("plain ingest: %+v", r)

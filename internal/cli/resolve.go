@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// minPrefix is the shortest id prefix a verb accepts.
+const minPrefix = 4
+
+// maxCandidates bounds the candidates an ambiguous prefix lists.
+const maxCandidates = 10
+
+// resolveAtomID turns what the person typed into a live or quarantined
+// atom id: the full id, or any unique prefix of at least minPrefix
+// characters. An ambiguous prefix lists the candidates; a pending-review id
+// says so.
+func resolveAtomID(c *ctx, arg string) (string, error) {
+	want := strings.ToLower(strings.TrimSpace(arg))
+	if want == "" {
+		return "", usagef("expected an atom id")
+	}
+	live, quar := c.store.IDsWithPrefix(want)
+	for _, id := range append(live, quar...) {
+		if id == want {
+			return id, nil
+		}
+	}
+	if len(want) < minPrefix {
+		return "", usagef("id %q is too short: give at least %d characters of it", arg, minPrefix)
+	}
+	switch n := len(live) + len(quar); {
+	case n == 1:
+		return append(live, quar...)[0], nil
+	case n > 1:
+		var lines []string
+		for _, id := range live {
+			lines = append(lines, candidateLine(c, id, false))
+		}
+		for _, id := range quar {
+			lines = append(lines, candidateLine(c, id, true))
+		}
+		return "", ambiguous(want, "atoms", lines)
+	}
+	if ids := pendingWithPrefix(c, want); len(ids) > 0 {
+		return "", fmt.Errorf("%s is a pending review, not an atom: see odekmem pending, then confirm or reject it", ids[0])
+	}
+	return "", fmt.Errorf("%w: no atom %s", memcore.ErrNotFound, arg)
+}
+
+// resolvePendingID does the same for pending-review ids.
+func resolvePendingID(c *ctx, arg string) (string, error) {
+	want := strings.ToLower(strings.TrimSpace(arg))
+	if want == "" {
+		return "", usagef("expected a pending-review id")
+	}
+	ids := pendingWithPrefix(c, want)
+	for _, id := range ids {
+		if id == want {
+			return id, nil
+		}
+	}
+	if len(want) < minPrefix {
+		return "", usagef("id %q is too short: give at least %d characters of it", arg, minPrefix)
+	}
+	switch {
+	case len(ids) == 1:
+		return ids[0], nil
+	case len(ids) > 1:
+		var lines []string
+		for _, p := range c.store.Pending() {
+			if strings.HasPrefix(p.ID, want) {
+				lines = append(lines, fmt.Sprintf("%s  %s = %s", p.ID, p.Field, clip(p.Value, 50)))
+			}
+		}
+		return "", ambiguous(want, "pending reviews", lines)
+	}
+	if live, quar := c.store.IDsWithPrefix(want); len(live)+len(quar) > 0 {
+		return "", fmt.Errorf("%s is an atom id; %s takes a pending-review id (see odekmem pending)", want, c.cmd.name)
+	}
+	return "", fmt.Errorf("%w: no pending review %s", memcore.ErrNotFound, arg)
+}
+
+func pendingWithPrefix(c *ctx, prefix string) []string {
+	var out []string
+	for _, p := range c.store.Pending() {
+		if strings.HasPrefix(p.ID, prefix) {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}
+
+func candidateLine(c *ctx, id string, quarantined bool) string {
+	a, _, err := c.store.Get(id)
+	if err != nil {
+		return id
+	}
+	where := "live"
+	if quarantined {
+		where = "quarantined"
+	}
+	return fmt.Sprintf("%s  %-11s  %s", id, where, clip(a.Text, 50))
+}
+
+func ambiguous(prefix, what string, lines []string) error {
+	n := len(lines)
+	if len(lines) > maxCandidates {
+		lines = append(lines[:maxCandidates], fmt.Sprintf("… and %d more", n-maxCandidates))
+	}
+	return errors.New(fmt.Sprintf("id prefix %s is ambiguous: %d %s match; give more characters:\n  %s", prefix, n, what, strings.Join(lines, "\n  ")))
+}
