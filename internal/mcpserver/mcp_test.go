@@ -246,7 +246,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, home, project string) {
 func TestStdioSubprocess(t *testing.T) {
 	home := t.TempDir()
 	project := t.TempDir()
-	cmd := exec.Command(bin, "mcp", "--home", home, "--project", project)
+	cmd := exec.Command(bin, "mcp", "--create", "--home", home, "--project", project)
 	cmd.Env = append(os.Environ(), "ODEK_HOME=")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -338,11 +338,11 @@ func TestHTTPAddressPolicy(t *testing.T) {
 	// The binary refuses a public address without the explicit flag and
 	// never takes the token from argv.
 	home := t.TempDir()
-	out, err := exec.Command(bin, "mcp", "--home", home, "--http", "0.0.0.0:0").CombinedOutput()
+	out, err := exec.Command(bin, "mcp", "--create", "--home", home, "--http", "0.0.0.0:0").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "not a loopback address") {
 		t.Errorf("public address accepted: %v %s", err, out)
 	}
-	out, err = exec.Command(bin, "mcp", "--home", home, "--http", "0.0.0.0:0", "--allow-remote", "--token", "0123456789abcdef0123").CombinedOutput()
+	out, err = exec.Command(bin, "mcp", "--create", "--home", home, "--http", "0.0.0.0:0", "--allow-remote", "--token", "0123456789abcdef0123").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "unknown flag --token") {
 		t.Errorf("--token on argv accepted: %v %s", err, out)
 	}
