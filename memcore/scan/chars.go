@@ -6,30 +6,103 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/rangetable"
 )
 
-// isDefaultIgnorable reports membership in the Unicode derived property
-// Default_Ignorable_Code_Point (Other_DICP + Cf + Variation_Selector, minus
-// White_Space, the interlinear annotation characters, the Egyptian format
-// controls and the prepended concatenation marks), plus U+FFF9–FFFB, which can
-// hide text and have no place in a memory.
+// hiddenTable is the set of characters a person cannot see, derived from
+// Unicode properties rather than listed by hand: the derived property
+// Default_Ignorable_Code_Point (Other_Default_Ignorable_Code_Point plus
+// Variation_Selector), every format character (general category Cf: the
+// format controls of every script, Egyptian hieroglyph format controls,
+// prepended concatenation marks, interlinear annotations, shorthand and
+// musical format controls), private-use characters (Co), noncharacters,
+// plus two blank-looking symbols that are not format characters: U+2800
+// BRAILLE PATTERN BLANK and U+FFFC OBJECT REPLACEMENT CHARACTER. Tag
+// characters, variation selectors and bidi controls are in it too but get
+// their own, more specific findings first.
+var hiddenTable = rangetable.Merge(
+	unicode.Other_Default_Ignorable_Code_Point,
+	unicode.Variation_Selector,
+	unicode.Cf,
+	unicode.Co,
+	unicode.Noncharacter_Code_Point,
+	&unicode.RangeTable{R16: []unicode.Range16{{Lo: 0x2800, Hi: 0x2800, Stride: 1}, {Lo: 0xFFFC, Hi: 0xFFFC, Stride: 1}}},
+)
+
+// isDefaultIgnorable reports whether r is in [hiddenTable] (white space
+// excluded: U+180E and friends are handled as spaces by no one, but a
+// White_Space character is never invisible content).
 func isDefaultIgnorable(r rune) bool {
 	if r < 0xAD {
 		return false
 	}
-	if unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r) {
-		return true
-	}
-	if !unicode.Is(unicode.Cf, r) {
+	return unicode.Is(hiddenTable, r) && !unicode.Is(unicode.White_Space, r)
+}
+
+// IsHidden reports whether r is a character a person cannot see in the
+// sense of [StripHidden]: every character of the hidden set, tag
+// characters, bidi controls and marks, and control characters other than
+// newline and tab.
+func IsHidden(r rune) bool {
+	if r == '\n' || r == '\t' {
 		return false
 	}
-	if unicode.Is(unicode.Prepended_Concatenation_Mark, r) || unicode.Is(unicode.White_Space, r) {
-		return false
+	return dropInView(r) || isVariationSelector(r)
+}
+
+// StripHidden removes every character [IsHidden] reports, except ZWJ and
+// ZWNJ where they are ordinary orthography (emoji sequences, Arabic and
+// Indic spelling) and the tag characters of a valid flag emoji. Promote
+// uses it; [Scan] already scans both the text as written and the text with
+// these characters removed (and with them read as spaces), so stripping can
+// never assemble an attack the scan did not see.
+func StripHidden(s string) string {
+	clean := true
+	for _, r := range s {
+		if r >= 0x80 || r < 0x20 || r == 0x7F {
+			if IsHidden(r) {
+				clean = false
+				break
+			}
+		}
 	}
-	if r >= 0x13430 && r <= 0x1345F { // Egyptian hieroglyph format controls
-		return false
+	if clean {
+		return s
 	}
-	return true
+	rs := decodeRunes(s)
+	var sb strings.Builder
+	sb.Grow(len(s))
+	for i := 0; i < len(rs); i++ {
+		r := rs[i].r
+		switch {
+		case r == 0x1B || r == 0x9B || r == 0x9D || r == 0x90 || r == 0x98 || r == 0x9E || r == 0x9F:
+			n, _ := ansiLen(s[rs[i].off:])
+			end := rs[i].off + max(n, rs[i].size)
+			for i+1 < len(rs) && rs[i+1].off < end {
+				i++
+			}
+		case isTag(r):
+			j := i
+			for j < len(rs) && isTag(rs[j].r) {
+				j++
+			}
+			if validFlagTags(rs, i, j) {
+				for k := i; k < j; k++ {
+					sb.WriteRune(rs[k].r)
+				}
+			}
+			i = j - 1
+		case (r == 0x200C || r == 0x200D) && legitJoiner(rs, i):
+			sb.WriteRune(r)
+		case (r == 0xFE0E || r == 0xFE0F) && i > 0 && isEmojiish(rs[i-1].r):
+			sb.WriteRune(r)
+		case IsHidden(r):
+		default:
+			sb.WriteString(s[rs[i].off : rs[i].off+rs[i].size])
+		}
+	}
+	return sb.String()
 }
 
 func isTag(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }
@@ -110,10 +183,21 @@ func legitJoiner(rs []runeAt, i int) bool {
 		return false
 	}
 	prev, next := rs[i-1].r, rs[i+1].r
-	if rs[i].r == 0x200D && isEmojiish(prev) && isEmojiish(next) {
+	if rs[i].r == 0x200D && (isEmojiish(prev) || prev == 0xFE0F || (prev >= 0x1F3FB && prev <= 0x1F3FF)) && isEmojiish(next) {
 		return true
 	}
-	return isJoinerScript(prev) && isJoinerScript(next)
+	// A joiner shapes the letters around it: the previous character may be
+	// a script-specific mark on a letter of the same script, but a joiner
+	// between generic combining marks (or after one) hides nothing legible.
+	j := i - 1
+	for j > 0 && unicode.IsMark(rs[j].r) && !unicode.Is(unicode.Inherited, rs[j].r) {
+		j--
+	}
+	base := rs[j].r
+	if !unicode.IsLetter(base) || !isJoinerScript(base) || unicode.Is(unicode.Inherited, prev) {
+		return false
+	}
+	return isJoinerScript(next) && !unicode.Is(unicode.Inherited, next)
 }
 
 // ansiLen returns the byte length of the escape sequence starting at s[0]
@@ -244,6 +328,18 @@ func classifyInvisible(r rune) charClass {
 		rule, reason = "shorthand_format", "invisible shorthand format character"
 	case r >= 0xFFF9 && r <= 0xFFFB:
 		rule, reason = "interlinear_annotation", "interlinear annotation character"
+	case r >= 0x13430 && r <= 0x1345F:
+		rule, reason = "egyptian_format", "invisible Egyptian hieroglyph format control"
+	case r == 0x2800:
+		rule, reason = "braille_blank", "blank braille pattern"
+	case r == 0xFFFC:
+		rule, reason = "object_replacement", "object replacement character"
+	case unicode.Is(unicode.Co, r):
+		rule, reason = "private_use", "private-use character"
+	case unicode.Is(unicode.Noncharacter_Code_Point, r):
+		rule, reason = "noncharacter", "Unicode noncharacter"
+	case unicode.Is(unicode.Prepended_Concatenation_Mark, r):
+		rule, reason = "prepended_concatenation_mark", "prepended concatenation mark (format character)"
 	}
 	return charClass{KindInvisible, rule, Block, fmt.Sprintf("%s U+%04X", reason, r)}
 }

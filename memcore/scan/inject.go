@@ -65,9 +65,6 @@ var injectionRules = []injRule{
 	{rule: "you_are_now", reason: "tries to give the model a new identity",
 		kw: []string{"you are now", "you're now"},
 		re: rx(`\byou(?: are|'re) now (?:an? |the |my |in )?(?:dan\b|do anything now|unrestricted|unfiltered|uncensored|jailbroken|free (?:from|of)|no longer (?:an? )?(?:ai|assistant|bound|restricted|limited|chatgpt|claude)|(?:in )?(?:god|developer|dan|jailbreak|unrestricted|admin|sudo|root|evil|override) mode|(?:a |an )?(?:different|new|evil|rogue|unrestricted) (?:ai|assistant|model|chatbot|persona|character)|(?:\w+ )?(?:ai|assistant|chatbot|language model|llm|bot) (?:that|which|who|with no|without)|operating (?:in|under|as)|acting as|going to (?:act|pretend|role ?play))`)},
-	{rule: "new_system_prompt", reason: "claims to install a new system prompt",
-		kw: []string{"system prompt", "system message", "system instruction"},
-		re: rx(`\b(?:new|updated|revised|real|actual|true) system (?:prompt|message|instructions?)\b|\bsystem prompt (?:override|update)\b`)},
 	{rule: "new_directive", reason: "claims to give the model a new directive",
 		kw:  []string{"directive", "instruction", "programming", "orders"},
 		kw2: []string{"your "},
@@ -98,7 +95,7 @@ var injectionRules = []injRule{
 		kw2: []string{"dump", "leak", "send", "exfiltrate", "upload", "post", "email", "forward", "reveal", "expose", "disclose"},
 		re:  rx(`\b(?:dump|leak|send|exfiltrate|upload|post|email|forward|reveal|expose|disclose)\b(?: me| us| out){0,2}(?: (?:all|any|the|your|my|our|its|every|this|that|full|entire|complete|current|system's|server's))* (?:env(?:ironment)? variables|env vars|environment|\.env(?: file)?)\b`)},
 
-	{rule: "secret_request", reason: "asks for a password or secret key",
+	{rule: "secret_request", reason: "asks for a password or secret key", negatable: true,
 		kw:   []string{"password", "passcode", "passphrase", "secret", "key", "token"},
 		kw2:  []string{"what", "confirm", "share", "reveal", "give me", "tell me", "provide"},
 		re:   rx(`\bwhat(?:'s| is| are) (?:the|your|our|my|his|her|their)(?: \w+){0,2} (?:password|passcode|passphrase|secret key|secret code|secret word|api key|access token|private key)s?\b|\b(?:confirm|share|reveal|give me|tell me|provide)(?: with me| me| us)? (?:the|your|our)(?: \w+)? (?:password|passcode|passphrase|secret key|secret code|api key)\b`),
@@ -112,7 +109,10 @@ var injectionRules = []injRule{
 		re: rx(`¿?\bcu[aá]l es (?:la|tu|su) contraseña\b|\bquel est (?:le|ton|votre) mot de passe\b|\bqual (?:è|e) (?:la|la tua|la sua) password\b|\b(?:was|wie) (?:ist|lautet) (?:das|dein|ihr) passwort\b|パスワードは何|\bqual (?:é|e) (?:a|a sua|sua) senha\b|какой (?:у тебя |у вас )?пароль|密码是什么|密碼是什麼`)},
 	{rule: "override_directive", reason: "claims a privileged override",
 		kw: []string{"override"},
-		re: rx(`\b(?:developer|system|security|admin|administrator|training data|data|policy|safety) override ?:`)},
+		re: rx(`\b(?:developer|system|security|training data|policy|safety) override ?:`)},
+	{rule: "new_system_prompt", reason: "claims to install a new system prompt",
+		kw: []string{"system prompt", "system message", "system instruction"},
+		re: rx(`\b(?:new|updated|revised|real|actual|true) system (?:prompt|message|instructions?) ?:|\bsystem prompt (?:override|update) ?:|\byour (?:new|real|actual|true) system (?:prompt|message|instructions?)\b`)},
 	{rule: "unfiltered_ai", reason: "describes an AI without safety filtering (jailbreak persona)",
 		kw:  []string{"filter", "restriction", "censor", "guardrail", "limitation"},
 		kw2: []string{"ai", "gpt", "model", "assistant", "chatbot", "llm"},
@@ -132,8 +132,6 @@ var injectionRules = []injRule{
 		kw:   []string{"<!--"},
 		re:   rx(`<!--.{0,400}?(?:-->|$)`),
 		post: func(v string, a, b int) bool { return htmlCommentInstr.MatchString(v[a:b]) }},
-	{rule: "script_tag", reason: "HTML <script> tag", kw: []string{"script"}, re: rx(`<\s*script\b`)},
-	{rule: "iframe_tag", reason: "HTML <iframe> tag", kw: []string{"iframe"}, re: rx(`<\s*iframe\b`)},
 	// --- social engineering ---
 	{rule: "from_now_on", reason: "tries to change the model's behaviour from now on",
 		kw: []string{"from now on", "from this point on", "henceforth"},
@@ -478,8 +476,12 @@ func encodedInjection(s string) (injHit, bool) {
 		if len(dec) < 8 || !utf8.Valid(dec) || !mostlyPrintable(dec) {
 			return injHit{}, false
 		}
-		hs := matchInjection(Normalize(string(dec)), true)
+		n := Normalize(string(dec))
+		hs := matchInjection(n, true)
 		if len(hs) == 0 {
+			if h, ok := scoreView(n); ok {
+				return injHit{rule: "score_" + h.top, reason: h.reason("")}, true
+			}
 			return injHit{}, false
 		}
 		return hs[0], true

@@ -1,8 +1,11 @@
 package scan
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 var oneLine = strings.NewReplacer("\n", " ", "\t", " ")
@@ -14,6 +17,9 @@ const maxMatch = 160
 // and the text with secrets redacted. Scan is pure and safe for concurrent
 // use.
 func Scan(text string) Result {
+	if len(text) > MaxInput {
+		return oversize(text)
+	}
 	findings, st := charPass(text, make([]Finding, 0, 4))
 
 	creds := credentialFindings(st)
@@ -52,17 +58,7 @@ func Scan(text string) Result {
 	findings = append(findings, creds...)
 
 	v := buildView(st, true)
-	for _, h := range matchInjection(v.s, false) {
-		a, b := v.span(h.a, h.b)
-		findings = append(findings, Finding{Kind: KindInjection, Rule: h.rule, Severity: Block, Start: a, End: b,
-			Match: safeMatch(text[a:b], creds, a), Reason: h.reason})
-	}
-	if h, ok := encodedInjection(st.s); ok {
-		a := st.orig(h.a)
-		b := st.orig(h.b-1) + 1
-		findings = append(findings, Finding{Kind: KindInjection, Rule: h.rule, Severity: Block, Start: a, End: b,
-			Match: safeMatch(text[a:b], creds, a), Reason: h.reason})
-	}
+	findings = append(findings, detectInjection(text, st, v, creds)...)
 	n := len(findings)
 	findings = mixedScript(text, findings)
 	if len(creds) > 0 {
@@ -140,4 +136,129 @@ func mixedScript(text string, findings []Finding) []Finding {
 	}
 	emit()
 	return findings
+}
+
+// MaxInput is the largest text Scan examines, in bytes (1 MiB). Every
+// pass is linear in its input; the bound keeps memory and time per call
+// bounded too (about 60 ms and a few MB at the limit). Atoms are capped at
+// atom_max_chars long before this; the bound exists for imports, loaded
+// files and API callers.
+const MaxInput = 1 << 20
+
+// ErrTooLarge is returned by [CheckSize] for input over [MaxInput].
+var ErrTooLarge = errors.New("scan: input too large")
+
+// CheckSize returns an error naming the size and the limit when text is
+// longer than [MaxInput].
+func CheckSize(text string) error {
+	if len(text) > MaxInput {
+		return fmt.Errorf("%w: %d bytes, the limit is %d bytes (1 MiB)", ErrTooLarge, len(text), MaxInput)
+	}
+	return nil
+}
+
+// oversize is the result for text over MaxInput: one blocking finding, and
+// Redacted holds the first MaxInput bytes (cut on a rune boundary) with
+// secrets redacted — the rest is never returned, so nothing unscanned can
+// be stored from it.
+func oversize(text string) Result {
+	head := truncateRunes(text, MaxInput)
+	red, creds := Redact(head)
+	fs := []Finding{{Kind: KindOversize, Rule: "too_large", Severity: Block, Start: 0, End: len(text),
+		Match:  fmt.Sprintf("%d bytes", len(text)),
+		Reason: fmt.Sprintf("input of %d bytes exceeds the scanner's limit of %d bytes; only the first %d bytes were scanned", len(text), MaxInput, MaxInput)}}
+	fs = append(fs, creds...)
+	sortFindings(fs)
+	return Result{Findings: fs, Redacted: red}
+}
+
+// detectInjection runs the pattern rules and the scored detector over the
+// normalised view of the stripped text, over the view with every hidden
+// character read as a space (so removing them can never assemble a phrase
+// the scan did not see, nor hide one by gluing words together), and over
+// each decoding of a disguise (base64, hex, binary, rot13, leetspeak,
+// letters spaced or dotted apart, words joined by separators, %-escapes).
+func detectInjection(text string, st strippedText, v matchView, creds []Finding) []Finding {
+	var out []Finding
+	seen := map[string]bool{}
+	emit := func(rule, reason string, a, b int) {
+		if seen[rule] {
+			return
+		}
+		seen[rule] = true
+		out = append(out, Finding{Kind: KindInjection, Rule: rule, Severity: Block, Start: a, End: b,
+			Match: safeMatch(text[a:b], creds, a), Reason: reason})
+	}
+	for _, h := range matchInjection(v.s, false) {
+		a, b := v.span(h.a, h.b)
+		emit(h.rule, h.reason, a, b)
+	}
+	if h, ok := scoreView(v.s); ok {
+		a, b := v.span(h.a, h.b)
+		emit("score_"+h.top, h.reason(""), a, b)
+	}
+	if h, ok := encodedInjection(st.s); ok {
+		a := st.orig(h.a)
+		b := st.orig(h.b-1) + 1
+		emit(h.rule, h.reason, a, b)
+	}
+	if len(out) > 0 || len(text) == 0 {
+		return out
+	}
+	// Disguises: the whole text is the span.
+	try := func(prefix, what, d string) bool {
+		if hs := matchInjection(d, true); len(hs) > 0 {
+			emit(prefix+hs[0].rule, what+": "+hs[0].reason, 0, len(text))
+			return true
+		}
+		if h, ok := scoreView(d); ok {
+			emit(prefix+"score_"+h.top, h.reason(what+": "), 0, len(text))
+			return true
+		}
+		return false
+	}
+	if len(st.s) != len(text) {
+		if try("hidden_", "with hidden characters read as spaces", Normalize(hiddenAsSpace(text))) {
+			return out
+		}
+	}
+	if d, ok := decodeLeet(v.s); ok && try("leet_", "leetspeak-decoded", d) {
+		return out
+	}
+	if d, ok := decodeSeparators(v.s); ok && try("joined_", "separator-joined words split", d) {
+		return out
+	}
+	if d, ok := unspaceLetters(st.s); ok && try("spaced_", "spaced-out letters joined", Normalize(d)) {
+		return out
+	}
+	if d, ok := percentDecode(v.s); ok && try("urlenc_", "%-decoded", Normalize(d)) {
+		return out
+	}
+	if d, ok := rot13(v.s); ok && try("rot13_", "rot13-decoded", d) {
+		return out
+	}
+	return out
+}
+
+// hiddenAsSpace replaces every hidden character and escape sequence of text
+// with a space.
+func hiddenAsSpace(text string) string {
+	var sb strings.Builder
+	sb.Grow(len(text))
+	for i := 0; i < len(text); {
+		if text[i] == 0x1B {
+			n, _ := ansiLen(text[i:])
+			i += max(n, 1)
+			sb.WriteByte(' ')
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r != '\n' && r != '\t' && (dropInView(r) || isVariationSelector(r)) {
+			sb.WriteByte(' ')
+		} else {
+			sb.WriteString(text[i : i+n])
+		}
+		i += n
+	}
+	return sb.String()
 }

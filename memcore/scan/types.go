@@ -62,6 +62,8 @@ const (
 	KindMixedScript        Kind = "mixed_script"
 	KindInjection          Kind = "injection"
 	KindCredential         Kind = "credential"
+	// KindOversize: the input exceeds MaxInput and was not scanned whole.
+	KindOversize Kind = "oversize"
 )
 
 // Finding is one thing the scanner noticed.
