@@ -17,6 +17,9 @@ type KeyMap struct {
 	Budget     Budget
 	Recall     Recall
 	Input      Input
+	// List is the "/" filter every list pane shares (each pane takes its
+	// own copy, so enabling it in one pane does not touch another).
+	List List
 }
 
 // Global keys work in every pane (except while typing into an input).
@@ -27,6 +30,16 @@ type Global struct {
 	Panes    [7]key.Binding
 	Help     key.Binding
 	Undo     key.Binding
+	// CopyID copies the selected atom's id to the clipboard (OSC 52).
+	CopyID key.Binding
+	// Dismiss closes the store-damage banner.
+	Dismiss key.Binding
+}
+
+// List filters a list pane.
+type List struct {
+	Filter      key.Binding
+	ClearFilter key.Binding
 }
 
 // Nav moves a cursor through a list or scrolls a view.
@@ -104,6 +117,12 @@ func DefaultKeyMap() KeyMap {
 		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Undo:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo"), key.WithDisabled()),
+		CopyID:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy id"), key.WithDisabled()),
+		Dismiss:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "dismiss banner"), key.WithDisabled()),
+	}
+	k.List = List{
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
 	}
 	names := []string{"atoms", "quarantine", "pending", "user model", "associations", "budget", "recall"}
 	for i := range k.Global.Panes {
@@ -140,7 +159,9 @@ func DefaultKeyMap() KeyMap {
 		Forget:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "forget")),
 	}
 	k.Pending = Pending{
-		Confirm: key.NewBinding(key.WithKeys("y", "c"), key.WithHelp("y/c", "confirm")),
+		// Not y: y answers the y/N prompt, and a y typed twice must not
+		// confirm the next review after answering one.
+		Confirm: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "confirm")),
 		Reject:  key.NewBinding(key.WithKeys("n", "x"), key.WithHelp("n/x", "reject")),
 	}
 	k.Assoc = Assoc{

@@ -102,7 +102,7 @@ func TestE2EConfirmReject(t *testing.T) {
 	waitOut(t, tm, "Atoms 205")
 	send(tm, runes("3"))
 	waitOut(t, tm, "Pending reviews · 5")
-	send(tm, runes("y"))
+	send(tm, runes("c"))
 	waitOut(t, tm, "confirmed "+first.Field, "Pending 4")
 	send(tm, runes("n"))
 	waitOut(t, tm, "[y/N]")

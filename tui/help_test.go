@@ -13,29 +13,32 @@ func TestHelpKeysPerPane(t *testing.T) {
 	st, _ := demoStore(t)
 	nav := "↑/k ↓/j pgup pgdn g/home G/end"
 	global := "tab shift+tab ? q 1-7"
+	withID := "tab shift+tab Y ? q 1-7" // Y copies the selected id
 	tests := []struct {
 		name  string
 		setup func(m *Model)
 		want  string
 	}{
 		{"atoms", func(m *Model) { press(m, runes("1")) },
-			nav + " / t s p S enter space/P d a f r " + global},
+			nav + " / t s p S enter space/P d a f r " + withID},
 		{"atoms filtered", func(m *Model) { press(m, runes("1"), runes("t")) },
-			nav + " / esc t s p S enter space/P d a f r " + global},
+			nav + " / esc t s p S enter space/P d a f r " + withID},
 		{"atoms detail", func(m *Model) { press(m, runes("1"), keyEnter) },
-			nav + " esc space/P d a f r " + global},
+			nav + " esc space/P d a f r " + withID},
 		{"atoms typing", func(m *Model) { press(m, runes("1"), runes("/")) },
 			"enter esc"},
 		{"quarantine", func(m *Model) { press(m, runes("2")) },
-			"↑/k ↓/j pgup pgdn space A p d " + global},
+			"↑/k ↓/j pgup pgdn space A p d / " + withID},
+		{"quarantine filtered", func(m *Model) { press(m, runes("2"), runes("/"), runes("w"), keyEnter) },
+			"↑/k ↓/j pgup pgdn space A p d / esc " + withID},
 		{"pending", func(m *Model) { press(m, runes("3")) },
-			"↑/k ↓/j y/c n/x " + global},
+			"↑/k ↓/j c n/x / " + withID},
 		{"user model", func(m *Model) { press(m, runes("4")) },
-			"↑/k ↓/j pgup pgdn " + global},
+			"↑/k ↓/j pgup pgdn / " + global},
 		{"associations", func(m *Model) { press(m, runes("5")) },
-			"↑/k ↓/j enter/→ + s " + global},
+			"↑/k ↓/j enter/→ + s / " + withID},
 		{"associations deeper with history", func(m *Model) { press(m, runes("5"), runes("+"), keyEnter) },
-			"↑/k ↓/j enter/→ ← - s " + global},
+			"↑/k ↓/j enter/→ ← - s / " + withID},
 		{"budget", func(m *Model) { press(m, runes("6")) },
 			"↑/k ↓/j pgup pgdn c " + global},
 		{"recall", func(m *Model) { press(m, runes("7")) },

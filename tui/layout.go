@@ -22,3 +22,7 @@ func bodySize(w, h, extraHelp int) (int, int) {
 	}
 	return w, bh
 }
+
+// maxBannerProblems is how many problems the damage banner lists before
+// "… N more".
+const maxBannerProblems = 3

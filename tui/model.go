@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
 
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
@@ -48,6 +51,9 @@ type Options struct {
 	Animate bool
 	// Styles default to theme.NewStyles(theme.Default()).
 	Styles *theme.Styles
+	// Clipboard receives the OSC 52 sequence that copies an id (Y); nil
+	// means the terminal (stdout).
+	Clipboard io.Writer
 }
 
 // DefaultOptions are the options Run uses.
@@ -82,6 +88,10 @@ type Model struct {
 	undo    []views.Undo
 	fatal   error
 	ticking bool
+	// damage is what the store reported moving aside or repairing; the
+	// banner shows it until dismissed.
+	damage    []memcore.Problem
+	dismissed int // problems the person has dismissed (a prefix of damage)
 }
 
 type refreshTickMsg struct{}
@@ -121,6 +131,9 @@ func New(ctx context.Context, st *memcore.Store, opts Options) *Model {
 	m.help.Styles.ShortDesc = opts.Styles.Muted
 	m.help.Styles.FullDesc = opts.Styles.Muted
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(opts.Styles.Accent))
+	if st != nil {
+		m.damage = st.Problems()
+	}
 	m.refreshKeys()
 	m.resize()
 	return m
@@ -166,9 +179,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		return m, nil
 	case tea.KeyMsg:
-		return m, m.updateKey(msg)
+		return m, m.afterInput(m.keyMsg(msg))
 	case tea.MouseMsg:
-		return m, m.panes[m.focus].Update(msg)
+		return m, m.afterInput(m.mouse(msg))
 	case refreshTickMsg:
 		return m, refreshCmd(m.d.Store)
 	case refreshedMsg:
@@ -182,6 +195,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else if msg.changed {
 			cmds = append(cmds, m.broadcast(views.ReloadMsg{}))
 		}
+		m.noteDamage()
 		return m, tea.Batch(cmds...)
 	case views.StatusMsg:
 		return m, m.setStatus(msg.Text, msg.Err)
@@ -195,6 +209,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case views.MutatedMsg:
 		return m, m.mutated(msg)
+	case copiedMsg:
+		if msg.err != nil {
+			return m, m.setStatus("copy id: "+msg.err.Error(), true)
+		}
+		return m, m.setStatus("copied id "+msg.id+" to the clipboard (OSC 52; the terminal must allow it)", false)
 	case undoneMsg:
 		if msg.err != nil {
 			m.undo = append(m.undo, msg.undo)
@@ -273,6 +292,56 @@ func (m *Model) inputActive() bool {
 	return false
 }
 
+// keyMsg takes a key message as Bubble Tea v1 delivers it. Keys that
+// arrive in one read (a fast typist, ssh, tmux send-keys, an unbracketed
+// paste) come as one message with several runes: outside a text input
+// each rune is its own key, inside one they are inserted together. A
+// bracketed paste goes into an open input whole and is otherwise ignored,
+// so pasted text never acts as commands. Neither a burst nor a paste
+// ever answers a y/N prompt.
+func (m *Model) keyMsg(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type != tea.KeyRunes || (len(msg.Runes) <= 1 && !msg.Paste) || m.fatal != nil {
+		return m.updateKey(msg)
+	}
+	if m.mode == modePrompt {
+		m.mode = modeNormal
+		return m.setStatus("cancelled (keys that arrive together never answer a prompt)", false)
+	}
+	if m.inputActive() {
+		return m.updateKey(msg)
+	}
+	if msg.Paste {
+		return m.setStatus("paste ignored: open an input first (/ filter, f search, a add note)", false)
+	}
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		if m.inputActive() {
+			// A key of the burst opened an input (/proj): the rest is text.
+			cmds = append(cmds, m.updateKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+			continue
+		}
+		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}
+		if r == ' ' {
+			k = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+		}
+		cmds = append(cmds, m.updateKey(k))
+		if m.mode == modePrompt {
+			break // defensive: a prompt opened mid-burst takes no more keys
+		}
+	}
+	return tea.Sequence(cmds...)
+}
+
+// afterInput runs after every key and mouse message: the quarantine entry
+// on screen counts as seen.
+func (m *Model) afterInput(cmd tea.Cmd) tea.Cmd {
+	if s, ok := m.panes[m.focus].(interface{ MarkSeen() }); ok && m.mode == modeNormal {
+		s.MarkSeen()
+	}
+	m.refreshKeys()
+	return cmd
+}
+
 func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	if m.fatal != nil {
 		if key.Matches(msg, m.keys.Quit) || msg.String() == "esc" {
@@ -285,7 +354,7 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.mode == modePrompt {
 		m.mode = modeNormal
-		if msg.String() == "y" || msg.String() == "Y" {
+		if msg.String() == "y" && !msg.Paste {
 			return m.prompt.Yes
 		}
 		return m.setStatus("cancelled", false)
@@ -297,6 +366,10 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	k := m.keys
 	switch {
+	case m.help.ShowAll && (msg.Type == tea.KeyEsc || key.Matches(msg, k.Help)):
+		m.help.ShowAll = false
+		m.resize()
+		return nil
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.NextPane):
@@ -304,11 +377,23 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevPane):
 		return m.setFocus((m.focus + len(m.panes) - 1) % len(m.panes))
 	case key.Matches(msg, k.Help):
-		m.help.ShowAll = !m.help.ShowAll
+		m.help.ShowAll = true
 		m.resize()
 		return nil
 	case key.Matches(msg, k.Undo):
 		return m.undoLast()
+	case key.Matches(msg, k.Dismiss):
+		m.dismissed = len(m.damage)
+		m.resize()
+		return m.setStatus("damage banner dismissed; 6 Budget still lists the problems", false)
+	case key.Matches(msg, k.CopyID):
+		return m.copyID()
+	case msg.String() == "/":
+		_, filters := m.panes[m.focus].(views.Filterable)
+		_, types := m.panes[m.focus].(views.Inputter)
+		if !filters && !types {
+			return m.setStatus(paneNames[m.focus]+" has no list to filter", false)
+		}
 	}
 	for i, b := range k.Panes {
 		if key.Matches(msg, b) {
@@ -353,32 +438,61 @@ func (m *Model) undoLast() tea.Cmd {
 	u := m.undo[len(m.undo)-1]
 	m.undo = m.undo[:len(m.undo)-1]
 	m.refreshKeys()
-	d := m.d
 	return views.Work(func() tea.Msg {
-		items := u.Batch
-		if len(items) == 0 {
-			items = []views.Undo{u}
+		if err := u.Run(); err != nil {
+			return undoneMsg{err: err, undo: u}
 		}
-		n := 0
-		for _, it := range items {
-			switch {
-			case it.Atom != nil:
-				if _, err := d.Store.Restore(d.Ctx, *it.Atom, it.Q); err != nil {
-					return undoneMsg{err: err, undo: u}
-				}
-			case it.Pending != nil:
-				if err := d.Store.RestorePending(d.Ctx, *it.Pending); err != nil {
-					return undoneMsg{err: err, undo: u}
-				}
-			}
-			n++
-		}
-		return undoneMsg{status: fmt.Sprintf("undid %s (%d restored)", u.Label, n)}
+		return undoneMsg{status: fmt.Sprintf("undid %s (%d restored)", u.Label, u.N)}
 	})
+}
+
+type copiedMsg struct {
+	id  string
+	err error
+}
+
+// copyID copies the selected id with OSC 52, which works over ssh and in
+// tmux (with set-clipboard on) without a clipboard program. Ids are the
+// store's own hex alphabet, and OSC 52 carries them base64-encoded.
+func (m *Model) copyID() tea.Cmd {
+	id := m.selectedID()
+	if id == "" {
+		return nil
+	}
+	w := m.opts.Clipboard
+	if w == nil {
+		w = os.Stdout
+	}
+	return func() tea.Msg {
+		termenv.NewOutput(w).Copy(id)
+		return copiedMsg{id: views.Line(id)}
+	}
+}
+
+// selectedID is the id of what the focused pane has selected, if anything.
+func (m *Model) selectedID() string {
+	if sel, ok := m.panes[m.focus].(views.Selector); ok {
+		return sel.SelectedID()
+	}
+	return ""
+}
+
+// noteDamage picks up damage the store found since the last look (on
+// open, or when a reload met a damaged file).
+func (m *Model) noteDamage() {
+	if m.d.Store == nil {
+		return
+	}
+	if ps := m.d.Store.Problems(); len(ps) > len(m.damage) {
+		m.damage = ps
+		m.resize()
+	}
 }
 
 func (m *Model) refreshKeys() {
 	m.keys.Undo.SetEnabled(len(m.undo) > 0)
+	m.keys.Dismiss.SetEnabled(m.dismissed < len(m.damage))
+	m.keys.CopyID.SetEnabled(m.mode == modeNormal && !m.inputActive() && m.selectedID() != "")
 }
 
 func (m *Model) resize() {
@@ -389,7 +503,7 @@ func (m *Model) resize() {
 			extra = 0
 		}
 	}
-	w, h := bodySize(m.width, m.height, extra)
+	w, h := bodySize(m.width, m.height, extra+m.bannerRows())
 	m.help.Width = m.width
 	for _, p := range m.panes {
 		p.SetSize(w, h)
@@ -398,4 +512,23 @@ func (m *Model) resize() {
 
 func (m *Model) fullHelpHeight() int {
 	return strings.Count(m.help.FullHelpView(m.helpKeys().FullHelp()), "\n") + 1
+}
+
+// mouse handles a click on the tab bar (focus that pane) and passes other
+// mouse messages to the focused pane with Y counted from the pane's top.
+func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
+	if m.fatal != nil || m.mode == modePrompt {
+		return nil
+	}
+	if msg.Y == headerRows && msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
+		_, spans := m.tabLayout()
+		for i, sp := range spans {
+			if msg.X >= sp[0] && msg.X < sp[1] {
+				return m.setFocus(i)
+			}
+		}
+		return nil
+	}
+	msg.Y -= headerRows + tabRows + m.bannerRows()
+	return m.panes[m.focus].Update(msg)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -23,7 +24,11 @@ func (m *Model) View() string {
 	b.WriteString("\n")
 	b.WriteString(m.tabs())
 	b.WriteString("\n")
-	w, h := bodySize(m.width, m.height, m.extraHelp())
+	if banner := m.banner(); banner != "" {
+		b.WriteString(banner)
+		b.WriteString("\n")
+	}
+	w, h := bodySize(m.width, m.height, m.extraHelp()+m.bannerRows())
 	b.WriteString(views.FitLines(m.panes[m.focus].View(), w, h))
 	b.WriteString("\n")
 	b.WriteString(m.statusLine())
@@ -31,7 +36,7 @@ func (m *Model) View() string {
 	if m.help.ShowAll {
 		b.WriteString(m.help.FullHelpView(m.helpKeys().FullHelp()))
 	} else {
-		b.WriteString(views.Cut(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.width))
+		b.WriteString(m.shortHelp())
 	}
 	return b.String()
 }
@@ -60,42 +65,99 @@ func (m *Model) header() string {
 
 var shortNames = [paneCount]string{"Atoms", "Quar", "Pend", "Model", "Assoc", "Budget", "Recall"}
 
-// tabs draws the tab bar: full titles when they fit, then short names,
-// then digits with only the focused tab titled.
-func (m *Model) tabs() string {
+// letters abbreviate the panes when even the short names do not fit:
+// Q14 is the quarantine with 14 entries.
+var letters = [paneCount]string{"A", "Q", "P", "M", "G", "B", "R"}
+
+// tabLayout is the tab bar's text and each tab's cell range. Tiers, tried
+// in order until one fits: full titles; short names with counts
+// ("2 Quar 14"); letters with counts ("2 Q14"); letters with counts
+// without digits; digits only. The focused tab always keeps its full
+// title.
+func (m *Model) tabLayout() (string, [][2]int) {
 	s := m.opts.Styles
 	titles := make([]string, len(m.panes))
+	counts := make([]string, len(m.panes))
 	for i, p := range m.panes {
 		titles[i] = paneNames[i]
 		if t, ok := p.(views.Titled); ok {
 			titles[i] = t.Title()
 		}
+		counts[i] = strings.TrimSpace(strings.TrimPrefix(titles[i], paneNames[i]))
 	}
-	build := func(label func(i int) string) string {
-		parts := make([]string, len(m.panes))
+	build := func(label func(i int) string) (string, [][2]int) {
+		var b strings.Builder
+		spans := make([][2]int, len(m.panes))
+		x := 0
 		for i := range m.panes {
+			var part string
 			if i == m.focus {
-				parts[i] = s.TabActive.Render("[" + fmt.Sprintf("%d %s", i+1, titles[i]) + "]")
+				part = s.TabActive.Render("[" + fmt.Sprintf("%d %s", i+1, titles[i]) + "]")
 			} else {
-				parts[i] = s.Tab.Render(" " + label(i) + " ")
+				part = s.Tab.Render(" " + label(i) + " ")
 			}
+			w := lipgloss.Width(part)
+			spans[i] = [2]int{x, x + w}
+			x += w
+			b.WriteString(part)
 		}
-		return strings.Join(parts, "")
+		return b.String(), spans
 	}
-	line := build(func(i int) string { return fmt.Sprintf("%d %s", i+1, titles[i]) })
-	if lipgloss.Width(line) > m.width {
-		line = build(func(i int) string {
-			t := titles[i]
-			if strings.HasPrefix(t, paneNames[i]) {
-				t = shortNames[i] + strings.TrimPrefix(t, paneNames[i])
-			}
-			return fmt.Sprintf("%d %s", i+1, t)
-		})
+	tiers := []func(i int) string{
+		func(i int) string { return fmt.Sprintf("%d %s", i+1, titles[i]) },
+		func(i int) string { return strings.TrimSpace(fmt.Sprintf("%d %s %s", i+1, shortNames[i], counts[i])) },
+		func(i int) string { return fmt.Sprintf("%d %s%s", i+1, letters[i], counts[i]) },
+		func(i int) string { return letters[i] + counts[i] },
 	}
-	if lipgloss.Width(line) > m.width {
-		line = build(func(i int) string { return fmt.Sprintf("%d", i+1) })
+	for _, tier := range tiers {
+		if line, spans := build(tier); lipgloss.Width(line) <= m.width {
+			return line, spans
+		}
 	}
-	return views.Cut(line, m.width)
+	line, spans := build(func(i int) string { return fmt.Sprintf("%d", i+1) })
+	return views.Cut(line, m.width), spans
+}
+
+// tabs draws the tab bar.
+func (m *Model) tabs() string {
+	line, _ := m.tabLayout()
+	return line
+}
+
+// bannerRows is how many lines the damage banner takes (0 when none).
+func (m *Model) bannerRows() int {
+	n := len(m.damage) - m.dismissed
+	if n <= 0 {
+		return 0
+	}
+	if n > maxBannerProblems {
+		return maxBannerProblems + 2
+	}
+	return n + 1
+}
+
+// banner names what the store found damaged and what it did (moved the
+// damaged file aside, and where), until the person dismisses it with D.
+func (m *Model) banner() string {
+	ps := m.damage[m.dismissed:]
+	if len(ps) == 0 {
+		return ""
+	}
+	s := m.opts.Styles
+	dir := ""
+	if m.d.Store != nil {
+		dir = m.d.Store.Dir()
+	}
+	lines := []string{views.Cut(s.Danger.Render("⚠ The store reported "+views.Count(len(ps), "problem", "problems")+" when it was read")+
+		s.Muted.Render(" (damaged files are moved aside under "+views.Line(dir)+", never deleted) · D dismisses"), m.width)}
+	for i, p := range ps {
+		if i == maxBannerProblems {
+			lines = append(lines, views.Cut(s.Muted.Render(fmt.Sprintf("  … %d more in 6 Budget", len(ps)-i)), m.width))
+			break
+		}
+		lines = append(lines, views.Cut("  "+s.Warn.Render(views.Line(p.File)+": "+views.Line(p.Problem))+s.Muted.Render(" → ")+views.Line(p.Action), m.width))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (m *Model) statusLine() string {
@@ -115,6 +177,78 @@ func (m *Model) statusLine() string {
 		}
 	}
 	return views.Cut(line, m.width)
+}
+
+// shortHelp is the one-line help bar. "? help" and "q quit" always show;
+// when the keys do not fit, the least important ones drop first (the
+// pane's own keys are listed most important first, then esc, undo and
+// tab), and what is left keeps its order.
+func (m *Model) shortHelp() string {
+	km := m.helpKeys()
+	keys := km.short
+	var enabled []key.Binding
+	for _, k := range keys {
+		if k.Enabled() {
+			enabled = append(enabled, k)
+		}
+	}
+	if m.mode == modePrompt || m.inputActive() {
+		return views.Cut(m.help.ShortHelpView(enabled), m.width)
+	}
+	g := m.keys
+	must := []key.Binding{g.Help, g.Quit}
+	rank := func(b key.Binding) int { // lower keeps longer
+		h := b.Help().Key
+		switch h {
+		case g.Help.Help().Key, g.Quit.Help().Key:
+			return -2
+		case "esc":
+			return -1
+		}
+		for i, k := range enabled {
+			if k.Help().Key == h && k.Help().Desc == b.Help().Desc {
+				return i
+			}
+		}
+		return len(enabled)
+	}
+	order := make([]key.Binding, len(enabled))
+	copy(order, enabled)
+	sort.SliceStable(order, func(i, j int) bool { return rank(order[i]) < rank(order[j]) })
+	keep := map[int]bool{}
+	idx := func(b key.Binding) int {
+		for i, k := range enabled {
+			if k.Help() == b.Help() {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, b := range must {
+		keep[idx(b)] = true
+	}
+	h := m.help
+	h.Width = 0 // measure here; help's own cut would drop "? help" first
+	render := func() string {
+		var out []key.Binding
+		for i, k := range enabled {
+			if keep[i] {
+				out = append(out, k)
+			}
+		}
+		return h.ShortHelpView(out)
+	}
+	for _, b := range order {
+		i := idx(b)
+		if keep[i] {
+			continue
+		}
+		keep[i] = true
+		if lipgloss.Width(render()) > m.width {
+			delete(keep, i)
+		}
+	}
+	return views.Cut(render(), m.width)
 }
 
 // keyMap joins the focused pane's keys and the global ones for help.
@@ -137,9 +271,9 @@ func (m *Model) helpKeys() keyMap {
 	if m.inputActive() {
 		return keyMap{short: p.ShortHelp(), full: p.FullHelp()}
 	}
-	short := append(append([]key.Binding{}, p.ShortHelp()...), g.Undo, g.NextPane, g.Help, g.Quit)
+	short := append(append([]key.Binding{}, p.ShortHelp()...), g.CopyID, g.Undo, g.Dismiss, g.NextPane, g.Help, g.Quit)
 	full := append(append([][]key.Binding{}, p.FullHelp()...),
-		[]key.Binding{g.NextPane, g.PrevPane, g.Undo, g.Help, g.Quit})
+		[]key.Binding{g.NextPane, g.PrevPane, g.Undo, g.CopyID, g.Dismiss, g.Help, g.Quit})
 	digits := key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7"), key.WithHelp("1-7", "go to pane"))
 	full[len(full)-1] = append(full[len(full)-1], digits)
 	return keyMap{short: short, full: full}

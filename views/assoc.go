@@ -93,6 +93,9 @@ type gRow struct {
 type Assoc struct {
 	d       Deps
 	keys    keymap.Assoc
+	lkeys   keymap.List
+	in      keymap.Input
+	filter  ListFilter
 	nav     keymap.Nav
 	centre  string
 	follow  string
@@ -109,7 +112,9 @@ type Assoc struct {
 
 // NewAssoc returns the pane.
 func NewAssoc(d Deps) *Assoc {
-	a := &Assoc{d: d, keys: d.Keys.Assoc, nav: d.Keys.Nav, depth: 1}
+	a := &Assoc{d: d, keys: d.Keys.Assoc, lkeys: d.Keys.List, in: d.Keys.Input, nav: d.Keys.Nav, depth: 1,
+		filter: NewListFilter("neighbour words, or kind:task type:decision source:user_said",
+			[]string{"kind", "type", "source"}, map[string]string{"k": "kind", "t": "type", "src": "source"})}
 	a.refreshKeys()
 	return a
 }
@@ -123,6 +128,16 @@ func (a *Assoc) Title() string {
 		return "Associations"
 	}
 	return fmt.Sprintf("Associations %d", len(a.graph.Edges))
+}
+
+// FilterText is the filter as typed.
+func (a *Assoc) FilterText() string { return a.filter.Text() }
+
+// InputActive reports whether the filter input has the keys.
+func (a *Assoc) InputActive() bool { return a.filter.Typing() }
+
+func (a *Assoc) matches(e GEdge) bool {
+	return a.filter.Match(map[string]string{"kind": e.Kind, "type": e.Atom.Type, "source": e.Atom.SourceClass}, e.Atom.Text)
 }
 
 // SelectedID is the selected neighbour (or the centre).
@@ -161,23 +176,52 @@ func (a *Assoc) refreshKeys() {
 	a.keys.Recentre.SetEnabled(len(a.rows) > 0)
 	a.keys.Deeper.SetEnabled(a.depth < 2)
 	a.keys.Shallow.SetEnabled(a.depth > 1)
+	a.lkeys.Filter.SetEnabled(a.centre != "")
+	a.lkeys.ClearFilter.SetEnabled(a.filter.Text() != "")
 }
 
-func (a *Assoc) flatten() {
+// flatten lays the graph out as rows. With a filter, a neighbour shows
+// when it or one of its own neighbours matches (the path to a match stays
+// visible). A changed filter puts the cursor on the first row; otherwise
+// the selection follows its atom.
+func (a *Assoc) flatten(changed bool) {
 	sel := a.SelectedID()
 	a.rows = a.rows[:0]
-	for i, e := range a.graph.Edges {
-		last := i == len(a.graph.Edges)-1
-		a.rows = append(a.rows, gRow{level: 1, last: last, edge: e})
-		for j, c := range e.Children {
-			a.rows = append(a.rows, gRow{level: 2, last: j == len(e.Children)-1 && e.More == 0, plast: last, edge: c})
+	type kept struct {
+		e        GEdge
+		children []GEdge
+	}
+	var edges []kept
+	for _, e := range a.graph.Edges {
+		var ch []GEdge
+		for _, c := range e.Children {
+			if a.matches(c) || a.matches(e) {
+				ch = append(ch, c)
+			}
 		}
-		if e.More > 0 {
-			a.rows = append(a.rows, gRow{level: 2, last: true, plast: last, more: e.More, edge: GEdge{Atom: e.Atom}})
+		if a.matches(e) || len(ch) > 0 {
+			edges = append(edges, kept{e: e, children: ch})
+		}
+	}
+	for i, k := range edges {
+		last := i == len(edges)-1
+		a.rows = append(a.rows, gRow{level: 1, last: last, edge: k.e})
+		more := 0
+		if a.filter.Text() == "" {
+			more = k.e.More
+		}
+		for j, c := range k.children {
+			a.rows = append(a.rows, gRow{level: 2, last: j == len(k.children)-1 && more == 0, plast: last, edge: c})
+		}
+		if more > 0 {
+			a.rows = append(a.rows, gRow{level: 2, last: true, plast: last, more: more, edge: GEdge{Atom: k.e.Atom}})
 		}
 	}
 	a.cur.SetN(len(a.rows))
 	a.cur.Set(0)
+	if changed {
+		return
+	}
 	for i, r := range a.rows {
 		if r.edge.Atom.ID == sel && r.more == 0 {
 			a.cur.Set(i)
@@ -195,7 +239,7 @@ func (a *Assoc) Update(msg tea.Msg) tea.Cmd {
 		}
 		a.err, a.loaded = msg.Err, true
 		a.graph = msg.Graph
-		a.flatten()
+		a.flatten(false)
 		a.refreshKeys()
 	case CentreMsg:
 		if a.centre != "" && a.centre != msg.ID {
@@ -208,13 +252,31 @@ func (a *Assoc) Update(msg tea.Msg) tea.Cmd {
 			return LoadGraph(a.d, a.centre, a.depth)
 		}
 	case tea.MouseMsg:
-		a.cur.HandleNav(msg, a.nav)
+		if !a.cur.HandleNav(msg, a.nav) {
+			a.cur.Click(msg, assocRowsTop)
+		}
 	case tea.KeyMsg:
+		if a.filter.Typing() {
+			if a.filter.Key(msg, a.in) {
+				a.flatten(true)
+			}
+			a.refreshKeys()
+			return nil
+		}
 		if a.cur.HandleNav(msg, a.nav) {
 			return nil
 		}
 		k := a.keys
 		switch {
+		case key.Matches(msg, a.lkeys.Filter):
+			a.filter.Start()
+			return nil
+		case key.Matches(msg, a.lkeys.ClearFilter):
+			if a.filter.Clear() {
+				a.flatten(true)
+			}
+			a.refreshKeys()
+			return nil
 		case key.Matches(msg, k.Recentre):
 			if len(a.rows) == 0 || a.rows[a.cur.Pos].more > 0 {
 				return nil
@@ -241,6 +303,10 @@ func (a *Assoc) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// assocRowsTop is the pane line of the first tree row: the header and the
+// centre box (border, meta line, two text lines, border) come first.
+const assocRowsTop = 6
+
 // syncAssocMsg asks the root to re-follow the Atoms selection (handled by
 // the root through Follow); it is harmless when unhandled.
 type syncAssocMsg struct{}
@@ -251,7 +317,10 @@ func SyncRequested(msg tea.Msg) bool { _, ok := msg.(syncAssocMsg); return ok }
 // View draws the centre box and the tree of neighbours.
 func (a *Assoc) View() string {
 	s := a.d.Styles
-	head := s.Title.Render("Associations") + s.Muted.Render(fmt.Sprintf(" · depth %d · %d neighbours", a.depth, len(a.graph.Edges)))
+	head := s.Title.Render("Associations") + s.Muted.Render(fmt.Sprintf(" · depth %d · %s", a.depth, Count(len(a.graph.Edges), "neighbour", "neighbours")))
+	if l := a.filter.Label(); l != "" {
+		head += " " + s.Accent.Render(l)
+	}
 	if n := len(a.history); n > 0 {
 		head += s.Muted.Render(fmt.Sprintf(" · %d back", n))
 	}
@@ -285,8 +354,12 @@ func (a *Assoc) View() string {
 	box := s.BoxFocus.Width(boxW).Render(s.Accent.Render(meta) + "\n" + strings.Join(wrapped, "\n"))
 	b.WriteString(box + "\n")
 	if len(a.rows) == 0 {
-		b.WriteString(s.Muted.Render("  No associations."))
-		return b.String()
+		if a.filter.Text() != "" && len(a.graph.Edges) > 0 {
+			b.WriteString(s.Muted.Render("  No neighbour matches the filter. Press esc to clear it."))
+		} else {
+			b.WriteString(s.Muted.Render("  No associations."))
+		}
+		return withFilterInput(&a.filter, a.d, b.String(), a.width, a.height)
 	}
 	start, end := a.cur.Range()
 	for i := start; i < end; i++ {
@@ -316,26 +389,32 @@ func (a *Assoc) View() string {
 			line = sel + prefix + s.Muted.Render(fmt.Sprintf(" … %d more", r.more))
 		} else {
 			kind := orDash(Line(r.edge.Kind))
-			label := s.EdgeStyle(r.edge.Kind).Render(fmt.Sprintf("%-8s", kind)) + "─▶ "
-			body := fmt.Sprintf("%-10s %s", Cut(Line(r.edge.Atom.Type), 10), Line(r.edge.Atom.Text))
+			label := s.EdgeStyle(r.edge.Kind).Render(kind) + "─▶ "
+			body := fmt.Sprintf("%-11s %s", Line(r.edge.Atom.Type), Line(r.edge.Atom.Text))
 			line = sel + prefix + label + body
 			if i == a.cur.Pos {
-				line = s.Selected.Render(Fit(sel+prefix+fmt.Sprintf("%-8s", kind)+"─▶ "+body, a.width))
+				line = s.Selected.Render(Fit(sel+prefix+kind+"─▶ "+body, a.width))
 			}
 		}
 		b.WriteString(Cut(line, a.width) + "\n")
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return withFilterInput(&a.filter, a.d, strings.TrimSuffix(b.String(), "\n"), a.width, a.height)
 }
 
 // ShortHelp lists the main keys.
 func (a *Assoc) ShortHelp() []key.Binding {
 	k := a.keys
-	return []key.Binding{k.Recentre, k.Back, k.Deeper, k.Shallow}
+	if a.filter.Typing() {
+		return []key.Binding{a.in.Submit, a.in.Cancel}
+	}
+	return []key.Binding{k.Recentre, k.Back, k.Deeper, k.Shallow, a.lkeys.Filter, a.lkeys.ClearFilter}
 }
 
 // FullHelp lists every key.
 func (a *Assoc) FullHelp() [][]key.Binding {
 	k := a.keys
-	return [][]key.Binding{{a.nav.Up, a.nav.Down}, {k.Recentre, k.Back, k.Deeper, k.Shallow, k.Sync}}
+	if a.filter.Typing() {
+		return [][]key.Binding{{a.in.Submit, a.in.Cancel}}
+	}
+	return [][]key.Binding{{a.nav.Up, a.nav.Down}, {k.Recentre, k.Back, k.Deeper, k.Shallow, k.Sync}, {a.lkeys.Filter, a.lkeys.ClearFilter}}
 }

@@ -24,12 +24,17 @@ type AtomRow struct {
 // AtomsLoadedMsg carries the live atoms.
 type AtomsLoadedMsg struct {
 	Rows []AtomRow
-	Err  error
+	// Damaged is set when the store reported problems reading its files,
+	// so an empty list is not mistaken for an empty store.
+	Damaged bool
+	Err     error
 }
 
 // SearchResultMsg carries a semantic search.
 type SearchResultMsg struct {
-	Query   string
+	Query string
+	// Filter is the Atoms filter the results were limited to ("" none).
+	Filter  string
 	Results []memcore.Scored
 	Err     error
 }
@@ -64,8 +69,10 @@ type Atoms struct {
 	cur     Cursor
 	selID   string
 	loaded  bool
+	damaged bool
 	err     error
 	filter  string
+	applied string // the filter the view was last computed for
 	parsed  atomFilter
 	values  map[string][]string
 	width   int
@@ -78,8 +85,11 @@ type Atoms struct {
 	detail   *Detail
 	search   []memcore.Scored
 	query    string
+	sfilter  string // the filter the search honoured
 	scur     Cursor
 	fromMode atomsMode
+	history  []string // past search queries, oldest first
+	hpos     int      // position in history while browsing with ↑/↓
 }
 
 // NewAtoms returns the Atoms pane.
@@ -99,7 +109,7 @@ func LoadAtoms(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return AtomsLoadedMsg{}
 		}
-		return AtomsLoadedMsg{Rows: BuildRows(d, d.Store.List(memcore.Filter{}))}
+		return AtomsLoadedMsg{Rows: BuildRows(d, d.Store.List(memcore.Filter{})), Damaged: len(d.Store.Problems()) > 0}
 	}
 }
 
@@ -148,6 +158,9 @@ func (a *Atoms) Title() string {
 	}
 	return fmt.Sprintf("Atoms %d", len(a.rows))
 }
+
+// FilterText is the filter as typed.
+func (a *Atoms) FilterText() string { return a.filter }
 
 // InputActive reports whether a text input has the keys.
 func (a *Atoms) InputActive() bool { return a.inKind != inputNone }
@@ -249,7 +262,12 @@ func (a *Atoms) apply() {
 		}
 	}
 	a.cur.SetN(len(a.view))
-	if a.selID != "" {
+	if a.filter != a.applied {
+		// A changed filter starts at the first (newest) match.
+		a.applied = a.filter
+		a.cur.Set(0)
+		a.selID = ""
+	} else if a.selID != "" {
 		for vi, ri := range a.view {
 			if a.rows[ri].Atom.ID == a.selID {
 				a.cur.Set(vi)
@@ -343,6 +361,7 @@ func (a *Atoms) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		a.err = nil
+		a.damaged = msg.Damaged
 		a.SetRows(msg.Rows)
 		live := make(map[string]bool, len(msg.Rows))
 		for i := range msg.Rows {
@@ -372,7 +391,7 @@ func (a *Atoms) Update(msg tea.Msg) tea.Cmd {
 		if msg.Err != nil {
 			return Status("search: "+msg.Err.Error(), true)
 		}
-		a.search, a.query = msg.Results, msg.Query
+		a.search, a.query, a.sfilter = msg.Results, msg.Query, msg.Filter
 		a.scur = Cursor{H: a.height - 3}
 		a.scur.SetN(len(a.search))
 		a.mode = atomsSearch
@@ -382,7 +401,10 @@ func (a *Atoms) Update(msg tea.Msg) tea.Cmd {
 		a.detail.Update(msg)
 		return nil
 	case tea.MouseMsg:
-		a.navigate(msg)
+		if !a.navigate(msg) {
+			a.click(msg)
+		}
+		a.refreshKeys()
 		return nil
 	case tea.KeyMsg:
 		if a.inKind != inputNone {
@@ -405,6 +427,19 @@ func (a *Atoms) navigate(msg tea.Msg) bool {
 		return true
 	}
 	return false
+}
+
+// click selects the row under a left click (list and search results sit
+// below the pane header and the column header).
+func (a *Atoms) click(msg tea.MouseMsg) {
+	switch a.mode {
+	case atomsList:
+		if a.cur.Click(msg, 2) {
+			a.remember()
+		}
+	case atomsSearch:
+		a.scur.Click(msg, 2)
+	}
 }
 
 func (a *Atoms) updateKey(msg tea.KeyMsg) tea.Cmd {
@@ -444,10 +479,15 @@ func (a *Atoms) updateKey(msg tea.KeyMsg) tea.Cmd {
 		a.input.Placeholder = "a note to remember (stored as user_approved)"
 		a.input.Reset()
 	case key.Matches(msg, k.Search):
+		// A new search starts empty; ↑ brings back earlier queries.
 		a.inKind = inputSearch
 		a.input.Prompt = "search: "
-		a.input.Placeholder = "semantic search over trusted atoms"
-		a.input.SetValue(a.query)
+		a.input.Placeholder = "semantic search over trusted atoms (↑ history)"
+		if a.filter != "" {
+			a.input.Placeholder = "semantic search within filter " + Line(a.filter) + " (↑ history)"
+		}
+		a.input.Reset()
+		a.hpos = len(a.history)
 	case key.Matches(msg, k.Detail):
 		at, ok := a.selected()
 		if !ok {
@@ -505,9 +545,16 @@ func (a *Atoms) updateInput(msg tea.KeyMsg) tea.Cmd {
 			if v == "" {
 				return nil
 			}
-			return Work(SearchCmd(a.d, v))
+			if n := len(a.history); n == 0 || a.history[n-1] != v {
+				a.history = append(a.history, v)
+			}
+			return Work(SearchCmd(a.d, v, a.filter))
 		}
 		a.refreshKeys()
+		return nil
+	}
+	if kind == inputSearch && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown) {
+		a.browseHistory(msg.Type == tea.KeyUp)
 		return nil
 	}
 	if a.input.Update(msg) && kind == inputFilter {
@@ -515,6 +562,22 @@ func (a *Atoms) updateInput(msg tea.KeyMsg) tea.Cmd {
 		a.apply()
 	}
 	return nil
+}
+
+// browseHistory steps through earlier search queries (older with ↑).
+func (a *Atoms) browseHistory(older bool) {
+	if older && a.hpos > 0 {
+		a.hpos--
+	} else if !older && a.hpos < len(a.history) {
+		a.hpos++
+	} else {
+		return
+	}
+	if a.hpos == len(a.history) {
+		a.input.Reset()
+		return
+	}
+	a.input.SetValue(a.history[a.hpos])
 }
 
 // PinCmd pins or unpins an atom.
@@ -530,38 +593,6 @@ func PinCmd(d Deps, id string, pin bool) func() tea.Msg {
 		}
 		return MutatedMsg{Status: fmt.Sprintf("%s “%s”", verb, Cut(Line(at.Text), 50))}
 	}
-}
-
-// ForgetCmd forgets atoms (live or quarantined); the last one forgotten
-// can be undone. For a batch, every atom is restorable in turn.
-func ForgetCmd(d Deps, ids []string) func() tea.Msg {
-	return func() tea.Msg {
-		var undo []Undo
-		for _, id := range ids {
-			at, q, err := d.Store.Forget(d.Ctx, id)
-			if err != nil {
-				return MutatedMsg{Err: fmt.Errorf("forget: %w", err), Undo: batchUndo(undo)}
-			}
-			at2 := at
-			undo = append(undo, Undo{Label: "forget", Atom: &at2, Q: q})
-		}
-		st := fmt.Sprintf("forgot %d atoms (u undoes)", len(ids))
-		if len(ids) == 1 {
-			st = fmt.Sprintf("forgot “%s” (u undoes)", Cut(Line(undo[0].Atom.Text), 50))
-		}
-		return MutatedMsg{Status: st, Undo: batchUndo(undo)}
-	}
-}
-
-func batchUndo(u []Undo) *Undo {
-	if len(u) == 0 {
-		return nil
-	}
-	if len(u) == 1 {
-		return &u[0]
-	}
-	b := &Undo{Label: fmt.Sprintf("forget %d", len(u)), Batch: u}
-	return b
 }
 
 // AddCmd stores a note as a user_approved atom.
@@ -581,11 +612,29 @@ func AddCmd(d Deps, text string) func() tea.Msg {
 	}
 }
 
-// SearchCmd runs a semantic search.
-func SearchCmd(d Deps, q string) func() tea.Msg {
+// SearchCmd runs a semantic search within the Atoms filter (type, source,
+// project, session and words, as the list applies them): it asks for more
+// candidates and keeps the top semantic_search_top_k that pass.
+func SearchCmd(d Deps, q, filter string) func() tea.Msg {
 	return func() tea.Msg {
-		res, err := d.Store.Search(d.Ctx, q, memcore.SearchOptions{})
-		return SearchResultMsg{Query: q, Results: res, Err: err}
+		if filter == "" {
+			res, err := d.Store.Search(d.Ctx, q, memcore.SearchOptions{})
+			return SearchResultMsg{Query: q, Results: res, Err: err}
+		}
+		k := d.Store.Config().SemanticSearchTopK
+		if k <= 0 {
+			k = 10
+		}
+		res, err := d.Store.Search(d.Ctx, q, memcore.SearchOptions{K: 50 * k})
+		f := parseFilter(filter)
+		kept := res[:0]
+		for _, r := range res {
+			row := AtomRow{Atom: r.Atom, lower: strings.ToLower(r.Atom.Text)}
+			if f.match(&row) && len(kept) < k {
+				kept = append(kept, r)
+			}
+		}
+		return SearchResultMsg{Query: q, Filter: filter, Results: kept, Err: err}
 	}
 }
 
@@ -597,12 +646,24 @@ func (a *Atoms) View() string {
 	switch a.mode {
 	case atomsDetail:
 		head += s.Muted.Render(" › detail")
+		if pos := a.detail.Position(); pos != "" {
+			head += s.Muted.Render(" · " + pos)
+		}
 	case atomsSearch:
-		head += s.Muted.Render(fmt.Sprintf(" › search %q · %d results", Line(a.query), len(a.search)))
+		head += s.Muted.Render(fmt.Sprintf(" › search %q · %s", Line(a.query), Count(len(a.search), "result", "results")))
+		if a.sfilter != "" {
+			head += " " + s.Accent.Render("within "+Line(a.sfilter))
+		}
 	default:
 		head += s.Muted.Render(fmt.Sprintf(" · %d of %d live", len(a.view), len(a.rows)))
 		if a.filter != "" {
 			head += " " + s.Accent.Render("filter: "+Line(a.filter))
+		}
+		for _, vi := range a.view {
+			if a.rows[vi].Atom.Pin {
+				head += s.Muted.Render(" · ") + s.Pin.Render("*") + s.Muted.Render(" pinned")
+				break
+			}
 		}
 	}
 	b.WriteString(Cut(head, a.width))
@@ -644,6 +705,9 @@ func (a *Atoms) listView() string {
 		return s.Muted.Render("loading…")
 	}
 	if len(a.view) == 0 {
+		if len(a.rows) == 0 && a.damaged {
+			return s.Danger.Render("No live atom could be read: the store reported damage (see the banner above).")
+		}
 		if len(a.rows) == 0 {
 			return s.Muted.Render("No live atoms yet. Press a to add a note.")
 		}
@@ -720,7 +784,7 @@ func (a *Atoms) ShortHelp() []key.Binding {
 	if a.inKind != inputNone {
 		return []key.Binding{a.in.Submit, a.in.Cancel}
 	}
-	return []key.Binding{k.Filter, k.Detail, k.Back, k.Pin, k.Forget, k.Add, k.Search}
+	return []key.Binding{k.Filter, k.ClearFilter, k.Detail, k.Back, k.Pin, k.Forget, k.Add, k.Search}
 }
 
 // FullHelp lists every key of the pane.

@@ -19,10 +19,13 @@ type BudgetLoadedMsg struct {
 	Stats    memcore.Stats
 	Evict    []memcore.EvictionCandidate
 	Expiring []QItem
-	Done     int64
-	Total    int64
-	Running  bool
-	Err      error
+	// Expired are the quarantine entries past their TTL: the next compact
+	// (or write) drops them.
+	Expired []QItem
+	Done    int64
+	Total   int64
+	Running bool
+	Err     error
 }
 
 // CompactedMsg carries a finished compaction.
@@ -46,6 +49,9 @@ func LoadBudget(d Deps) tea.Cmd {
 		for _, it := range items {
 			if !math.IsNaN(it.DaysLeft) && len(m.Expiring) < 5 {
 				m.Expiring = append(m.Expiring, it)
+			}
+			if !math.IsNaN(it.DaysLeft) && it.DaysLeft <= 0 {
+				m.Expired = append(m.Expired, it)
 			}
 		}
 		m.Done, m.Total, m.Running = d.Store.IndexProgress()
@@ -119,6 +125,14 @@ func (b *Budget) Update(msg tea.Msg) tea.Cmd {
 		return LoadBudget(b.d)
 	case ReloadMsg:
 		return LoadBudget(b.d)
+	case compactStartMsg:
+		if b.compacting {
+			return nil
+		}
+		b.compacting = true
+		b.keys.Compact.SetEnabled(false)
+		b.render()
+		return tea.Batch(Work(CompactCmd(b.d)), b.poll())
 	case CompactedMsg:
 		b.compacting = false
 		b.keys.Compact.SetEnabled(true)
@@ -128,10 +142,7 @@ func (b *Budget) Update(msg tea.Msg) tea.Cmd {
 		r := msg.Res
 		b.last = &r
 		b.render()
-		return func() tea.Msg {
-			return MutatedMsg{Status: fmt.Sprintf("compacted: reclaimed %s (%s → %s), %d expired quarantine entries",
-				Bytes(r.Reclaimed), Bytes(r.Before), Bytes(r.After), r.Expired)}
-		}
+		return func() tea.Msg { return MutatedMsg{Status: "compacted: " + CompactWords(r)} }
 	case tea.MouseMsg:
 		b.scroll.HandleNav(msg, b.nav)
 	case tea.KeyMsg:
@@ -139,13 +150,54 @@ func (b *Budget) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if key.Matches(msg, b.keys.Compact) && !b.compacting {
-			b.compacting = true
-			b.keys.Compact.SetEnabled(false)
-			b.render()
-			return tea.Batch(Work(CompactCmd(b.d)), b.poll())
+			// Compaction drops expired quarantine entries: ask first when
+			// the person has not looked at some of them.
+			var unseen []QItem
+			for _, it := range b.data.Expired {
+				if !b.d.Seen.Has(it.Q.ID) {
+					unseen = append(unseen, it)
+				}
+			}
+			if len(unseen) > 0 {
+				what := fmt.Sprintf("%d expired quarantine entries you have not looked at", len(unseen))
+				if len(unseen) == 1 {
+					what = fmt.Sprintf("an expired quarantine entry you have not looked at (%s “%s”)",
+						Line(unseen[0].Q.SourceClass), Cut(Line(unseen[0].Q.Text), 30))
+				}
+				return Confirm("Compact drops "+what+"; review them in 2 Quarantine first. Compact anyway?", b.startCompact())
+			}
+			return b.startCompact()
 		}
 	}
 	return nil
+}
+
+// startCompact returns the command that marks the pane busy and compacts
+// (it runs only when the prompt, if any, is answered yes).
+func (b *Budget) startCompact() tea.Cmd {
+	return func() tea.Msg { return compactStartMsg{} }
+}
+
+type compactStartMsg struct{}
+
+// CompactWords says what a compaction did in words: "reclaimed 12.0 KiB
+// (1.0 MiB → 1016.0 KiB)" or "grew by 188.0 KiB (1004.0 KiB → 1.2 MiB): the
+// vector cache was rebuilt (205 vectors)", and the expired entries dropped.
+func CompactWords(r memcore.CompactResult) string {
+	var out string
+	switch {
+	case r.Reclaimed > 0:
+		out = fmt.Sprintf("reclaimed %s (%s → %s)", Bytes(r.Reclaimed), Bytes(r.Before), Bytes(r.After))
+	case r.Reclaimed < 0:
+		out = fmt.Sprintf("grew by %s (%s → %s): the vector cache was rebuilt (%s)", Bytes(-r.Reclaimed), Bytes(r.Before), Bytes(r.After),
+			Count(r.Vectors, "vector", "vectors"))
+	default:
+		out = fmt.Sprintf("same size (%s)", Bytes(r.After))
+	}
+	if r.Expired > 0 {
+		out += "; dropped " + Count(r.Expired, "expired quarantine entry", "expired quarantine entries")
+	}
+	return out
 }
 
 func (b *Budget) render() {
@@ -212,7 +264,7 @@ func (b *Budget) render() {
 		lines = append(lines, s.Warn.Render("compacting…"))
 	} else if b.last != nil {
 		r := b.last
-		lines = append(lines, s.OK.Render(fmt.Sprintf("last compact: reclaimed %s (%s → %s), %d expired, %d vectors", Bytes(r.Reclaimed), Bytes(r.Before), Bytes(r.After), r.Expired, r.Vectors)))
+		lines = append(lines, s.OK.Render("last compact: "+CompactWords(*r)))
 	}
 	lines = append(lines, "")
 	lines = append(lines, s.Accent.Render("Next evictions")+s.Muted.Render(" (lowest retention, unpinned)"))
@@ -220,7 +272,7 @@ func (b *Budget) render() {
 		lines = append(lines, s.Muted.Render("  none: every live atom is pinned or the store is empty"))
 	}
 	for _, e := range b.data.Evict {
-		lines = append(lines, fmt.Sprintf("  %5.3f  %-10s %s", e.Retention, Cut(Line(e.Atom.Type), 10), Cut(Line(e.Atom.Text), w-22)))
+		lines = append(lines, fmt.Sprintf("  %5.3f  %-11s %s", e.Retention, Line(e.Atom.Type), Cut(Line(e.Atom.Text), w-23)))
 	}
 	lines = append(lines, "")
 	lines = append(lines, s.Accent.Render("Quarantine expiring soon")+s.Muted.Render(fmt.Sprintf(" (TTL %.0f days)", b.d.TTL)))

@@ -149,3 +149,18 @@ func (s *Scroller) View() []string {
 	}
 	return s.Lines[s.Off:end]
 }
+
+// Click moves the cursor to the row under a left click; top is the line
+// of the pane where the first visible row is drawn. It reports whether the
+// click landed on a row.
+func (c *Cursor) Click(msg tea.MouseMsg, top int) bool {
+	if msg.Action != tea.MouseActionPress || msg.Button != tea.MouseButtonLeft {
+		return false
+	}
+	row := msg.Y - top
+	if row < 0 || row >= c.H || c.Off+row >= c.N {
+		return false
+	}
+	c.Set(c.Off + row)
+	return true
+}

@@ -64,6 +64,30 @@ func (v *Detail) Update(msg DetailMsg) {
 	}
 }
 
+// Position is where the view is scrolled ("lines 1–18 of 40 ↓"), or ""
+// when everything fits.
+func (v *Detail) Position() string {
+	n := len(v.scroll.Lines)
+	if n <= v.scroll.H || v.scroll.H <= 0 {
+		return ""
+	}
+	v.scroll.clamp()
+	end := v.scroll.Off + v.scroll.H
+	if end > n {
+		end = n
+	}
+	more := ""
+	switch {
+	case v.scroll.Off == 0:
+		more = " ↓"
+	case end == n:
+		more = " ↑"
+	default:
+		more = " ↑↓"
+	}
+	return fmt.Sprintf("lines %d–%d of %d%s", v.scroll.Off+1, end, n, more)
+}
+
 // HandleNav scrolls.
 func (v *Detail) HandleNav(msg tea.Msg) bool { return v.scroll.HandleNav(msg, v.d.Keys.Nav) }
 

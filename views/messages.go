@@ -2,8 +2,6 @@ package views
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/odekmem/odekmem/memcore"
 )
 
 // ReloadMsg asks every pane to reload its data from the store (sent by the
@@ -31,14 +29,15 @@ type MutatedMsg struct {
 	Undo   *Undo
 }
 
-// Undo is a write the session can take back with u.
+// Undo is a write the session can take back with u: promote, confirm,
+// reject and forget (one at a time or in a batch).
 type Undo struct {
-	Label   string
-	Atom    *memcore.Atom
-	Q       *memcore.QuarantinedAtom
-	Pending *memcore.PendingReview
-	// Batch undoes several writes (a bulk forget) in one step.
-	Batch []Undo
+	// Label names the act ("forget", "promote 3").
+	Label string
+	// Run takes the act back; the root runs it in a command.
+	Run func() error
+	// N is how many items Run restores.
+	N int
 }
 
 // WorkStartedMsg and WorkDoneMsg bracket work that shows the spinner.

@@ -6,6 +6,7 @@ package views
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -58,6 +59,38 @@ type Deps struct {
 	Glamour string
 	// Cache holds rendered markdown keyed by content and width.
 	Cache *RenderCache
+	// Seen records the quarantine entries the person has looked at, so
+	// that compaction asks before dropping ones they have not.
+	Seen *Seen
+}
+
+// Seen is a set of ids, safe for concurrent use.
+type Seen struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+// Mark records id as seen.
+func (s *Seen) Mark(id string) {
+	if s == nil || id == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ids == nil {
+		s.ids = map[string]bool{}
+	}
+	s.ids[id] = true
+}
+
+// Has reports whether id was seen.
+func (s *Seen) Has(id string) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ids[id]
 }
 
 // NewDeps fills Deps from a store. st may be nil (benchmarks feed panes
@@ -78,6 +111,6 @@ func NewDeps(ctx context.Context, st *memcore.Store, styles *theme.Styles, glamo
 	return Deps{
 		Ctx: ctx, Store: st, Keys: keymap.DefaultKeyMap(), Styles: styles, Now: now,
 		HalfLife: cfg.DecayHalfLifeDays, TTL: cfg.QuarantineTTLDays,
-		Glamour: glamourStyle, Cache: NewRenderCache(),
+		Glamour: glamourStyle, Cache: NewRenderCache(), Seen: &Seen{},
 	}
 }

@@ -45,8 +45,12 @@ func LoadPending(d Deps) tea.Cmd {
 type Pending struct {
 	d      Deps
 	keys   keymap.Pending
+	lkeys  keymap.List
+	in     keymap.Input
 	nav    keymap.Nav
 	items  []PItem
+	view   []int // indexes into items that pass the filter
+	filter ListFilter
 	cur    Cursor
 	selID  string
 	loaded bool
@@ -58,7 +62,8 @@ type Pending struct {
 
 // NewPending returns the Pending pane.
 func NewPending(d Deps) *Pending {
-	p := &Pending{d: d, keys: d.Keys.Pending, nav: d.Keys.Nav}
+	p := &Pending{d: d, keys: d.Keys.Pending, lkeys: d.Keys.List, in: d.Keys.Input, nav: d.Keys.Nav,
+		filter: NewListFilter("words, or field:style value:dry", []string{"field", "value", "current", "evidence"}, map[string]string{"f": "field", "v": "value"})}
 	p.refreshKeys()
 	return p
 }
@@ -66,8 +71,51 @@ func NewPending(d Deps) *Pending {
 // Init loads the queue.
 func (p *Pending) Init() tea.Cmd { return LoadPending(p.d) }
 
-// Title is "Pending N".
-func (p *Pending) Title() string { return fmt.Sprintf("Pending %d", len(p.items)) }
+// Title is "Pending N" (or "Pending shown/N" when filtered).
+func (p *Pending) Title() string {
+	if p.filter.Text() != "" {
+		return fmt.Sprintf("Pending %d/%d", len(p.view), len(p.items))
+	}
+	return fmt.Sprintf("Pending %d", len(p.items))
+}
+
+// FilterText is the filter as typed.
+func (p *Pending) FilterText() string { return p.filter.Text() }
+
+// InputActive reports whether the filter input has the keys.
+func (p *Pending) InputActive() bool { return p.filter.Typing() }
+
+// apply recomputes the filtered view; a changed filter puts the cursor on
+// the first match, otherwise the selection follows its id.
+func (p *Pending) apply(changed bool) {
+	p.view = p.view[:0]
+	for i, it := range p.items {
+		if p.filter.Match(map[string]string{"field": it.P.Field, "value": it.P.Value, "current": it.Current, "evidence": it.P.Evidence}, "") {
+			p.view = append(p.view, i)
+		}
+	}
+	pos := p.cur.Pos
+	p.cur.SetN(len(p.view))
+	if changed {
+		p.cur.Set(0)
+	} else {
+		p.cur.Set(pos)
+		for vi, i := range p.view {
+			if p.items[i].P.ID == p.selID {
+				p.cur.Set(vi)
+			}
+		}
+	}
+	p.selID = p.SelectedID()
+	p.refreshKeys()
+}
+
+func (p *Pending) selected() (PItem, bool) {
+	if len(p.view) == 0 {
+		return PItem{}, false
+	}
+	return p.items[p.view[p.cur.Pos]], true
+}
 
 // SetSize sets the size.
 func (p *Pending) SetSize(w, h int) {
@@ -81,32 +129,26 @@ func (p *Pending) SetSize(w, h int) {
 
 // SelectedID is the selected entry's id.
 func (p *Pending) SelectedID() string {
-	if len(p.items) == 0 {
+	it, ok := p.selected()
+	if !ok {
 		return ""
 	}
-	return p.items[p.cur.Pos].P.ID
+	return it.P.ID
 }
 
 func (p *Pending) refreshKeys() {
-	has := len(p.items) > 0
+	has := len(p.view) > 0
 	p.keys.Confirm.SetEnabled(has)
 	p.keys.Reject.SetEnabled(has)
+	p.lkeys.Filter.SetEnabled(len(p.items) > 0 || p.filter.Text() != "")
+	p.lkeys.ClearFilter.SetEnabled(p.filter.Text() != "")
 }
 
 // SetItems replaces the data. The selection follows its id; when the entry
 // is gone (confirmed or rejected) the cursor stays put, selecting the next.
 func (p *Pending) SetItems(items []PItem) {
-	pos := p.cur.Pos
 	p.items, p.loaded = items, true
-	p.cur.SetN(len(items))
-	p.cur.Set(pos)
-	for i, it := range items {
-		if it.P.ID == p.selID {
-			p.cur.Set(i)
-		}
-	}
-	p.selID = p.SelectedID()
-	p.refreshKeys()
+	p.apply(false)
 }
 
 // Update handles keys and results.
@@ -120,22 +162,39 @@ func (p *Pending) Update(msg tea.Msg) tea.Cmd {
 	case ReloadMsg:
 		return LoadPending(p.d)
 	case tea.MouseMsg:
-		if p.cur.HandleNav(msg, p.nav) {
+		if p.cur.HandleNav(msg, p.nav) || p.cur.Click(msg, 1) {
 			p.selID = p.SelectedID()
 		}
 	case tea.KeyMsg:
+		if p.filter.Typing() {
+			if p.filter.Key(msg, p.in) {
+				p.apply(true)
+			}
+			p.refreshKeys()
+			return nil
+		}
 		if p.cur.HandleNav(msg, p.nav) {
 			p.selID = p.SelectedID()
 			return nil
 		}
-		if len(p.items) == 0 {
+		switch {
+		case key.Matches(msg, p.lkeys.Filter):
+			p.filter.Start()
+			return nil
+		case key.Matches(msg, p.lkeys.ClearFilter):
+			if p.filter.Clear() {
+				p.apply(true)
+			}
 			return nil
 		}
-		it := p.items[p.cur.Pos]
+		it, ok := p.selected()
+		if !ok {
+			return nil
+		}
 		switch {
 		case key.Matches(msg, p.keys.Confirm):
 			p.selID = "" // the next entry takes the cursor
-			return Work(ConfirmCmd(p.d, it.P))
+			return Work(ConfirmCmd(p.d, it))
 		case key.Matches(msg, p.keys.Reject):
 			q := fmt.Sprintf("Reject %s = “%s”?", Line(it.P.Field), Cut(Line(it.P.Value), 40))
 			return Confirm(q, Work(RejectCmd(p.d, it.P)))
@@ -144,9 +203,12 @@ func (p *Pending) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// ConfirmCmd applies a pending inference.
-func ConfirmCmd(d Deps, pr memcore.PendingReview) func() tea.Msg {
+// ConfirmCmd applies a pending inference; u undoes it (the field gets its
+// previous value back and the review returns to the queue).
+func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
+	pr := it.P
 	return func() tea.Msg {
+		prev, _ := d.Store.UserModel().Get(pr.Field)
 		_, err := d.Store.Confirm(d.Ctx, pr.ID)
 		if errors.Is(err, memcore.ErrUnknownField) {
 			return MutatedMsg{Err: fmt.Errorf("cannot confirm %s: unknown user-model field; the entry stays queued", Line(pr.Field))}
@@ -154,7 +216,12 @@ func ConfirmCmd(d Deps, pr memcore.PendingReview) func() tea.Msg {
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("confirm: %w", err)}
 		}
-		return MutatedMsg{Status: fmt.Sprintf("confirmed %s = “%s”", Line(pr.Field), Cut(Line(pr.Value), 40))}
+		verb := "="
+		if memcore.IsListField(pr.Field) {
+			verb = "+"
+		}
+		return MutatedMsg{Status: fmt.Sprintf("confirmed %s %s “%s” (u undoes)", Line(pr.Field), verb, Cut(Line(pr.Value), 40)),
+			Undo: &Undo{Label: "confirm " + Line(pr.Field), N: 1, Run: func() error { return d.Store.UndoConfirm(d.Ctx, pr, prev) }}}
 	}
 }
 
@@ -166,7 +233,7 @@ func RejectCmd(d Deps, pr memcore.PendingReview) func() tea.Msg {
 			return MutatedMsg{Err: fmt.Errorf("reject: %w", err)}
 		}
 		return MutatedMsg{Status: fmt.Sprintf("rejected %s (u undoes)", Line(pr.Field)),
-			Undo: &Undo{Label: "reject " + Line(pr.Field), Pending: &got}}
+			Undo: &Undo{Label: "reject " + Line(pr.Field), N: 1, Run: func() error { return d.Store.RestorePending(d.Ctx, got) }}}
 	}
 }
 
@@ -174,21 +241,27 @@ func RejectCmd(d Deps, pr memcore.PendingReview) func() tea.Msg {
 func (p *Pending) View() string {
 	s := p.d.Styles
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Pending reviews") + s.Muted.Render(fmt.Sprintf(" · %d inferences waiting · none reach a prompt until confirmed", len(p.items))) + "\n")
+	head := s.Title.Render("Pending reviews") + s.Muted.Render(" · "+Count(len(p.items), "inference", "inferences")+" waiting · none reach a prompt until confirmed")
+	if l := p.filter.Label(); l != "" {
+		head = s.Title.Render("Pending reviews") + s.Muted.Render(fmt.Sprintf(" · %d of %s", len(p.view), Count(len(p.items), "inference", "inferences"))) + " " + s.Accent.Render(l)
+	}
+	b.WriteString(Cut(head, p.width) + "\n")
 	switch {
 	case p.err != nil:
 		return b.String() + s.StatusErr.Render("cannot read pending reviews: "+Line(p.err.Error()))
 	case !p.loaded:
 		return b.String() + s.Muted.Render("loading…")
 	case len(p.items) == 0:
-		return b.String() + s.Muted.Render("Nothing to review.")
+		return p.withInput(b.String() + s.Muted.Render("Nothing to review."))
+	case len(p.view) == 0:
+		return p.withInput(b.String() + s.Muted.Render("No inference matches the filter. Press esc to clear it."))
 	}
 	fw := 30
 	cw := (p.width - fw - 12) / 2
 	start, end := p.cur.Range()
 	var list []string
 	for i := start; i < end; i++ {
-		it := p.items[i]
+		it := p.items[p.view[i]]
 		sel := " "
 		if i == p.cur.Pos {
 			sel = ">"
@@ -197,7 +270,12 @@ func (p *Pending) View() string {
 		if cur == "" {
 			cur = "(unset)"
 		}
-		line := fmt.Sprintf("%s %-*s %-*s → %-*s %4.2f", sel, fw, Cut(Line(it.P.Field), fw), cw, Cut(cur, cw), cw, Cut(Line(it.P.Value), cw), it.P.Confidence)
+		// A list field gains the value ("+"); any other field takes it ("→").
+		arrow := "→"
+		if memcore.IsListField(it.P.Field) {
+			arrow = "+"
+		}
+		line := fmt.Sprintf("%s %-*s %-*s %s %-*s %4.2f", sel, fw, Cut(Line(it.P.Field), fw), cw, Cut(cur, cw), arrow, cw, Cut(Line(it.P.Value), cw), it.P.Confidence)
 		if i == p.cur.Pos {
 			line = s.Selected.Render(Fit(line, p.width))
 		}
@@ -208,7 +286,7 @@ func (p *Pending) View() string {
 	}
 	b.WriteString(strings.Join(list, "\n"))
 	b.WriteString("\n" + s.Muted.Render(strings.Repeat("─", p.width)) + "\n")
-	it := p.items[p.cur.Pos]
+	it, _ := p.selected()
 	lbl := func(k string) string { return s.Label.Render(fmt.Sprintf("%-11s", k)) }
 	cur := Line(it.Current)
 	if cur == "" {
@@ -217,10 +295,14 @@ func (p *Pending) View() string {
 	if !it.Known {
 		cur = s.Danger.Render("unknown field: confirm will fail")
 	}
+	proposed := s.OK.Render(Line(it.P.Value))
+	if memcore.IsListField(it.P.Field) {
+		proposed = s.OK.Render("+ "+Line(it.P.Value)) + s.Muted.Render("  (added to the list)")
+	}
 	rows := []string{
 		lbl("field") + Line(it.P.Field),
 		lbl("current") + cur,
-		lbl("proposed") + s.OK.Render(Line(it.P.Value)),
+		lbl("proposed") + proposed,
 		lbl("confidence") + fmt.Sprintf("%.2f", it.P.Confidence),
 		lbl("created") + it.P.CreatedAt.UTC().Format("2006-01-02 15:04"),
 	}
@@ -233,13 +315,26 @@ func (p *Pending) View() string {
 		}
 	}
 	b.WriteString(strings.Join(rows, "\n"))
-	return b.String()
+	return p.withInput(b.String())
+}
+
+// withInput puts the filter input on the pane's last line while typing.
+func (p *Pending) withInput(body string) string {
+	return withFilterInput(&p.filter, p.d, body, p.width, p.height)
 }
 
 // ShortHelp lists the main keys.
-func (p *Pending) ShortHelp() []key.Binding { return []key.Binding{p.keys.Confirm, p.keys.Reject} }
+func (p *Pending) ShortHelp() []key.Binding {
+	if p.filter.Typing() {
+		return []key.Binding{p.in.Submit, p.in.Cancel}
+	}
+	return []key.Binding{p.keys.Confirm, p.keys.Reject, p.lkeys.Filter, p.lkeys.ClearFilter}
+}
 
 // FullHelp lists every key.
 func (p *Pending) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{p.nav.Up, p.nav.Down}, {p.keys.Confirm, p.keys.Reject}}
+	if p.filter.Typing() {
+		return [][]key.Binding{{p.in.Submit, p.in.Cancel}}
+	}
+	return [][]key.Binding{{p.nav.Up, p.nav.Down}, {p.keys.Confirm, p.keys.Reject}, {p.lkeys.Filter, p.lkeys.ClearFilter}}
 }

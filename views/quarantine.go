@@ -51,12 +51,22 @@ func BuildQItems(d Deps, qs []memcore.QuarantinedAtom) []QItem {
 	return items
 }
 
+// ScanRejected reports whether a quarantine entry was held by the scanner
+// (its reason starts with scan_rejected), as opposed to only tainted.
+func ScanRejected(q memcore.QuarantinedAtom) bool {
+	return strings.HasPrefix(q.Reason, "scan_rejected")
+}
+
 // Quarantine is the pane of tainted and scan-rejected atoms.
 type Quarantine struct {
 	d      Deps
 	keys   keymap.Quarantine
+	lkeys  keymap.List
+	in     keymap.Input
 	nav    keymap.Nav
 	items  []QItem
+	view   []int // indexes into items that pass the filter
+	filter ListFilter
 	cur    Cursor
 	marked map[string]bool
 	selID  string
@@ -69,7 +79,9 @@ type Quarantine struct {
 
 // NewQuarantine returns the Quarantine pane.
 func NewQuarantine(d Deps) *Quarantine {
-	q := &Quarantine{d: d, keys: d.Keys.Quarantine, nav: d.Keys.Nav, marked: map[string]bool{}}
+	q := &Quarantine{d: d, keys: d.Keys.Quarantine, lkeys: d.Keys.List, in: d.Keys.Input, nav: d.Keys.Nav, marked: map[string]bool{},
+		filter: NewListFilter("words, or source:web reason:scan type:fact project:… session:…",
+			[]string{"source", "reason", "type", "project", "session"}, map[string]string{"src": "source", "t": "type", "p": "project"})}
 	q.refreshKeys()
 	return q
 }
@@ -77,16 +89,39 @@ func NewQuarantine(d Deps) *Quarantine {
 // Init loads the quarantine.
 func (q *Quarantine) Init() tea.Cmd { return LoadQuarantine(q.d) }
 
-// Title is "Quarantine N".
-func (q *Quarantine) Title() string { return fmt.Sprintf("Quarantine %d", len(q.items)) }
+// Title is "Quarantine N" (or "Quarantine shown/N" when filtered).
+func (q *Quarantine) Title() string {
+	if q.filter.Text() != "" {
+		return fmt.Sprintf("Quarantine %d/%d", len(q.view), len(q.items))
+	}
+	return fmt.Sprintf("Quarantine %d", len(q.items))
+}
+
+// FilterText is the filter as typed.
+func (q *Quarantine) FilterText() string { return q.filter.Text() }
+
+// InputActive reports whether the filter input has the keys.
+func (q *Quarantine) InputActive() bool { return q.filter.Typing() }
+
+func (q *Quarantine) selected() (QItem, bool) {
+	if len(q.view) == 0 {
+		return QItem{}, false
+	}
+	return q.items[q.view[q.cur.Pos]], true
+}
 
 // SelectedID is the selected entry's id.
 func (q *Quarantine) SelectedID() string {
-	if len(q.items) == 0 {
+	it, ok := q.selected()
+	if !ok {
 		return ""
 	}
-	return q.items[q.cur.Pos].Q.ID
+	return it.Q.ID
 }
+
+// MarkSeen records the selected entry as seen (the root calls it while
+// the pane is on screen).
+func (q *Quarantine) MarkSeen() { q.d.Seen.Mark(q.SelectedID()) }
 
 // SetSize splits the body between the list and the selected entry.
 func (q *Quarantine) SetSize(w, h int) {
@@ -101,17 +136,37 @@ func (q *Quarantine) SetSize(w, h int) {
 // SetItems replaces the data, keeping the selection by id.
 func (q *Quarantine) SetItems(items []QItem) {
 	q.items, q.loaded = items, true
-	q.cur.SetN(len(items))
 	live := map[string]bool{}
-	for i, it := range items {
+	for _, it := range items {
 		live[it.Q.ID] = true
-		if it.Q.ID == q.selID {
-			q.cur.Set(i)
-		}
 	}
 	for id := range q.marked {
 		if !live[id] {
 			delete(q.marked, id)
+		}
+	}
+	q.apply(false)
+}
+
+// apply recomputes the filtered view. A changed filter puts the cursor on
+// the first match; otherwise the selection follows its id.
+func (q *Quarantine) apply(changed bool) {
+	q.view = q.view[:0]
+	for i, it := range q.items {
+		c := it.Q.Context
+		if q.filter.Match(map[string]string{"source": it.Q.SourceClass, "reason": it.Q.Reason, "type": it.Q.Type,
+			"project": c.Project, "session": c.SessionID}, it.Q.Text) {
+			q.view = append(q.view, i)
+		}
+	}
+	q.cur.SetN(len(q.view))
+	if changed {
+		q.cur.Set(0)
+	} else {
+		for vi, i := range q.view {
+			if q.items[i].Q.ID == q.selID {
+				q.cur.Set(vi)
+			}
 		}
 	}
 	q.selID = q.SelectedID()
@@ -119,11 +174,13 @@ func (q *Quarantine) SetItems(items []QItem) {
 }
 
 func (q *Quarantine) refreshKeys() {
-	has := len(q.items) > 0
+	has := len(q.view) > 0
 	q.keys.Toggle.SetEnabled(has)
 	q.keys.All.SetEnabled(has)
 	q.keys.Promote.SetEnabled(has)
 	q.keys.Forget.SetEnabled(has)
+	q.lkeys.Filter.SetEnabled(len(q.items) > 0 || q.filter.Text() != "")
+	q.lkeys.ClearFilter.SetEnabled(q.filter.Text() != "")
 	if n := len(q.marked); n > 0 {
 		q.keys.Promote.SetHelp("p", fmt.Sprintf("promote %d", n))
 		q.keys.Forget.SetHelp("d", fmt.Sprintf("forget %d", n))
@@ -134,17 +191,17 @@ func (q *Quarantine) refreshKeys() {
 }
 
 // targets are the marked entries, or the selected one.
-func (q *Quarantine) targets() []string {
-	var ids []string
+func (q *Quarantine) targets() []QItem {
+	var out []QItem
 	for _, it := range q.items {
 		if q.marked[it.Q.ID] {
-			ids = append(ids, it.Q.ID)
+			out = append(out, it)
 		}
 	}
-	if len(ids) == 0 && len(q.items) > 0 {
-		ids = []string{q.items[q.cur.Pos].Q.ID}
+	if it, ok := q.selected(); len(out) == 0 && ok {
+		out = []QItem{it}
 	}
-	return ids
+	return out
 }
 
 // Update handles keys and the pane's results.
@@ -158,16 +215,31 @@ func (q *Quarantine) Update(msg tea.Msg) tea.Cmd {
 	case ReloadMsg:
 		return LoadQuarantine(q.d)
 	case tea.MouseMsg:
-		if q.cur.HandleNav(msg, q.nav) {
+		if q.cur.HandleNav(msg, q.nav) || q.cur.Click(msg, 1) {
 			q.selID = q.SelectedID()
 		}
 	case tea.KeyMsg:
+		if q.filter.Typing() {
+			if q.filter.Key(msg, q.in) {
+				q.apply(true)
+			}
+			q.refreshKeys()
+			return nil
+		}
 		if q.cur.HandleNav(msg, q.nav) {
 			q.selID = q.SelectedID()
 			return nil
 		}
 		k := q.keys
 		switch {
+		case key.Matches(msg, q.lkeys.Filter):
+			q.filter.Start()
+			return nil
+		case key.Matches(msg, q.lkeys.ClearFilter):
+			if q.filter.Clear() {
+				q.apply(true)
+			}
+			return nil
 		case key.Matches(msg, k.Toggle):
 			id := q.SelectedID()
 			if q.marked[id] {
@@ -178,59 +250,161 @@ func (q *Quarantine) Update(msg tea.Msg) tea.Cmd {
 			q.cur.Move(1)
 			q.selID = q.SelectedID()
 		case key.Matches(msg, k.All):
-			if len(q.marked) == len(q.items) {
-				q.marked = map[string]bool{}
-			} else {
-				for _, it := range q.items {
-					q.marked[it.Q.ID] = true
+			all := true
+			for _, i := range q.view {
+				all = all && q.marked[q.items[i].Q.ID]
+			}
+			for _, i := range q.view {
+				if all {
+					delete(q.marked, q.items[i].Q.ID)
+				} else {
+					q.marked[q.items[i].Q.ID] = true
 				}
 			}
 		case key.Matches(msg, k.Promote):
-			ids := q.targets()
-			if len(ids) > 1 {
-				return Confirm(fmt.Sprintf("Promote %d atoms to the live store as user_approved?", len(ids)), Work(PromoteCmd(q.d, ids)))
-			}
-			return Work(PromoteCmd(q.d, ids))
+			return q.promote()
 		case key.Matches(msg, k.Forget):
-			ids := q.targets()
-			if len(ids) == 0 {
+			its := q.targets()
+			if len(its) == 0 {
 				return nil
 			}
-			question := fmt.Sprintf("Forget %d quarantined atoms?", len(ids))
-			if len(ids) == 1 {
-				question = fmt.Sprintf("Forget quarantined “%s”?", Cut(Line(q.item(ids[0]).Q.Text), 40))
+			question := fmt.Sprintf("Forget %s?", kinds(its))
+			if len(its) == 1 {
+				question = fmt.Sprintf("Forget quarantined “%s”?", Cut(Line(its[0].Q.Text), 40))
 			}
-			return Confirm(question, Work(ForgetCmd(q.d, ids)))
+			return Confirm(question, Work(ForgetCmd(q.d, ids(its))))
 		}
 		q.refreshKeys()
 	}
 	return nil
 }
 
-func (q *Quarantine) item(id string) QItem {
-	for _, it := range q.items {
-		if it.Q.ID == id {
-			return it
+// promote asks first when more than one entry or any scan-rejected entry
+// would go live: the question counts each kind and names what the scanner
+// found. A single tainted entry is promoted at once (u undoes it).
+func (q *Quarantine) promote() tea.Cmd {
+	its := q.targets()
+	if len(its) == 0 {
+		return nil
+	}
+	cmd := Work(PromoteCmd(q.d, its))
+	rejected := 0
+	for _, it := range its {
+		if ScanRejected(it.Q) {
+			rejected++
 		}
 	}
-	return QItem{}
+	if len(its) == 1 && rejected == 0 {
+		return cmd
+	}
+	question := fmt.Sprintf("Promote %s to the live store as user_approved?", kinds(its))
+	if len(its) == 1 {
+		question = fmt.Sprintf("Promote scan-rejected “%s” as user_approved?", Cut(Line(its[0].Q.Text), 30))
+	}
+	if rejected > 0 {
+		question += " The scanner found: " + findingsSummary(its)
+	}
+	return Confirm(question, cmd)
 }
 
-// PromoteCmd promotes quarantined atoms to user_approved.
-func PromoteCmd(d Deps, ids []string) func() tea.Msg {
-	return func() tea.Msg {
-		var last memcore.Atom
-		for i, id := range ids {
-			at, err := d.Store.Promote(d.Ctx, id)
-			if err != nil {
-				return MutatedMsg{Err: fmt.Errorf("promote (%d of %d done): %w", i, len(ids), err)}
+// kinds is "13: 7 tainted, 6 scan-rejected" (or "1 tainted entry").
+func kinds(its []QItem) string {
+	rejected := 0
+	for _, it := range its {
+		if ScanRejected(it.Q) {
+			rejected++
+		}
+	}
+	tainted := len(its) - rejected
+	switch {
+	case rejected == 0:
+		return Count(tainted, "tainted entry", "tainted entries")
+	case tainted == 0:
+		return Count(rejected, "scan-rejected entry", "scan-rejected entries")
+	}
+	return fmt.Sprintf("%d: %d tainted, %d scan-rejected", len(its), tainted, rejected)
+}
+
+// findingsSummary names the distinct findings (or reasons) of the
+// scan-rejected entries among its.
+func findingsSummary(its []QItem) string {
+	var parts []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			parts = append(parts, s)
+		}
+	}
+	for _, it := range its {
+		if !ScanRejected(it.Q) {
+			continue
+		}
+		for _, f := range it.Findings {
+			if f.Severity == scan.Block {
+				add(Line(string(f.Kind)) + "/" + Line(f.Rule))
 			}
+		}
+		if len(it.Findings) == 0 {
+			_, r, _ := strings.Cut(Line(it.Q.Reason), ":")
+			add(strings.TrimSpace(r))
+		}
+	}
+	if len(parts) == 0 {
+		return "(no detail recorded)"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func ids(its []QItem) []string {
+	out := make([]string, len(its))
+	for i, it := range its {
+		out[i] = it.Q.ID
+	}
+	return out
+}
+
+// PromoteCmd promotes quarantined entries to user_approved. u undoes it:
+// each entry goes back to the quarantine as it was, with its links.
+func PromoteCmd(d Deps, its []QItem) func() tea.Msg {
+	return func() tea.Msg {
+		type done struct {
+			q     memcore.QuarantinedAtom
+			links []memcore.Link
+		}
+		var ok []done
+		undo := func() *Undo {
+			if len(ok) == 0 {
+				return nil
+			}
+			label := "promote"
+			if len(ok) > 1 {
+				label = fmt.Sprintf("promote %d", len(ok))
+			}
+			back := append([]done(nil), ok...)
+			return &Undo{Label: label, N: len(back), Run: func() error {
+				for _, b := range back {
+					if err := d.Store.Unpromote(d.Ctx, b.q, b.links); err != nil {
+						return err
+					}
+				}
+				return nil
+			}}
+		}
+		var last memcore.Atom
+		for i, it := range its {
+			links := d.Store.Links(it.Q.ID)
+			at, err := d.Store.Promote(d.Ctx, it.Q.ID)
+			if err != nil {
+				return MutatedMsg{Err: fmt.Errorf("promote (%d of %d done): %w", i, len(its), err), Undo: undo()}
+			}
+			ok = append(ok, done{q: it.Q, links: links})
 			last = at
 		}
-		if len(ids) == 1 {
-			return MutatedMsg{Status: fmt.Sprintf("promoted “%s” as user_approved", Cut(Line(last.Text), 50))}
+		if len(its) == 1 {
+			return MutatedMsg{Status: fmt.Sprintf("promoted “%s” as user_approved (u undoes)", Cut(Line(last.Text), 50)), Undo: undo()}
 		}
-		return MutatedMsg{Status: fmt.Sprintf("promoted %d atoms as user_approved", len(ids))}
+		return MutatedMsg{Status: fmt.Sprintf("promoted %d atoms as user_approved (u undoes)", len(its)), Undo: undo()}
 	}
 }
 
@@ -238,11 +412,20 @@ func PromoteCmd(d Deps, ids []string) func() tea.Msg {
 func (q *Quarantine) View() string {
 	s := q.d.Styles
 	var b strings.Builder
-	head := s.Title.Render("Quarantine") + s.Muted.Render(fmt.Sprintf(" · %d entries · TTL %.0f days", len(q.items), q.d.TTL))
-	if n := len(q.marked); n > 0 {
-		head += " " + s.Marked.Render(fmt.Sprintf("%d selected", n))
+	head := s.Title.Render("Quarantine") + s.Muted.Render(" · "+Count(len(q.items), "entry", "entries")+fmt.Sprintf(" · TTL %.0f days", q.d.TTL))
+	if l := q.filter.Label(); l != "" {
+		head = s.Title.Render("Quarantine") + s.Muted.Render(fmt.Sprintf(" · %d of %s", len(q.view), Count(len(q.items), "entry", "entries"))) + " " + s.Accent.Render(l)
 	}
-	b.WriteString(head + "\n")
+	if n := len(q.marked); n > 0 {
+		head += s.Muted.Render(" · ") + s.Marked.Render(fmt.Sprintf("%d selected", n))
+	}
+	for _, it := range q.items {
+		if ScanRejected(it.Q) {
+			head += s.Muted.Render(" · ") + s.Danger.Render("✗") + s.Muted.Render(" scan-rejected")
+			break
+		}
+	}
+	b.WriteString(Cut(head, q.width) + "\n")
 	switch {
 	case q.err != nil:
 		b.WriteString(s.StatusErr.Render("cannot read quarantine: " + Line(q.err.Error())))
@@ -252,13 +435,16 @@ func (q *Quarantine) View() string {
 		return b.String()
 	case len(q.items) == 0:
 		b.WriteString(s.Muted.Render("Quarantine is empty: nothing untrusted is waiting for you."))
-		return b.String()
+		return q.withInput(b.String())
+	case len(q.view) == 0:
+		b.WriteString(s.Muted.Render("No entry matches the filter. Press esc to clear it."))
+		return q.withInput(b.String())
 	}
-	textW := q.width - 4 - 16 - 14 - 8
+	textW := q.width - 5 - 16 - 14 - 8
 	start, end := q.cur.Range()
 	var list []string
 	for i := start; i < end; i++ {
-		it := q.items[i]
+		it := q.items[q.view[i]]
 		mark := "[ ]"
 		if q.marked[it.Q.ID] {
 			mark = "[x]"
@@ -267,14 +453,21 @@ func (q *Quarantine) View() string {
 		if i == q.cur.Pos {
 			sel = ">"
 		}
+		rej := " "
+		if ScanRejected(it.Q) {
+			rej = "✗"
+		}
 		reason := reasonShort(it.Q.Reason)
-		line := fmt.Sprintf("%s%s %-15s %-13s %7s %s", sel, mark, Cut(Line(it.Q.SourceClass), 15), Cut(reason, 13),
+		rest := fmt.Sprintf(" %-15s %-13s %7s %s", Cut(Line(it.Q.SourceClass), 15), Cut(reason, 13),
 			daysLeft(it.DaysLeft), Cut(Line(it.Q.Text), textW))
+		var line string
 		switch {
 		case i == q.cur.Pos:
-			line = s.Selected.Render(Fit(line, q.width))
+			line = s.Selected.Render(Fit(sel+mark+rej+rest, q.width))
 		case q.marked[it.Q.ID]:
-			line = s.Marked.Render(line)
+			line = s.Marked.Render(sel+mark) + s.Danger.Render(rej) + s.Marked.Render(rest)
+		default:
+			line = sel + mark + s.Danger.Render(rej) + rest
 		}
 		list = append(list, line)
 	}
@@ -283,10 +476,18 @@ func (q *Quarantine) View() string {
 	}
 	b.WriteString(strings.Join(list, "\n"))
 	b.WriteString("\n" + s.Muted.Render(strings.Repeat("─", q.width)) + "\n")
-	b.WriteString(q.entryView(q.items[q.cur.Pos]))
-	return b.String()
+	room := q.height - 1 - q.listH - 1
+	if q.filter.Typing() {
+		room--
+	}
+	it, _ := q.selected()
+	b.WriteString(q.entryView(it, room))
+	return q.withInput(b.String())
 }
 
+func (q *Quarantine) withInput(body string) string {
+	return withFilterInput(&q.filter, q.d, body, q.width, q.height)
+}
 func reasonShort(r string) string {
 	r = Line(r)
 	if k, _, ok := strings.Cut(r, ":"); ok {
@@ -307,20 +508,22 @@ func daysLeft(d float64) string {
 	return fmt.Sprintf("%dd left", int(d))
 }
 
-// entryView shows one entry: text with invisible characters and redactions
-// highlighted, provenance, reason and findings.
-func (q *Quarantine) entryView(it QItem) string {
+// entryView shows one entry in at most room lines: provenance (source,
+// reason) first, then the findings, then the text flattened to single
+// lines, so nothing in the stored text can push the real provenance off
+// the panel or draw lines that look like it.
+func (q *Quarantine) entryView(it QItem, room int) string {
 	s := q.d.Styles
 	w := q.width
-	var lines []string
-	text := Wrap(Safe(it.Q.Text), w-2)
-	for _, l := range strings.Split(text, "\n") {
-		lines = append(lines, "  "+Mark(l, s.Invisible, s.Redaction))
+	if room < 3 {
+		room = 3
 	}
 	ctx := it.Q.Context
-	lines = append(lines, s.Label.Render("source ")+Line(it.Q.SourceClass)+s.Label.Render("  type ")+Line(it.Q.Type)+
-		s.Label.Render("  project ")+Line(orDash(ctx.Project))+s.Label.Render("  session ")+Line(orDash(ctx.SessionID)))
-	lines = append(lines, s.Label.Render("reason ")+s.Warn.Render(Line(it.Q.Reason)))
+	lines := []string{
+		Cut(s.Label.Render("source ")+Line(it.Q.SourceClass)+s.Label.Render("  reason ")+s.Warn.Render(Line(it.Q.Reason)), w),
+		Cut(s.Label.Render("type ")+Line(it.Q.Type)+s.Label.Render("  project ")+Line(orDash(ctx.Project))+
+			s.Label.Render("  session ")+Line(orDash(ctx.SessionID)), w),
+	}
 	if len(it.Findings) == 0 {
 		lines = append(lines, s.Label.Render("findings ")+"none on the stored text")
 	}
@@ -329,20 +532,35 @@ func (q *Quarantine) entryView(it QItem) string {
 		if f.Severity == scan.Block {
 			sev = s.Danger.Render(f.Severity.String())
 		}
-		l := fmt.Sprintf("%s %s/%s %s", sev, Line(string(f.Kind)), Line(f.Rule), Mark(Line(f.Match), s.Invisible, s.Redaction))
+		l := fmt.Sprintf("• %s %s/%s %s", sev, Line(string(f.Kind)), Line(f.Rule), Mark(Line(f.Match), s.Invisible, s.Redaction))
 		if f.Reason != "" {
 			l += s.Muted.Render(" — " + Line(f.Reason))
 		}
-		for i, wl := range strings.Split(Wrap(l, w-2), "\n") {
-			if i == 0 {
-				lines = append(lines, "• "+wl)
-			} else {
-				lines = append(lines, "  "+wl)
-			}
-		}
 		if f.Hidden != "" {
-			lines = append(lines, "  "+s.Label.Render("hidden text: ")+s.Invisible.Render(Line(f.Hidden)))
+			l += s.Label.Render(" hidden text: ") + s.Invisible.Render(Line(f.Hidden))
 		}
+		lines = append(lines, Cut(l, w))
+	}
+	// The provenance and the first finding always show; the text gets
+	// what is left (at least two lines) and later findings give way.
+	keep := room - 2
+	if keep < 3 {
+		keep = 3
+	}
+	if len(lines) > keep {
+		more := len(lines) - keep + 1
+		lines = append(lines[:keep-1], s.Muted.Render(fmt.Sprintf("  … %d more findings", more)))
+	}
+	text := strings.Split(Wrap(Line(it.Q.Text), w-2), "\n")
+	left := room - len(lines)
+	if left < 2 {
+		left = 2
+	}
+	if len(text) > left {
+		text = append(text[:left-1], "…")
+	}
+	for _, l := range text {
+		lines = append(lines, "  "+Mark(l, s.Invisible, s.Redaction))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -350,11 +568,18 @@ func (q *Quarantine) entryView(it QItem) string {
 // ShortHelp lists the main keys.
 func (q *Quarantine) ShortHelp() []key.Binding {
 	k := q.keys
-	return []key.Binding{k.Toggle, k.All, k.Promote, k.Forget}
+	if q.filter.Typing() {
+		return []key.Binding{q.in.Submit, q.in.Cancel}
+	}
+	return []key.Binding{k.Toggle, k.All, k.Promote, k.Forget, q.lkeys.Filter, q.lkeys.ClearFilter}
 }
 
 // FullHelp lists every key.
 func (q *Quarantine) FullHelp() [][]key.Binding {
 	k := q.keys
-	return [][]key.Binding{{q.nav.Up, q.nav.Down, q.nav.PageUp, q.nav.PageDown}, {k.Toggle, k.All, k.Promote, k.Forget}}
+	if q.filter.Typing() {
+		return [][]key.Binding{{q.in.Submit, q.in.Cancel}}
+	}
+	return [][]key.Binding{{q.nav.Up, q.nav.Down, q.nav.PageUp, q.nav.PageDown}, {k.Toggle, k.All, k.Promote, k.Forget},
+		{q.lkeys.Filter, q.lkeys.ClearFilter}}
 }

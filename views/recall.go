@@ -151,11 +151,11 @@ func (r *Recall) render() {
 	if len(m.Atoms) == 0 {
 		add(s.Muted.Render("  none qualified"))
 	} else {
-		add(s.Label.Render("   COMP   SIM   RET  VIA            TYPE       TEXT"))
+		add(s.Label.Render("   COMP   SIM   RET  VIA            TYPE        TEXT"))
 	}
 	for _, a := range m.Atoms {
-		add(fmt.Sprintf("  %5.3f %5.3f %5.3f  %-14s %-10s %s", a.Composite, a.Sim, a.Retention, Cut(Line(orDash(a.Via)), 14),
-			Cut(Line(a.Atom.Type), 10), Cut(Line(a.Atom.Text), w-52)))
+		add(fmt.Sprintf("  %5.3f %5.3f %5.3f  %-14s %-11s %s", a.Composite, a.Sim, a.Retention, Cut(Line(orDash(a.Via)), 14),
+			Line(a.Atom.Type), Cut(Line(a.Atom.Text), w-53)))
 	}
 	if len(m.Cut) > 0 {
 		add(s.Warn.Render(fmt.Sprintf("  cut for budget: %s", Line(strings.Join(shortIDs(m.Cut), ", ")))))

@@ -30,6 +30,10 @@ func LoadUserModel(d Deps) tea.Cmd {
 // UserModel is the read-only view of the confirmed user model.
 type UserModel struct {
 	d      Deps
+	lkeys  keymap.List
+	in     keymap.Input
+	filter ListFilter
+	height int
 	nav    keymap.Nav
 	model  memcore.UserModel
 	loaded bool
@@ -38,7 +42,18 @@ type UserModel struct {
 }
 
 // NewUserModel returns the pane.
-func NewUserModel(d Deps) *UserModel { return &UserModel{d: d, nav: d.Keys.Nav} }
+func NewUserModel(d Deps) *UserModel {
+	u := &UserModel{d: d, nav: d.Keys.Nav, lkeys: d.Keys.List, in: d.Keys.Input,
+		filter: NewListFilter("words, or field:tools value:go", []string{"field", "value"}, map[string]string{"f": "field", "v": "value"})}
+	u.lkeys.ClearFilter.SetEnabled(false)
+	return u
+}
+
+// FilterText is the filter as typed.
+func (u *UserModel) FilterText() string { return u.filter.Text() }
+
+// InputActive reports whether the filter input has the keys.
+func (u *UserModel) InputActive() bool { return u.filter.Typing() }
 
 // Init loads the model.
 func (u *UserModel) Init() tea.Cmd { return LoadUserModel(u.d) }
@@ -48,7 +63,7 @@ func (u *UserModel) Title() string { return fmt.Sprintf("User model %d", len(u.m
 
 // SetSize sets the size.
 func (u *UserModel) SetSize(w, h int) {
-	u.width = w
+	u.width, u.height = w, h
 	u.scroll.H = h - 1
 	u.render()
 }
@@ -63,8 +78,29 @@ func (u *UserModel) Update(msg tea.Msg) tea.Cmd {
 		}
 	case ReloadMsg:
 		return LoadUserModel(u.d)
-	case tea.KeyMsg, tea.MouseMsg:
+	case tea.MouseMsg:
 		u.scroll.HandleNav(msg, u.nav)
+	case tea.KeyMsg:
+		if u.filter.Typing() {
+			if u.filter.Key(msg, u.in) {
+				u.scroll.Off = 0
+				u.render()
+			}
+			u.lkeys.ClearFilter.SetEnabled(u.filter.Text() != "")
+			return nil
+		}
+		switch {
+		case key.Matches(msg, u.lkeys.Filter):
+			u.filter.Start()
+		case key.Matches(msg, u.lkeys.ClearFilter):
+			if u.filter.Clear() {
+				u.scroll.Off = 0
+				u.render()
+			}
+			u.lkeys.ClearFilter.SetEnabled(false)
+		default:
+			u.scroll.HandleNav(msg, u.nav)
+		}
 	}
 	return nil
 }
@@ -88,12 +124,18 @@ func (u *UserModel) render() {
 	}
 	var lines []string
 	for _, sec := range sections {
+		title := len(lines)
 		lines = append(lines, s.Accent.Render(sec.title))
 		n := 0
+		shown := 0
 		for _, f := range memcore.UserModelFields {
 			if !strings.HasPrefix(f, sec.prefix) {
 				continue
 			}
+			if !u.filter.Match(map[string]string{"field": f, "value": vals[f]}, "") {
+				continue
+			}
+			shown++
 			name := strings.ReplaceAll(strings.TrimPrefix(f, sec.prefix), "_", " ")
 			v, ok := vals[f]
 			val := Line(v)
@@ -111,10 +153,21 @@ func (u *UserModel) render() {
 				}
 			}
 		}
+		if shown == 0 {
+			lines = lines[:title] // the filter hides the whole section
+			continue
+		}
 		lines = append(lines, "")
 	}
+	if len(lines) == 0 {
+		lines = append(lines, s.Muted.Render("No field matches the filter. Press esc to clear it."), "")
+	}
 	if n := len(u.model.Pending); n > 0 {
-		lines = append(lines, s.Muted.Render(fmt.Sprintf("%d inferences wait in Pending (3); they are not part of the model until confirmed.", n)))
+		verb := "wait"
+		if n == 1 {
+			verb = "waits"
+		}
+		lines = append(lines, s.Muted.Render(fmt.Sprintf("%s %s in Pending (3); not part of the model until confirmed.", Count(n, "inference", "inferences"), verb)))
 	}
 	u.scroll.SetContent(lines)
 }
@@ -123,13 +176,24 @@ func (u *UserModel) render() {
 func (u *UserModel) View() string {
 	s := u.d.Styles
 	head := s.Title.Render("User model") + s.Muted.Render(" · confirmed values only · read-only")
-	return head + "\n" + strings.Join(u.scroll.View(), "\n")
+	if l := u.filter.Label(); l != "" {
+		head += " " + s.Accent.Render(l)
+	}
+	return withFilterInput(&u.filter, u.d, Cut(head, u.width)+"\n"+strings.Join(u.scroll.View(), "\n"), u.width, u.height)
 }
 
 // ShortHelp lists the keys.
-func (u *UserModel) ShortHelp() []key.Binding { return []key.Binding{u.nav.Up, u.nav.Down} }
+func (u *UserModel) ShortHelp() []key.Binding {
+	if u.filter.Typing() {
+		return []key.Binding{u.in.Submit, u.in.Cancel}
+	}
+	return []key.Binding{u.lkeys.Filter, u.lkeys.ClearFilter, u.nav.Up, u.nav.Down}
+}
 
 // FullHelp lists the keys.
 func (u *UserModel) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{u.nav.Up, u.nav.Down, u.nav.PageUp, u.nav.PageDown}}
+	if u.filter.Typing() {
+		return [][]key.Binding{{u.in.Submit, u.in.Cancel}}
+	}
+	return [][]key.Binding{{u.nav.Up, u.nav.Down, u.nav.PageUp, u.nav.PageDown}, {u.lkeys.Filter, u.lkeys.ClearFilter}}
 }

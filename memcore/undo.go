@@ -1,0 +1,94 @@
+package memcore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Undo support for the review surfaces (the TUI's u key). Each function
+// takes back one person's act — forget, promote, confirm, reject — from
+// what the act returned plus what the caller read just before it (the
+// atom's links, the field's previous value). They are for a person's own
+// session, not a history: nothing here is recorded on disk.
+
+// IsListField reports whether a user-model field holds a list, so that
+// Confirm appends the value instead of replacing the field.
+func IsListField(field string) bool {
+	switch CanonicalField(field) {
+	case "interaction.common_openers", "technical.languages", "technical.patterns", "technical.tools":
+		return true
+	}
+	return false
+}
+
+// Unpromote undoes a Promote: the live atom leaves the store and the
+// quarantine entry q (as it was before the promote, with its source class,
+// reason and time) comes back with the links read before the promote.
+func (s *Store) Unpromote(ctx context.Context, q QuarantinedAtom, links []Link) error {
+	live, _, err := s.Forget(ctx, q.ID)
+	if err != nil {
+		return fmt.Errorf("unpromote %s: %w", q.ID, err)
+	}
+	qc := q
+	if _, err := s.Restore(ctx, q.Atom, &qc); err != nil {
+		// Never lose the atom: put the live copy back.
+		if _, err2 := s.Restore(ctx, live, nil); err2 != nil {
+			return fmt.Errorf("unpromote %s: %w (and restoring the live atom: %v)", q.ID, err, err2)
+		}
+		return fmt.Errorf("unpromote %s: %w", q.ID, err)
+	}
+	return s.relink(ctx, q.ID, links)
+}
+
+// UndoConfirm undoes a Confirm: the field gets back prev, the value Get
+// returned for it before the confirm (a list field gets back exactly its
+// old items), and the review returns to the queue.
+func (s *Store) UndoConfirm(ctx context.Context, p PendingReview, prev string) error {
+	field := CanonicalField(p.Field)
+	if field == "" {
+		return fmt.Errorf("%w %q", ErrUnknownField, p.Field)
+	}
+	return s.withWrite(func() error {
+		m := s.model.clone()
+		if IsListField(field) {
+			var items []string
+			for _, it := range strings.Split(prev, ",") {
+				if it = strings.TrimSpace(it); it != "" {
+					items = append(items, it)
+				}
+			}
+			switch field {
+			case "interaction.common_openers":
+				m.Interaction.CommonOpeners = items
+			case "technical.languages":
+				m.Technical.Languages = items
+			case "technical.patterns":
+				m.Technical.Patterns = items
+			case "technical.tools":
+				m.Technical.Tools = items
+			}
+		} else if err := m.Apply(field, prev); err != nil {
+			return err
+		}
+		if s.pendingIndex(p.ID) < 0 {
+			m.Pending = append(m.Pending, p)
+			sortPending(m.Pending)
+		}
+		return s.saveModelLocked(m)
+	})
+}
+
+func (s *Store) relink(ctx context.Context, id string, links []Link) error {
+	if len(links) == 0 {
+		return nil
+	}
+	reqs := make([]LinkRequest, len(links))
+	for i, l := range links {
+		reqs[i] = LinkRequest{A: id, B: l.ID, Kind: l.Kind}
+	}
+	if _, err := s.AddLinks(ctx, reqs); err != nil {
+		return fmt.Errorf("restore links of %s: %w", id, err)
+	}
+	return nil
+}
