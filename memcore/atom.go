@@ -68,6 +68,9 @@ type Atom struct {
 	Pin         bool        `json:"pin,omitempty"`
 	Confidence  float64     `json:"confidence,omitempty"`
 	Text        string      `json:"text,omitempty"`
+	// Origin is set on a promoted atom: where it came from (odekmem's own
+	// key; odek ignores it).
+	Origin *Origin `json:"origin,omitempty"`
 }
 
 // NewID returns a fresh 128-bit random id as 32 lowercase hex digits.

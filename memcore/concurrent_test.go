@@ -39,7 +39,7 @@ func TestWriterChild(t *testing.T) {
 	r := rand.New(rand.NewSource(time.Now().UnixNano()))
 	for i := 0; i < n; i++ {
 		text := fmt.Sprintf("writer %s atom %d %s", name, i, stText(r, 100))
-		res, err := s.Add(context.Background(), memcore.AddRequest{Text: text})
+		res, err := s.Add(context.Background(), memcore.AddRequest{Source: memcore.SourceUserApproved, Text: text})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +122,7 @@ func TestTwoStoresInterleaved(t *testing.T) {
 			defer wg.Done()
 			r := rand.New(rand.NewSource(int64(w)))
 			for i := 0; i < per; i++ {
-				res, err := s.Add(ctx, memcore.AddRequest{Text: fmt.Sprintf("worker %d item %d %s", w, i, stText(r, 80))})
+				res, err := s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: fmt.Sprintf("worker %d item %d %s", w, i, stText(r, 80))})
 				if err != nil {
 					t.Error(err)
 					return

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,6 +55,9 @@ type Config struct {
 	BreakHours float64 `json:"break_hours"`
 	// LLMTimeoutSeconds bounds each per-turn LLM call when llm is omitted.
 	HookTimeoutSeconds float64 `json:"hook_timeout_seconds"`
+	// AgentName is the name the person addresses the agent by in inline
+	// commands ("odek, remember that"); "" means DefaultAgentName.
+	AgentName string `json:"agent_name"`
 
 	LLM       *LLMConfig       `json:"llm,omitempty"`
 	Embedding *EmbeddingConfig `json:"embedding,omitempty"`
@@ -110,8 +114,16 @@ func DefaultConfig() Config {
 		QuarantineSharePercent:      5,
 		BreakHours:                  6,
 		HookTimeoutSeconds:          30,
+		AgentName:                   DefaultAgentName,
 	}
 }
+
+// DefaultAgentName is the agent's name in inline commands when
+// Config.AgentName is empty.
+const DefaultAgentName = "odek"
+
+// agentNameRe is what an agent name may be: a word or two a person types.
+var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$`)
 
 // CapBytes is max_size_mb in bytes (1 MB = 1 MiB); 0 means no cap.
 func (c Config) CapBytes() int64 {
@@ -158,6 +170,9 @@ func (c Config) Validate() error {
 	}
 	if c.EvictionPolicy != "retention_decay" {
 		return bad("eviction_policy", `"retention_decay"`, strconv.Quote(c.EvictionPolicy))
+	}
+	if c.AgentName != "" && !agentNameRe.MatchString(c.AgentName) {
+		return bad("agent_name", "one or two words of letters, digits, '_', '.' or '-' (at most 32 characters each)", strconv.Quote(c.AgentName))
 	}
 	if c.Index != "exact" && c.Index != "hnsw" {
 		return bad("index", `"exact" or "hnsw"`, strconv.Quote(c.Index))

@@ -36,7 +36,7 @@ func TestConfigDefaultsMatchFieldReference(t *testing.T) {
 		EvictionPolicy: "retention_decay", PredictiveIntents: 3, AutoExtractPerTurn: true, InferUserState: true, UserStateTurnInterval: 5,
 		UserStateMaxPending: 20, AssociationsEnabled: true, AssociationSemanticTopK: 3, ProactiveReturnAfterBreak: true,
 		StyleMirroringEnabled: true, AnaphoraResolutionEnabled: true, FollowUpAnticipationEnabled: true,
-		DedupThreshold: 0.92, Index: "exact", QuarantineSharePercent: 5, BreakHours: 6, HookTimeoutSeconds: 30}
+		DedupThreshold: 0.92, Index: "exact", QuarantineSharePercent: 5, BreakHours: 6, HookTimeoutSeconds: 30, AgentName: "odek"}
 	if c != want {
 		t.Fatalf("defaults:\n got %+v\nwant %+v", c, want)
 	}

@@ -22,7 +22,7 @@ func stSeedStore(t *testing.T) (string, []string) {
 	r := rand.New(rand.NewSource(42))
 	var ids []string
 	for i := 0; i < 3; i++ {
-		ids = append(ids, stAdd(t, s, memcore.AddRequest{Text: stText(r, 120)}).Atom.ID)
+		ids = append(ids, stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 120)}).Atom.ID)
 	}
 	stAdd(t, s, memcore.AddRequest{Text: "quarantined note from the web", Source: memcore.SourceWeb})
 	if _, err := s.AddLinks(ctx, []memcore.LinkRequest{{A: ids[0], B: ids[1], Kind: memcore.LinkTask}}); err != nil {
@@ -200,7 +200,7 @@ func TestCorruptionRecovery(t *testing.T) {
 				c.checkOut(t, s, ids)
 			}
 			// The store still works.
-			stAdd(t, s, memcore.AddRequest{Text: "written after recovery"})
+			stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "written after recovery"})
 			s.Close()
 			stCheckTree(t, dir)
 			s2, err := memcore.Open(dir, memcore.Options{})

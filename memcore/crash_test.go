@@ -43,7 +43,7 @@ func TestCrashChild(t *testing.T) {
 		text := fmt.Sprintf("crash %d %s", i, stText(r, 120))
 		var res memcore.AddResult
 		if i%7 == 3 {
-			rs, errs, err := s.AddBatch(ctx, []memcore.AddRequest{{Text: text}})
+			rs, errs, err := s.AddBatch(ctx, []memcore.AddRequest{{Text: text, Source: memcore.SourceUserApproved}})
 			if err == nil {
 				err = errs[0]
 			}
@@ -53,7 +53,7 @@ func TestCrashChild(t *testing.T) {
 			}
 			res = rs[0]
 		} else {
-			res, err = s.Add(ctx, memcore.AddRequest{Text: text})
+			res, err = s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: text})
 			if err != nil {
 				fmt.Printf("error %v\n", err)
 				os.Exit(3)

@@ -41,6 +41,12 @@ var ErrEmptyText = errors.New("empty atom text")
 // rejected; the atom went to quarantine instead (see AddResult.Reason).
 var ErrBlocked = errors.New("blocked by scanner")
 
+// ErrUnknownType means an atom type is not one of AtomTypes.
+var ErrUnknownType = errors.New("unknown atom type")
+
+// ErrInvalidConfidence means a confidence is outside (0, 1] (0 = unset).
+var ErrInvalidConfidence = errors.New("invalid confidence")
+
 // notFoundError names what was missing and matches ErrNotFound.
 type notFoundError struct{ msg string }
 

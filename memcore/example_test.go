@@ -52,8 +52,8 @@ func ExampleStore_List() {
 	s, done := stExampleStore()
 	defer done()
 	ctx := context.Background()
-	s.Add(ctx, memcore.AddRequest{Text: "We deploy on Fridays", Type: "convention"})
-	s.Add(ctx, memcore.AddRequest{Text: "The staging host is pluto", Type: "fact"})
+	s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "We deploy on Fridays", Type: "convention"})
+	s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "The staging host is pluto", Type: "fact"})
 	for _, a := range s.List(memcore.Filter{Type: "convention"}) {
 		fmt.Println(a.Type+":", a.Text)
 	}

@@ -145,7 +145,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (res ImportResult, err 
 				continue
 			}
 			a := rec.Atom
-			req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt}
+			req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt, Origin: a.Origin}
 			if req.Source == "" {
 				req.Source = SourceAgentGenerated // unknown provenance is never trusted
 			}

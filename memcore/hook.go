@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,6 +51,9 @@ type sessionState struct {
 	lastTime time.Time
 	project  string
 	resumed  bool
+	// mark is where the person's previous message left the quarantine:
+	// the window an inline approval covers starts there (approval.go).
+	mark *approvalMark
 }
 
 // HookOptions configure NewHook.
@@ -88,6 +89,13 @@ type Turn struct {
 	TurnIndex int
 	// Time is when the message was sent; zero means now.
 	Time time.Time
+	// PreviousMessageAt is when the person's previous message in this
+	// session was recorded, on the store's clock. A caller that does not
+	// keep one Hook alive across turns (a hook process per prompt) passes
+	// it so that an inline approval knows which entries answer it; zero
+	// means the Hook's own record. When neither is known, a bare inline
+	// approval approves nothing.
+	PreviousMessageAt time.Time
 }
 
 // TurnContext is what BeforeTurn returns.
@@ -466,18 +474,6 @@ type RecordResult struct {
 	SkippedTurn bool        `json:"skipped,omitempty"`
 }
 
-var approvalRe = regexp.MustCompile(`(?i)\bodek[,:]?\s+remember\s+(?:that|this|it|the\s+([a-z][a-z _-]{0,30}?)\s*(?:output|result|results|content|page|text|summary|answer)?)\b`)
-
-// sourceWords maps words in an inline approval to the source they name.
-var sourceWords = []struct {
-	word, source string
-}{
-	{"browser", SourceWeb}, {"web", SourceWeb}, {"page", SourceWeb}, {"search", SourceWeb},
-	{"tool", SourceToolOutput}, {"command", SourceToolOutput}, {"shell", SourceToolOutput}, {"terminal", SourceToolOutput}, {"test", SourceToolOutput},
-	{"file", SourceFileRead}, {"readme", SourceFileRead},
-	{"mcp", SourceMCP}, {"subagent", SourceSubagent}, {"agent", SourceAgentGenerated}, {"inference", SourceInferred},
-}
-
 // RecordUserMessage runs the per-turn pipeline over one message from the
 // person: strip untrusted wrappers, apply inline approvals ("odek, remember
 // that"), extract atoms (memory LLM, or rules when none is configured or it
@@ -512,14 +508,15 @@ func (h *Hook) RecordUserMessage(ctx context.Context, t Turn) (RecordResult, err
 		return rr, nil
 	}
 
-	if m := approvalRe.FindStringSubmatch(msg); m != nil {
+	// Inline commands ("odek, remember …") answer the agent turn since the
+	// person's previous message; this message starts the next window.
+	prevMark := h.moveApprovalMark(st, t.SessionID)
+	if cmds := parseApprovals(t.Message, h.cfg.agentName()); len(cmds) > 0 {
 		rr.Approval = true
-		promoted, err := h.applyApproval(ctx, t, m[0])
-		if err != nil {
-			rr.Warnings = append(rr.Warnings, "inline approval: "+err.Error())
-		}
-		rr.Promoted = promoted
-		msg = strings.TrimSpace(approvalRe.ReplaceAllString(msg, ""))
+		promoted, added, warns := h.applyApprovals(ctx, t, prevMark, turn, at, cmds)
+		rr.Promoted, rr.Added = promoted, append(rr.Added, added...)
+		rr.Warnings = append(rr.Warnings, warns...)
+		msg = withoutStatements(msg, cmds)
 	}
 
 	if h.cfg.AutoExtractPerTurn && msg != "" {
@@ -571,50 +568,6 @@ func (h *Hook) extract(ctx context.Context, msg string) ([]llm.Candidate, string
 		return llm.ExtractRules(msg), "rules", "extraction LLM failed (" + err.Error() + "); rule-based extraction used"
 	}
 	return c, "llm", ""
-}
-
-// applyApproval promotes the newest quarantined atoms of the session,
-// matching the source the person named, if any.
-func (h *Hook) applyApproval(ctx context.Context, t Turn, phrase string) ([]string, error) {
-	want := ""
-	lower := strings.ToLower(phrase)
-	for _, sw := range sourceWords {
-		if strings.Contains(lower, sw.word) && !strings.HasSuffix(strings.TrimSpace(lower), "remember that") {
-			want = sw.source
-			break
-		}
-	}
-	if t.SessionID == "" {
-		return nil, errors.New("an inline approval needs a session; use odekmem promote or the TUI")
-	}
-	var cands []QuarantinedAtom
-	for _, q := range h.store.Quarantined() {
-		// Only merely-untrusted content is promoted by a phrase: anything
-		// the scanner rejected needs a person to look at its findings.
-		if q.Context.SessionID != t.SessionID || q.Reason != "tainted" {
-			continue
-		}
-		if want != "" && q.SourceClass != want {
-			continue
-		}
-		cands = append(cands, q)
-	}
-	if len(cands) == 0 {
-		return nil, errors.New("nothing from this session is waiting in quarantine")
-	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].QuarantinedAt.After(cands[j].QuarantinedAt) })
-	newest := cands[0]
-	var ids []string
-	for _, q := range cands {
-		if q.Context.Turn != newest.Context.Turn || q.QuarantinedAt.Sub(newest.QuarantinedAt).Abs() > time.Minute && q.Context.Turn == 0 {
-			break
-		}
-		if _, err := h.store.Promote(ctx, q.ID); err != nil {
-			return ids, err
-		}
-		ids = append(ids, q.ID)
-	}
-	return ids, nil
 }
 
 // maybeInfer starts user-state inference every user_state_turn_interval

@@ -386,38 +386,6 @@ func TestUntrustedContentStrippedBeforeExtraction(t *testing.T) {
 	}
 }
 
-func TestInlineApprovalPromotesNamedSource(t *testing.T) {
-	st := hOpen(t, nil, nil)
-	ctx := context.Background()
-	web, _ := st.Add(ctx, memcore.AddRequest{Text: "The staging cluster runs Kubernetes 1.31", Source: memcore.SourceWeb, Context: memcore.AtomContext{SessionID: "s1", Turn: 3}})
-	tool, _ := st.Add(ctx, memcore.AddRequest{Text: "go test ./... takes 41 seconds", Source: memcore.SourceToolOutput, Context: memcore.AtomContext{SessionID: "s1", Turn: 4}})
-	h := memcore.NewHook(st, memcore.HookOptions{})
-	rr, err := h.RecordUserMessage(ctx, memcore.Turn{Message: "odek, remember the browser output", SessionID: "s1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rr.Promoted) != 1 || rr.Promoted[0] != web.Atom.ID {
-		t.Fatalf("promoted %v, want the web atom %s", rr.Promoted, web.Atom.ID)
-	}
-	if a, q, _ := st.Get(web.Atom.ID); q != nil || a.SourceClass != memcore.SourceUserApproved {
-		t.Fatalf("web atom not promoted: %+v %+v", a, q)
-	}
-	if _, q, _ := st.Get(tool.Atom.ID); q == nil {
-		t.Fatalf("the tool output should still be quarantined")
-	}
-	// "remember that" takes the newest quarantined atom of the session.
-	rr, _ = h.RecordUserMessage(ctx, memcore.Turn{Message: "Odek, remember that.", SessionID: "s1"})
-	if len(rr.Promoted) != 1 || rr.Promoted[0] != tool.Atom.ID {
-		t.Fatalf("remember that promoted %v", rr.Promoted)
-	}
-	// Another session's quarantine is untouched.
-	other, _ := st.Add(ctx, memcore.AddRequest{Text: "cached page text", Source: memcore.SourceWeb, Context: memcore.AtomContext{SessionID: "s2"}})
-	h.RecordUserMessage(ctx, memcore.Turn{Message: "odek, remember that", SessionID: "s1"})
-	if _, q, _ := st.Get(other.Atom.ID); q == nil {
-		t.Fatalf("an approval in s1 promoted an atom of s2")
-	}
-}
-
 func TestAnaphoraResolution(t *testing.T) {
 	st := hOpen(t, nil, func(c *memcore.Config) { c.FollowUpAnticipationEnabled = false })
 	hAdd(t, st, "Decided to use PostgreSQL over MySQL for the payments ledger", "decision", "p", time.Hour)

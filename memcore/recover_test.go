@@ -27,7 +27,7 @@ func TestSymlinkedChunksDirMovedAsideThenWritable(t *testing.T) {
 	if len(st.Problems()) == 0 {
 		t.Fatal("the symlink was not reported")
 	}
-	if _, err := st.Add(context.Background(), memcore.AddRequest{Text: "another atom"}); err != nil {
+	if _, err := st.Add(context.Background(), memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "another atom"}); err != nil {
 		t.Fatalf("add after the sweep: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(outside, "0123456789abcdef0123456789abcdef.md")); err != nil {

@@ -1221,6 +1221,7 @@ func (s *Store) List(f Filter) []Atom {
 
 func cloneAtom(a Atom) Atom {
 	a.Context.RelatedAtomIDs = append([]string(nil), a.Context.RelatedAtomIDs...)
+	a.Origin = cloneOrigin(a.Origin)
 	return a
 }
 

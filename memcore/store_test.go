@@ -179,7 +179,7 @@ func TestStoreAddListGetForget(t *testing.T) {
 	ctx := context.Background()
 	r1 := stAdd(t, s, memcore.AddRequest{Text: "I prefer tabs over spaces in Go code", Type: "preference", Source: memcore.SourceUserSaid})
 	clk.Advance(time.Minute)
-	r2 := stAdd(t, s, memcore.AddRequest{Text: "The deploy script lives in tools/deploy.sh", Type: "file"})
+	r2 := stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "The deploy script lives in tools/deploy.sh", Type: "file"})
 	if r1.Quarantined || r2.Quarantined {
 		t.Fatalf("trusted atoms quarantined: %+v %+v", r1, r2)
 	}
@@ -257,8 +257,8 @@ func TestStoreFileShapes(t *testing.T) {
 	cfg.AtomMaxChars = 10
 	s := stOpen(t, dir, memcore.Options{Now: clk.Now, Config: &cfg})
 	loc := time.FixedZone("X", 3600)
-	stAdd(t, s, memcore.AddRequest{ID: stID(1), Text: "short one\n\n", CreatedAt: time.Date(2026, 1, 2, 4, 4, 5, 123456789, loc)})
-	stAdd(t, s, memcore.AddRequest{ID: stID(2), Text: "aéééééé", Type: "decision", Pin: true, Confidence: 0.5,
+	stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, ID: stID(1), Text: "short one\n\n", CreatedAt: time.Date(2026, 1, 2, 4, 4, 5, 123456789, loc)})
+	stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, ID: stID(2), Text: "aéééééé", Type: "decision", Pin: true, Confidence: 0.5,
 		Context: memcore.AtomContext{SessionID: "s1", Turn: 3, Project: "p", RelatedAtomIDs: []string{stID(1)}}})
 	want := `[
   {
@@ -343,7 +343,7 @@ func TestStoreTTLExpiry(t *testing.T) {
 	}
 	// An ordinary add also expires.
 	clk.Advance(7 * 24 * time.Hour)
-	stAdd(t, s, memcore.AddRequest{Text: "a trusted fact about the linter"})
+	stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "a trusted fact about the linter"})
 	if _, _, err := s.Get(young.Atom.ID); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatal("expired entry survived an add")
 	}
@@ -484,9 +484,9 @@ func TestStoreDedupRefresh(t *testing.T) {
 	dir := stDir(t)
 	clk := stNewClock()
 	s := stOpen(t, dir, memcore.Options{Now: clk.Now})
-	r1 := stAdd(t, s, memcore.AddRequest{Text: "We deploy on   Fridays", Confidence: 0.4})
+	r1 := stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "We deploy on   Fridays", Confidence: 0.4})
 	clk.Advance(time.Hour)
-	r2 := stAdd(t, s, memcore.AddRequest{Text: "we DEPLOY on fridays", Confidence: 0.9})
+	r2 := stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "we DEPLOY on fridays", Confidence: 0.9})
 	if !r2.Refreshed || r2.Atom.ID != r1.Atom.ID {
 		t.Fatalf("not refreshed: %+v", r2)
 	}
@@ -495,7 +495,7 @@ func TestStoreDedupRefresh(t *testing.T) {
 		t.Fatalf("refreshed atom %+v", a)
 	}
 	clk.Advance(time.Hour)
-	r3 := stAdd(t, s, memcore.AddRequest{Text: "we deploy on fridays", Confidence: 0.2})
+	r3 := stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "we deploy on fridays", Confidence: 0.2})
 	a, _, _ = s.Get(r1.Atom.ID)
 	if !r3.Refreshed || a.Confidence != 0.9 || !a.CreatedAt.Equal(clk.Now()) {
 		t.Fatalf("lower confidence lowered it: %+v", a)
@@ -557,7 +557,7 @@ func TestStoreOdekFixture(t *testing.T) {
 		t.Fatalf("model %+v", m)
 	}
 	// A rewrite keeps unknown fields of untouched records and sections.
-	stAdd(t, s, memcore.AddRequest{Text: "a new atom written by odekmem"})
+	stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "a new atom written by odekmem"})
 	if _, err := s.SetPin(context.Background(), id2, false); err != nil {
 		t.Fatal(err)
 	}
@@ -597,7 +597,7 @@ func TestStoreEvictionOrderAndRefusal(t *testing.T) {
 	conf := map[string]float64{}
 	for i := 0; ; i++ {
 		c := 0.3 + 0.6*r.Float64()
-		res, err := s.Add(ctx, memcore.AddRequest{Text: stText(r, 300), Confidence: c})
+		res, err := s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 300), Confidence: c})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -632,7 +632,7 @@ func TestStoreEvictionOrderAndRefusal(t *testing.T) {
 	}
 	before := s.List(memcore.Filter{})
 	beforeChunks, _ := os.ReadDir(filepath.Join(dir, "chunks"))
-	_, err := s.Add(ctx, memcore.AddRequest{Text: stText(r, 300)})
+	_, err := s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 300)})
 	if !errors.Is(err, memcore.ErrCapExceeded) || !strings.Contains(err.Error(), "pinned") {
 		t.Fatalf("want a clear cap error, got %v", err)
 	}
@@ -655,7 +655,7 @@ func TestStoreEvictsExpiredQuarantineFirst(t *testing.T) {
 	clk.Advance(8 * 24 * time.Hour)
 	var trusted []string
 	for i := 0; i < 200; i++ {
-		res := stAdd(t, s, memcore.AddRequest{Text: stText(r, 300)})
+		res := stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 300)})
 		if _, _, err := s.Get(q.Atom.ID); err == nil {
 			trusted = append(trusted, res.Atom.ID)
 			continue
@@ -673,7 +673,7 @@ func TestStoreQuarantineShareFlood(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	var trusted []string
 	for i := 0; i < 20; i++ {
-		trusted = append(trusted, stAdd(t, s, memcore.AddRequest{Text: stText(r, 300)}).Atom.ID)
+		trusted = append(trusted, stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 300)}).Atom.ID)
 	}
 	var flood []string
 	for i := 0; i < 400; i++ {
@@ -717,7 +717,7 @@ func TestStoreSemanticDedup(t *testing.T) {
 	r := rand.New(rand.NewSource(11))
 	reqs := make([]memcore.AddRequest, 300)
 	for i := range reqs {
-		reqs[i] = memcore.AddRequest{Text: stText(r, 300)}
+		reqs[i] = memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 300)}
 	}
 	res, _, err := s.AddBatch(context.Background(), reqs)
 	if err != nil {
@@ -734,7 +734,7 @@ func TestStoreSemanticDedup(t *testing.T) {
 	// One letter of one word changed, same length and numbers: the same memory.
 	sp := strings.Index(target.Text, " ")
 	near := target.Text[:sp-1] + "x" + target.Text[sp:]
-	got := stAdd(t, s, memcore.AddRequest{Text: near, Confidence: 0.9})
+	got := stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: near, Confidence: 0.9})
 	if !got.Refreshed || got.Atom.ID != target.ID {
 		t.Fatalf("near duplicate not refreshed: %+v", got)
 	}
@@ -782,7 +782,7 @@ func TestStoreVectorCacheReused(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	reqs := make([]memcore.AddRequest, 2500)
 	for i := range reqs {
-		reqs[i] = memcore.AddRequest{Text: stText(r, 200)}
+		reqs[i] = memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 200)}
 	}
 	res, _, err := s.AddBatch(ctx, reqs)
 	if err != nil {
@@ -794,7 +794,7 @@ func TestStoreVectorCacheReused(t *testing.T) {
 	s.Close()
 	s2 := stOpen(t, dir, memcore.Options{})
 	// A write and a search right after open wait for the index.
-	stAdd(t, s2, memcore.AddRequest{Text: "written while the index fills"})
+	stAdd(t, s2, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "written while the index fills"})
 	hits, err := s2.Search(ctx, res[42].Atom.Text, memcore.SearchOptions{})
 	if err != nil || len(hits) == 0 || hits[0].Atom.ID != res[42].Atom.ID {
 		t.Fatalf("search after reopen: %v %v", hits, err)

@@ -5,29 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"sync"
 
 	"github.com/odekmem/odekmem/memcore/scan"
 )
-
-// ToolSchema is the design's JSON schema for the agent's memory tool.
-const ToolSchema = `{
-  "name": "memory",
-  "description": "Long-term memory of the user. add_atom stores a durable memory (trusted only when it is the user's own words from the current message; anything else waits in quarantine for the user). search_atoms searches trusted memories. Pending user-model inferences can be listed and rejected, never confirmed: confirmation is reserved for the user.",
-  "parameters": {
-    "type": "object",
-    "properties": {
-      "action": {"type": "string", "enum": ["add_atom", "search_atoms", "forget_atom", "pin_atom", "list_quarantine", "confirm_pending_review", "reject_pending_review", "list_pending_review"]},
-      "content": {"type": "string"},
-      "atom_type": {"type": "string", "enum": ["fact", "preference", "intent", "decision", "goal", "convention", "file", "error", "question"]},
-      "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-      "query": {"type": "string"},
-      "atom_id": {"type": "string"},
-      "pending_id": {"type": "string"}
-    },
-    "required": ["action"]
-  }
-}`
 
 // ToolCall is one invocation of the memory tool with the turn it happens in.
 type ToolCall struct {
@@ -45,9 +28,11 @@ type ToolCall struct {
 type ToolTurn struct {
 	// UserMessage is the person's current message, verbatim.
 	UserMessage string
-	SessionID   string
-	Project     string
-	Turn        int
+	// SessionID scopes what the tool may forget or pin: only atoms it
+	// added in the same session (of the same Tool value).
+	SessionID string
+	Project   string
+	Turn      int
 }
 
 // ToolResult is the tool's JSON answer.
@@ -64,7 +49,8 @@ type ToolResult struct {
 	Message     string            `json:"message,omitempty"`
 }
 
-// ToolAtom is an atom as the tool reports it.
+// ToolAtom is an atom as the tool reports it. Score is rounded to two
+// decimals: more digits only cost the model tokens.
 type ToolAtom struct {
 	ID    string  `json:"id"`
 	Type  string  `json:"type"`
@@ -80,14 +66,37 @@ type ToolQuarantined struct {
 	Text   string `json:"text"`
 }
 
-// Tool is the agent's memory tool. It cannot promote, confirm pending
-// reviews or unpin: those need a person.
-type Tool struct {
-	store *Store
+// RoundScore rounds a score to two decimals, the precision every prompt
+// and tool output uses.
+func RoundScore(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Round(x*100) / 100
 }
 
+// Tool is the agent's memory tool. Provenance is decided here, never by the
+// model: add_atom stores user_said only when the text passes
+// VerbatimUserSpan against the person's message, and agent_generated (in
+// quarantine) otherwise. The tool may forget or pin only atoms it added
+// itself in the same session; it cannot promote, confirm, unpin or edit
+// the user model. A Tool is safe for concurrent use.
+type Tool struct {
+	store *Store
+
+	mu       sync.Mutex
+	proposed map[string]map[string]bool // session → ids this tool added
+	sessions []string                   // sessions in first-use order, for the bound
+}
+
+// Bounds on what a Tool remembers about its own proposals.
+const (
+	toolMaxSessions   = 256
+	toolMaxPerSession = 4096
+)
+
 // NewTool returns the memory tool over a store.
-func NewTool(s *Store) *Tool { return &Tool{store: s} }
+func NewTool(s *Store) *Tool { return &Tool{store: s, proposed: map[string]map[string]bool{}} }
 
 // CallJSON decodes the model's arguments, runs the action and returns the
 // JSON result. Bad arguments produce an ok=false result, not an error.
@@ -105,36 +114,42 @@ func (t *Tool) CallJSON(ctx context.Context, args []byte, turn ToolTurn) []byte 
 	return b
 }
 
-// inUserMessage reports whether content is the person's own words: it
-// occurs in their message (case and white space normalised) outside any
-// untrusted-content wrapper they pasted, and it does not drop a negation
-// that comes up to six words before it ("never push to main" does not vouch for "push
-// to main").
-func inUserMessage(content, msg string) bool {
-	c := NormalizeText(content)
-	m := NormalizeText(scan.StripUntrusted(msg))
-	if c == "" {
-		return false
+func (t *Tool) remember(session, id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ids := t.proposed[session]
+	if ids == nil {
+		if len(t.sessions) >= toolMaxSessions {
+			delete(t.proposed, t.sessions[0])
+			t.sessions = t.sessions[1:]
+		}
+		ids = map[string]bool{}
+		t.proposed[session] = ids
+		t.sessions = append(t.sessions, session)
 	}
-	for from := 0; ; {
-		i := strings.Index(m[from:], c)
-		if i < 0 {
-			return false
-		}
-		i += from
-		before := strings.Fields(m[:i])
-		negated := false
-		for _, w := range before[max(0, len(before)-6):] {
-			if negations[strings.Trim(w, ".,;:!?\"'")] && w != "always" {
-				negated = true
-			}
-		}
-		if !negated {
-			return true
-		}
-		from = i + 1
+	if len(ids) < toolMaxPerSession {
+		ids[id] = true
 	}
 }
+
+func (t *Tool) proposedHere(session, id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.proposed[session][id]
+}
+
+func (t *Tool) forgetProposal(session, id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.proposed[session], id)
+}
+
+// ErrHumanOnly is returned to the agent for actions reserved for a person.
+var ErrHumanOnly = errors.New("only the user can do this: tell them what you wanted to do and why")
+
+// ErrNotYours is returned when the agent asks to forget or pin an atom it
+// did not add in this session.
+var ErrNotYours = errors.New("refused: the memory tool may only forget or pin memories it added itself in this session; anything else is the user's to change")
 
 // Call runs one action.
 func (t *Tool) Call(ctx context.Context, c ToolCall, turn ToolTurn) ToolResult {
@@ -150,29 +165,42 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn ToolTurn) ToolResult {
 		if err := need(c.Content, "content"); err != nil {
 			return fail(err)
 		}
-		typ := c.AtomType
+		typ := strings.ToLower(strings.TrimSpace(c.AtomType))
 		if typ == "" {
 			typ = TypeFact
+		}
+		if !ValidType(typ) {
+			return fail(fmt.Errorf("%w %q: allowed %s", ErrUnknownType, c.AtomType, strings.Join(AtomTypes[:9], ", ")))
 		}
 		conf := 1.0
 		if c.Confidence != nil {
 			conf = *c.Confidence
+			if !(conf > 0 && conf <= 1) {
+				return fail(fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1", ErrInvalidConfidence, conf))
+			}
 		}
-		// Provenance is decided here, never by the model: the person's own
-		// words are user_said; anything else is agent_generated and waits
-		// in quarantine.
-		src := SourceAgentGenerated
-		if inUserMessage(c.Content, turn.UserMessage) {
+		src, why := SourceAgentGenerated, ""
+		if ok, reason := VerbatimUserSpan(turn.UserMessage, c.Content); ok {
 			src = SourceUserSaid
+		} else {
+			why = reason
 		}
 		r, err := t.store.Add(ctx, AddRequest{Text: c.Content, Type: typ, Confidence: conf, Source: src,
 			Context: AtomContext{SessionID: turn.SessionID, Turn: turn.Turn, Project: turn.Project}})
 		if err != nil {
 			return fail(err)
 		}
+		// A refresh or a duplicate names an atom that already existed
+		// (possibly the person's): it is not the agent's to forget later.
+		if !r.Refreshed && !r.Duplicate {
+			t.remember(turn.SessionID, r.Atom.ID)
+		}
 		res := ToolResult{OK: true, AtomID: r.Atom.ID, SourceClass: r.Atom.SourceClass, Quarantined: r.Quarantined, Reason: r.Reason}
 		if r.Quarantined {
-			res.Message = "stored in quarantine: the user must promote it before it is recalled"
+			res.Message = "stored in quarantine: the user must approve it before it is recalled"
+			if why != "" && r.Reason == "tainted" {
+				res.Message += " (not recorded as the user's words: " + why + ")"
+			}
 		}
 		return res
 	case "search_atoms":
@@ -190,20 +218,27 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn ToolTurn) ToolResult {
 			if scan.Scan(h.Atom.Text).Blocked() {
 				continue
 			}
-			res.Atoms = append(res.Atoms, ToolAtom{ID: h.Atom.ID, Type: h.Atom.Type, Text: h.Atom.Text, Score: h.Composite})
+			res.Atoms = append(res.Atoms, ToolAtom{ID: h.Atom.ID, Type: h.Atom.Type, Text: h.Atom.Text, Score: RoundScore(h.Composite)})
 		}
 		return res
 	case "forget_atom":
 		if err := need(c.AtomID, "atom_id"); err != nil {
 			return fail(err)
 		}
+		if !t.proposedHere(turn.SessionID, c.AtomID) {
+			return fail(ErrNotYours)
+		}
 		if _, _, err := t.store.Forget(ctx, c.AtomID); err != nil {
 			return fail(err)
 		}
+		t.forgetProposal(turn.SessionID, c.AtomID)
 		return ToolResult{OK: true, AtomID: c.AtomID}
 	case "pin_atom":
 		if err := need(c.AtomID, "atom_id"); err != nil {
 			return fail(err)
+		}
+		if !t.proposedHere(turn.SessionID, c.AtomID) {
+			return fail(ErrNotYours)
 		}
 		if _, err := t.store.SetPin(ctx, c.AtomID, true); err != nil {
 			return fail(err)
@@ -226,6 +261,9 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn ToolTurn) ToolResult {
 		if p == nil {
 			p = []PendingReview{}
 		}
+		for i := range p {
+			p[i].Confidence = RoundScore(p[i].Confidence)
+		}
 		return ToolResult{OK: true, Pending: p}
 	case "reject_pending_review":
 		if err := need(c.PendingID, "pending_id"); err != nil {
@@ -235,15 +273,10 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn ToolTurn) ToolResult {
 			return fail(err)
 		}
 		return ToolResult{OK: true, Message: "rejected " + c.PendingID}
-	case "confirm_pending_review":
-		return fail(ErrHumanOnly)
-	case "promote_atom", "unpin_atom":
+	case "confirm_pending_review", "promote_atom", "unpin_atom", "edit_user_model", "set_user_model":
 		return fail(ErrHumanOnly)
 	case "":
 		return fail(errors.New("action is required"))
 	}
-	return fail(fmt.Errorf("unknown action %q", c.Action))
+	return fail(fmt.Errorf("unknown action %q: allowed %s", c.Action, strings.Join(MemoryToolSpec().ActionNames(), ", ")))
 }
-
-// ErrHumanOnly is returned to the agent for actions reserved for a person.
-var ErrHumanOnly = errors.New("blocked: only the user can do this; ask them to run `odekmem confirm <pending-id>` (or promote/unpin) or use the odekmem TUI")

@@ -108,10 +108,6 @@ func TestToolActionsCarryIDs(t *testing.T) {
 			t.Fatalf("%s accepted: %+v", bad, r)
 		}
 	}
-	var schema map[string]any
-	if err := json.Unmarshal([]byte(memcore.ToolSchema), &schema); err != nil {
-		t.Fatalf("schema is not JSON: %v", err)
-	}
 }
 
 func TestRestoreOfExpiredQuarantineSurvivesTheNextWrite(t *testing.T) {
@@ -172,5 +168,158 @@ func TestToolWithholdsBlockedText(t *testing.T) {
 	raw, _ := json.Marshal(r)
 	if strings.Contains(string(raw), "ignore previous") || !strings.Contains(string(raw), "port 3001") {
 		t.Fatalf("list_quarantine: %s", raw)
+	}
+}
+
+// Issue 10 item 3: the agent's tool deleted what the person approved and
+// quarantined evidence. It may only forget or pin what it added itself in
+// the same session.
+func TestToolCannotForgetOrPinWhatItDidNotAdd(t *testing.T) {
+	st := hOpen(t, nil, nil)
+	approved := stAdd(t, st, memcore.AddRequest{Text: "the payments ledger uses PostgreSQL 16", Source: memcore.SourceUserApproved}).Atom.ID
+	evidence := stAdd(t, st, memcore.AddRequest{Text: "page says port 3001", Source: memcore.SourceWeb, Context: memcore.AtomContext{SessionID: "s1"}}).Atom.ID
+	said := stAdd(t, st, memcore.AddRequest{Text: "I prefer table-driven tests", Source: memcore.SourceUserSaid, Context: memcore.AtomContext{SessionID: "s1"}}).Atom.ID
+	tool := memcore.NewTool(st)
+	turn := memcore.ToolTurn{UserMessage: "we deploy on Tuesdays only", SessionID: "s1"}
+	for _, id := range []string{approved, evidence, said} {
+		for _, action := range []string{"forget_atom", "pin_atom"} {
+			r := hTool(t, tool, `{"action":"`+action+`","atom_id":"`+id+`"}`, turn)
+			if r.OK || !strings.Contains(r.Error, "only forget or pin memories it added itself") {
+				t.Fatalf("%s %s: %+v", action, id, r)
+			}
+		}
+		if a, q, err := st.Get(id); err != nil || a.Pin || (q == nil) != (id != evidence) {
+			t.Fatalf("%s changed: %+v %v %v", id, a, q, err)
+		}
+	}
+	// A refresh of the person's atom through add_atom does not make it
+	// the agent's.
+	ref := hTool(t, tool, `{"action":"add_atom","content":"The payments ledger uses PostgreSQL 16"}`, memcore.ToolTurn{UserMessage: "the payments ledger uses PostgreSQL 16", SessionID: "s1"})
+	if ref.AtomID != approved {
+		t.Fatalf("expected a refresh of %s: %+v", approved, ref)
+	}
+	if r := hTool(t, tool, `{"action":"forget_atom","atom_id":"`+approved+`"}`, turn); r.OK {
+		t.Fatalf("forgot the person's atom after a refresh: %+v", r)
+	}
+	// Its own proposals: pin (when live) and forget work in the same
+	// session, not in another one.
+	own := hTool(t, tool, `{"action":"add_atom","content":"we deploy on Tuesdays only"}`, turn)
+	guess := hTool(t, tool, `{"action":"add_atom","content":"the user probably deploys on Fridays too"}`, turn)
+	if !own.OK || own.Quarantined || !guess.Quarantined {
+		t.Fatalf("adds: %+v %+v", own, guess)
+	}
+	other := memcore.ToolTurn{UserMessage: "hi", SessionID: "s2"}
+	if r := hTool(t, tool, `{"action":"forget_atom","atom_id":"`+own.AtomID+`"}`, other); r.OK {
+		t.Fatalf("another session forgot it: %+v", r)
+	}
+	if r := hTool(t, tool, `{"action":"pin_atom","atom_id":"`+own.AtomID+`"}`, turn); !r.OK {
+		t.Fatalf("pin own: %+v", r)
+	}
+	for _, id := range []string{own.AtomID, guess.AtomID} {
+		if r := hTool(t, tool, `{"action":"forget_atom","atom_id":"`+id+`"}`, turn); !r.OK {
+			t.Fatalf("forget own %s: %+v", id, r)
+		}
+		if _, _, err := st.Get(id); err == nil {
+			t.Fatalf("%s still there", id)
+		}
+	}
+	if st.Len() != 2 || len(st.Quarantined()) != 1 {
+		t.Fatalf("the person's atoms changed: %d live, %d quarantined", st.Len(), len(st.Quarantined()))
+	}
+}
+
+// Issue 12 item 5: the schema is data, lists only what the tool can do,
+// never sends the model to a CLI, and scores are rounded.
+func TestToolSchemaListsOnlyWhatItCanDo(t *testing.T) {
+	st := hOpen(t, nil, nil)
+	tool := memcore.NewTool(st)
+	spec := memcore.MemoryToolSpec()
+	if spec.Name != "memory" || len(spec.Actions) == 0 {
+		t.Fatalf("spec: %+v", spec)
+	}
+	for _, a := range spec.ActionNames() {
+		if a == "confirm_pending_review" || a == "promote_atom" || a == "unpin_atom" {
+			t.Fatalf("the schema offers %s, which the tool cannot do", a)
+		}
+		args := map[string]string{"action": a}
+		for _, act := range spec.Actions {
+			if act.Name == a {
+				for _, p := range act.Required {
+					args[p] = "something to do"
+				}
+			}
+		}
+		raw, _ := json.Marshal(args)
+		r := hTool(t, tool, string(raw), memcore.ToolTurn{SessionID: "s1", UserMessage: "something to do"})
+		if strings.Contains(r.Error, "unknown action") {
+			t.Fatalf("advertised action %s is unknown to the tool: %+v", a, r)
+		}
+	}
+	var fn struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name       string `json:"name"`
+			Parameters struct {
+				Properties map[string]struct {
+					Enum []string `json:"enum"`
+				} `json:"properties"`
+				Required []string `json:"required"`
+			} `json:"parameters"`
+		} `json:"function"`
+	}
+	raw := spec.OpenAIFunctionJSON()
+	if err := json.Unmarshal(raw, &fn); err != nil || fn.Type != "function" || fn.Function.Name != "memory" {
+		t.Fatalf("OpenAI shape: %v %s", err, raw)
+	}
+	if got := fn.Function.Parameters.Properties["action"].Enum; strings.Join(got, ",") != strings.Join(spec.ActionNames(), ",") {
+		t.Fatalf("action enum %v", got)
+	}
+	for _, bad := range []string{"odekmem", "CLI", "run `"} {
+		if strings.Contains(string(raw), bad) {
+			t.Fatalf("the schema mentions %q: %s", bad, raw)
+		}
+	}
+	for _, action := range []string{"confirm_pending_review", "promote_atom", "unpin_atom"} {
+		r := hTool(t, tool, `{"action":"`+action+`","pending_id":"x","atom_id":"x"}`, memcore.ToolTurn{})
+		if r.OK || strings.Contains(r.Error, "odekmem") || strings.Contains(r.Error, "`") {
+			t.Fatalf("%s: %+v", action, r)
+		}
+	}
+}
+
+func TestToolScoresRoundedToTwoDecimals(t *testing.T) {
+	st := hOpen(t, nil, nil)
+	stAdd(t, st, memcore.AddRequest{Text: "the staging database is called ledger-stg", Source: memcore.SourceUserApproved})
+	tool := memcore.NewTool(st)
+	out := string(tool.CallJSON(context.Background(), []byte(`{"action":"search_atoms","query":"staging database name"}`), memcore.ToolTurn{}))
+	var r memcore.ToolResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Atoms) != 1 || r.Atoms[0].Score <= 0 {
+		t.Fatalf("search: %v %s", err, out)
+	}
+	i := strings.Index(out, `"score":`)
+	num := strings.TrimRight(strings.SplitN(out[i+8:], ",", 2)[0], "}]")
+	if _, frac, ok := strings.Cut(num, "."); ok && len(frac) > 2 {
+		t.Fatalf("score %s has more than two decimals", num)
+	}
+}
+
+// Issue 12 item 6 through the tool: an unknown type and a confidence of 0
+// are errors the model can read, not silent observation / 1.0.
+func TestToolRejectsUnknownTypeAndBadConfidence(t *testing.T) {
+	st := hOpen(t, nil, nil)
+	tool := memcore.NewTool(st)
+	turn := memcore.ToolTurn{UserMessage: "we deploy on Tuesdays only"}
+	for _, args := range []string{
+		`{"action":"add_atom","content":"we deploy on Tuesdays only","atom_type":"rumour"}`,
+		`{"action":"add_atom","content":"we deploy on Tuesdays only","confidence":0}`,
+		`{"action":"add_atom","content":"we deploy on Tuesdays only","confidence":1.5}`,
+		`{"action":"add_atom","content":"we deploy on Tuesdays only","confidence":-1}`,
+	} {
+		if r := hTool(t, tool, args, turn); r.OK || r.Error == "" {
+			t.Fatalf("%s accepted: %+v", args, r)
+		}
+	}
+	if st.Len() != 0 || len(st.Quarantined()) != 0 {
+		t.Fatalf("a rejected call stored something")
 	}
 }

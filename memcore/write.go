@@ -17,12 +17,24 @@ import (
 
 // AddRequest describes a new atom.
 type AddRequest struct {
-	Text       string
-	Type       string // default fact
-	Source     string // default user_approved (a human surface)
+	Text string
+	// Type is one of AtomTypes (case-insensitive); "" means fact, anything
+	// else is ErrUnknownType.
+	Type string
+	// Source is the atom's source class. Trust is never the zero value: ""
+	// stores the atom as agent_generated, in quarantine. A human surface
+	// (CLI or TUI add) passes SourceUserApproved, per-turn extraction
+	// SourceUserSaid.
+	Source string
+	// Confidence is in (0, 1]; 0 means unset and is stored without a
+	// confidence, which every reader scores as 1.0. A negative, NaN or
+	// larger value is ErrInvalidConfidence.
 	Confidence float64
 	Pin        bool
 	Context    AtomContext
+	// Origin keeps where a promoted atom came from (import and undo pass
+	// it back); nil for a new atom.
+	Origin *Origin
 	// CreatedAt defaults to now (import and tests set it).
 	CreatedAt time.Time
 	// ID keeps an existing id (import, undo); empty means a fresh one.
@@ -68,14 +80,20 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	}
 	src := req.Source
 	if src == "" {
-		src = SourceUserApproved
+		src = SourceAgentGenerated // unknown provenance is never trusted
 	}
 	if !ValidSource(src) {
 		return nil, fmt.Errorf("unknown source class %q: allowed %s", src, strings.Join(SourceClasses, ", "))
 	}
-	typ := req.Type
+	typ := strings.ToLower(strings.TrimSpace(req.Type))
 	if typ == "" {
 		typ = TypeFact
+	}
+	if !ValidType(typ) {
+		return nil, fmt.Errorf("%w %q: allowed %s", ErrUnknownType, req.Type, strings.Join(AtomTypes, ", "))
+	}
+	if c := req.Confidence; math.IsNaN(c) || c < 0 || c > 1 {
+		return nil, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1 (0 means unset: 1.0)", ErrInvalidConfidence, c)
 	}
 	res := scan.Scan(text)
 	p := &prepared{}
@@ -98,17 +116,12 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 		created = s.now()
 	}
 	conf := req.Confidence
-	if math.IsNaN(conf) || conf < 0 {
-		conf = 0
-	}
-	if conf > 1 {
-		conf = 1
-	}
 	ctxc := req.Context
 	ctxc.RelatedAtomIDs = append([]string(nil), ctxc.RelatedAtomIDs...)
 	// Context strings reach atoms.json too: no secret in them either.
 	ctxc.SessionID, ctxc.Project = scanRedact(ctxc.SessionID), scanRedact(ctxc.Project)
-	p.atom = Atom{ID: id, SourceClass: src, Type: NormalizeType(typ), CreatedAt: created.UTC(), Context: ctxc, Pin: req.Pin, Confidence: conf, Text: text}
+	p.atom = Atom{ID: id, SourceClass: src, Type: typ, CreatedAt: created.UTC(), Context: ctxc, Pin: req.Pin, Confidence: conf, Text: text,
+		Origin: cleanOrigin(req.Origin)}
 
 	reason := ""
 	switch {
@@ -714,7 +727,8 @@ func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 // Restore puts back an atom that Forget removed (undo), with its id, source
 // class and timestamps. It goes through the scanner again.
 func (s *Store) Restore(ctx context.Context, a Atom, q *QuarantinedAtom) (AddResult, error) {
-	req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt}
+	req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt,
+		Origin: a.Origin}
 	if q != nil {
 		req.QuarantineReason, req.QuarantinedAt = q.Reason, q.QuarantinedAt
 		// Undoing the forget of an entry whose TTL has run out restarts its
@@ -728,60 +742,46 @@ func (s *Store) Restore(ctx context.Context, a Atom, q *QuarantinedAtom) (AddRes
 
 // Promote moves a quarantined atom to the live store as user_approved: a
 // person vouched for it. Characters a person cannot see are removed from
-// its text first. The result reports any finding that still blocks it.
+// its text, secrets are redacted again and the text is scanned again; the
+// entry's source class, reason and findings are kept in Atom.Origin. A text
+// that still fails the scan is promoted (the person saw the findings) with
+// Origin.StillBlocked set, and recall never injects it.
 func (s *Store) Promote(ctx context.Context, id string) (Atom, error) {
-	_, q, err := s.Get(id)
+	return s.promote(ctx, id, true)
+}
+
+// commitPromoteLocked replaces quarantine entry id by the live atom a.
+// Caller holds the write locks.
+func (s *Store) commitPromoteLocked(id string, a Atom, vec []float32) error {
+	i := s.quarIndex(id)
+	if i < 0 || s.byID[id] != nil {
+		return notFound("%s is no longer quarantined", id)
+	}
+	victims, err := s.planEvictionLocked(a, nil)
 	if err != nil {
-		return Atom{}, err
+		return err
 	}
-	if q == nil {
-		return Atom{}, fmt.Errorf("%w: %s", ErrNotQuarantined, id)
+	e := &entry{atom: a}
+	s.appendEntryLocked(e)
+	s.quar = append(s.quar[:i:i], s.quar[i+1:]...)
+	s.removeVictimsFromMetaLocked(victims)
+	// atoms.json first: a crash before quarantine.json is rewritten
+	// leaves the atom in both, which the next load resolves in favour
+	// of the live copy; the other order could lose it.
+	if err := s.writeChunkAndAtomsLocked(a.ID, a.Text); err != nil {
+		s.popEntryLocked(e)
+		s.invalidateLocked()
+		return err
 	}
-	a := q.Atom
-	a.Text = strings.TrimSpace(stripHidden(a.Text))
-	if a.Text == "" {
-		return Atom{}, fmt.Errorf("promote %s: %w after removing hidden characters", id, ErrEmptyText)
+	if err := s.writeQuarantineLocked(); err != nil {
+		s.invalidateLocked()
+		return err
 	}
-	a.SourceClass = SourceUserApproved
-	if err := s.vec.waitReady(ctx); err != nil {
-		return Atom{}, err
+	if err := s.vec.add(a.ID, a.Text, vec); err != nil {
+		return err
 	}
-	vec, err := s.vec.embed(ctx, a.Text)
-	if err != nil {
-		return Atom{}, fmt.Errorf("embed atom: %w", err)
-	}
-	err = s.withWrite(func() error {
-		i := s.quarIndex(id)
-		if i < 0 || s.byID[id] != nil {
-			return notFound("%s is no longer quarantined", id)
-		}
-		victims, err := s.planEvictionLocked(a, nil)
-		if err != nil {
-			return err
-		}
-		e := &entry{atom: a}
-		s.appendEntryLocked(e)
-		s.quar = append(s.quar[:i:i], s.quar[i+1:]...)
-		s.removeVictimsFromMetaLocked(victims)
-		// atoms.json first: a crash before quarantine.json is rewritten
-		// leaves the atom in both, which the next load resolves in favour
-		// of the live copy; the other order could lose it.
-		if err := s.writeChunkAndAtomsLocked(a.ID, a.Text); err != nil {
-			s.popEntryLocked(e)
-			s.invalidateLocked()
-			return err
-		}
-		if err := s.writeQuarantineLocked(); err != nil {
-			s.invalidateLocked()
-			return err
-		}
-		if err := s.vec.add(a.ID, a.Text, vec); err != nil {
-			return err
-		}
-		s.finishVictimsLocked(victims)
-		return s.vec.maybeSnapshot(false)
-	})
-	return a, err
+	s.finishVictimsLocked(victims)
+	return s.vec.maybeSnapshot(false)
 }
 
 // SetPin pins or unpins a live atom. Pinned atoms are never evicted.

@@ -1,0 +1,366 @@
+package memcore
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+// The verbatim rule decides whether text an agent proposes to remember is
+// the person's own words (user_said) or the agent's (agent_generated, which
+// waits in quarantine). It is the only way a model-driven surface — the
+// memory tool, the MCP server's remember — can create a trusted atom, so it
+// errs towards quarantine: a false "agent_generated" costs the person one
+// promote, a false "user_said" lets injected text into recall.
+//
+// The rule, in order:
+//
+//  1. Normalisation, applied to both the message and the proposal: NFKC,
+//     Unicode case folding, format and other invisible characters removed,
+//     curly quotes and apostrophes made straight, dashes unified, every run
+//     of white space one space. Leading and trailing punctuation and quotes
+//     of the proposal are dropped ("We deploy on Tuesdays." matches "we
+//     deploy on tuesdays").
+//  2. What is not the person's own text is removed from the message first:
+//     <untrusted_content_…> blocks, fenced code blocks (``` or ~~~, an
+//     unclosed fence runs to the end) and "> " quoted lines.
+//  3. Whole span: the proposal's tokens (words, with ' - . / @ : inside a
+//     word kept as part of it, and each punctuation mark) must equal a run of
+//     consecutive tokens of the message. A fragment of a word never matches
+//     ("safe" is not in "unsafe", "on" is not in "don't").
+//  4. A statement: at least MinVerbatimWords words and MinVerbatimChars
+//     characters (after normalisation).
+//  5. Meaning kept, judged inside the sentence (sentences end at . ! ? ; and
+//     at line breaks):
+//     - before the span, in its clause, no negation ("not", "never", "don't",
+//     "no", "without", "avoid", "forbidden", "unsafe", …), modal or
+//     hypothetical ("should", "would", "might", "if", "whether", "maybe", …)
+//     or reported speech ("said", "claims", "told", "according", …). The
+//     clause starts at the sentence start; when the span itself opens with
+//     a subject ("the", "we", "our", "it", …) it starts instead after the
+//     nearest comma, colon, dash, parenthesis or conjunction, so "We don't
+//     use MySQL any more, the ledger uses PostgreSQL" vouches for "the
+//     ledger uses PostgreSQL" while "Never, under any circumstances, push
+//     to main" does not vouch for "push to main";
+//     - after the span, in the rest of its clause, none of those words, and
+//     not a verb that makes the span the subject of something dropped
+//     ("force-pushing to main is strictly forbidden" does not vouch for
+//     "force-pushing to main");
+//     - a following clause of the same sentence that qualifies it (", not
+//     …", ", unless …", ", which …", ", he said") blocks it;
+//     - a span that is only part of a question ("should we deploy on
+//     Fridays?" does not vouch for "we deploy on Fridays").
+//
+// Any occurrence that passes is enough.
+
+// MinVerbatimWords and MinVerbatimChars are the least a proposal must have
+// to count as a statement of the person's: shorter text ("h", "on", "use
+// it") says nothing on its own.
+const (
+	MinVerbatimWords = 3
+	MinVerbatimChars = 12
+)
+
+// VerbatimUserSpan reports whether text is a whole, meaning-preserving span
+// of the person's message under the rule above, and why not when it is not.
+func VerbatimUserSpan(message, text string) (ok bool, why string) {
+	tt := vTokens(vNormalize(text))
+	// Drop the proposal's leading and trailing punctuation and quotes.
+	for len(tt) > 0 && !tt[0].word {
+		tt = tt[1:]
+	}
+	for len(tt) > 0 && !tt[len(tt)-1].word {
+		tt = tt[:len(tt)-1]
+	}
+	words, chars := 0, 0
+	for i, t := range tt {
+		if t.word {
+			words++
+		}
+		chars += len([]rune(t.s))
+		if i > 0 && tt[i].space {
+			chars++
+		}
+	}
+	if words == 0 {
+		return false, "the text has no words"
+	}
+	if words < MinVerbatimWords || chars < MinVerbatimChars {
+		return false, fmt.Sprintf("too short to be a statement (needs at least %d words and %d characters)", MinVerbatimWords, MinVerbatimChars)
+	}
+	mt := vTokens(vNormalize(ownText(message)))
+	why = "not a whole span of the person's message"
+	for s := 0; s+len(tt) <= len(mt); s++ {
+		match := true
+		for j := range tt {
+			if mt[s+j].s != tt[j].s {
+				match = false
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		if reason := spanChanged(mt, s, s+len(tt)); reason != "" {
+			why = reason
+			continue
+		}
+		return true, "the person's own words"
+	}
+	return false, why
+}
+
+var (
+	vFolder      = cases.Fold()
+	vPunctMapper = strings.NewReplacer(
+		"\u2018", "'", "\u2019", "'", "\u201a", "'", "\u201b", "'", "\u2032", "'", "`", "'",
+		"\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u201f", `"`, "\u00ab", `"`, "\u00bb", `"`, "\u2033", `"`,
+		"\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2015", "-", "\u2212", "-",
+	)
+)
+
+// ownText is the person's message without what they pasted: untrusted
+// wrappers, fenced code blocks (``` or ~~~; an unclosed fence runs to the
+// end) and "> " quoted lines. Each removed line leaves an empty line, which
+// ends a sentence.
+func ownText(msg string) string {
+	lines := strings.Split(scan.StripUntrusted(msg), "\n")
+	fence := ""
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			lines[i] = ""
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+			lines[i] = ""
+		case strings.HasPrefix(t, ">"):
+			lines[i] = ""
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// vNormalize is the comparison form of the rule: NFKC, case folded,
+// invisible characters gone, quotes and dashes unified. Line breaks are kept
+// (they end sentences); the tokenizer collapses the rest of the white space.
+func vNormalize(s string) string {
+	s = norm.NFKC.String(s)
+	s = vFolder.String(s)
+	s = vPunctMapper.Replace(s)
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\u2028' || r == '\u2029':
+			return '\n'
+		case unicode.IsSpace(r) || unicode.IsControl(r):
+			return ' '
+		case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0':
+			return -1
+		}
+		return r
+	}, s)
+}
+
+type vToken struct {
+	s     string
+	word  bool
+	space bool // white space before it
+	line  bool // a line break before it
+}
+
+func vWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_'
+}
+
+// vJoiner runes stay inside a word when a word character follows:
+// don't, force-push, v1.2, tools/deploy.sh, ops@example.com, host:8080.
+func vJoiner(r rune) bool {
+	switch r {
+	case '\'', '-', '.', '/', '@', ':', '+', '#':
+		return true
+	}
+	return false
+}
+
+func vTokens(s string) []vToken {
+	rs := []rune(s)
+	var out []vToken
+	space, line := false, false
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		if r == '\n' {
+			line, space = true, true
+			i++
+			continue
+		}
+		if r == ' ' {
+			space = true
+			i++
+			continue
+		}
+		t := vToken{space: space, line: line}
+		space, line = false, false
+		if !vWordRune(r) {
+			t.s = string(r)
+			out = append(out, t)
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(rs) {
+			if vWordRune(rs[j]) {
+				j++
+				continue
+			}
+			if vJoiner(rs[j]) && j+1 < len(rs) && vWordRune(rs[j+1]) {
+				j += 2
+				continue
+			}
+			break
+		}
+		t.s, t.word = string(rs[i:j]), true
+		out = append(out, t)
+		i = j
+	}
+	return out
+}
+
+func vSentenceEnd(t vToken) bool {
+	switch t.s {
+	case ".", "!", "?", ";", "…":
+		return true
+	}
+	return false
+}
+
+func vClauseMark(t vToken) bool {
+	switch t.s {
+	case ",", ":", "-", "(", ")", "[", "]", `"`:
+		return true
+	}
+	return false
+}
+
+// vChangers are words that, next to a span in its clause, change what it
+// means: negation, prohibition, doubt, hypothesis, modality and reported
+// speech.
+var vChangers = wordSet(`not no never nor neither none nobody nothing nowhere noone
+don't dont doesn't doesnt didn't didnt isn't isnt aren't arent wasn't wasnt weren't werent
+won't wont wouldn't wouldnt shouldn't shouldnt can't cant cannot couldn't couldnt mustn't mustnt
+haven't havent hasn't hasnt hadn't hadnt ain't needn't shan't
+without avoid avoids avoiding stop stopped quit refuse refused refuses
+forbid forbids forbidden prohibit prohibits prohibited ban bans banned disallow disallowed
+unsafe insecure dangerous risky wrong false untrue incorrect bad harmful deprecated obsolete
+lie lies myth rumor rumour joke kidding sarcasm sarcastic pretend pretending fake hypothetically
+doubt doubts doubtful deny denies denied dispute disputes hardly barely seldom rarely
+if unless whether suppose supposing assume assuming imagine wonder wondering except instead
+should would could might may maybe perhaps possibly ought shall must
+said says say saying claim claims claimed claiming told tell tells telling wrote writes written
+according reportedly allegedly supposedly apparently heard hears rumored rumoured asks asked ask asking
+thinks believes believed argues argued suggests suggested insists insisted
+formerly previously anymore`)
+
+// vCopulas after a span make it the subject of a predicate the proposal
+// dropped.
+var vCopulas = wordSet(`is are was were be been being am isn't aren't wasn't weren't
+will would should must can could may might shall has have had does do did
+seems seem sounds sound looks look remains remain becomes become
+gets get got needs need requires require`)
+
+// vSubjects open a clause that stands on its own.
+var vSubjects = wordSet(`i we you they he she it our my your their his her its the a an
+this that these those there every each all some most many several any
+everyone everybody someone somebody one i'm we're you're they're he's she's it's
+i've we've they've i'd we'd there's that's`)
+
+var vConjunctions = wordSet(`and but or so yet while whereas although though because however since`)
+
+// vQualifiers open a following clause that qualifies the span.
+var vQualifiers = wordSet(`not never unless if except only but or which who
+although though supposedly allegedly apparently reportedly according
+said says claims claimed wrote told right jk lol kidding`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// spanChanged checks the context of the match mt[s:e] and returns why its
+// meaning differs from the proposal's, or "".
+func spanChanged(mt []vToken, s, e int) string {
+	sentStart := s
+	for sentStart > 0 && !vSentenceEnd(mt[sentStart-1]) && !mt[sentStart].line {
+		sentStart--
+	}
+	sentEnd := e // the sentence's terminator, the first token of the next line, or len
+	for sentEnd < len(mt) && !vSentenceEnd(mt[sentEnd]) && !mt[sentEnd].line {
+		sentEnd++
+	}
+	// Part of a question that the span does not open.
+	if sentEnd < len(mt) && mt[sentEnd].s == "?" && s > sentStart {
+		return "part of a question in the person's message"
+	}
+	// Before the span, in its clause.
+	clauseStart := sentStart
+	if vSubjects[mt[s].s] {
+		for i := s - 1; i >= sentStart; i-- {
+			if vClauseMark(mt[i]) || vConjunctions[mt[i].s] {
+				clauseStart = i + 1
+				break
+			}
+		}
+	}
+	for i := clauseStart; i < s; i++ {
+		if vChangers[mt[i].s] || isNegatedContraction(mt[i].s) {
+			return fmt.Sprintf("changed in meaning by %q earlier in the sentence", mt[i].s)
+		}
+	}
+	// After the span, the rest of its clause.
+	i := e
+	if i < sentEnd && mt[i].word && vCopulas[mt[i].s] {
+		return fmt.Sprintf("the span is the subject of %q, which the proposal drops", mt[i].s)
+	}
+	for ; i < sentEnd && !vClauseMark(mt[i]); i++ {
+		if vChangers[mt[i].s] || isNegatedContraction(mt[i].s) {
+			return fmt.Sprintf("changed in meaning by %q later in the sentence", mt[i].s)
+		}
+	}
+	// Following clauses of the same sentence that qualify it.
+	for ; i < sentEnd; i++ {
+		if !vClauseMark(mt[i]) {
+			continue
+		}
+		j := i + 1
+		for j < sentEnd && !mt[j].word {
+			j++
+		}
+		independent := j+1 < sentEnd && vConjunctions[mt[j].s] && vSubjects[mt[j+1].s]
+		if j < sentEnd && vQualifiers[mt[j].s] && !independent {
+			return fmt.Sprintf("qualified by %q later in the sentence", mt[j].s)
+		}
+		for k := j; k < sentEnd && !vClauseMark(mt[k]); k++ {
+			if reporting[mt[k].s] {
+				return fmt.Sprintf("reported speech (%q) later in the sentence", mt[k].s)
+			}
+		}
+	}
+	return ""
+}
+
+var reporting = wordSet(`said says claims claimed wrote told according reportedly allegedly supposedly`)
+
+// isNegatedContraction catches n't forms the lists do not spell out.
+func isNegatedContraction(w string) bool {
+	return strings.HasSuffix(w, "n't")
+}
