@@ -1,15 +1,18 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
 	"github.com/odekmem/odekmem/internal/mcpserver"
+	"github.com/odekmem/odekmem/internal/serve"
 )
 
 // The verbs that connect odekmem to other agents (MCP server, hooks,
@@ -30,6 +33,36 @@ func init() {
 			quarantined. The server cannot promote, confirm, unpin or edit the user model.`,
 		examples: []string{"odekmem mcp", "odekmem mcp --http 127.0.0.1:8765"},
 		run:      cmdMCP, store: writesStore, group: "Agent", jsonOut: true})
+	register(&command{name: "hook", args: "claude-code", summary: "per-turn agent hook: hook JSON on stdin, context on stdout; never fails the turn",
+		flags: flagSpec{"tool-results": false, "no-serve": false, "timeout": true},
+		flagHelp: map[string]string{
+			"tool-results": "keep tool results (PostToolUse) and non-typed prompts as quarantine candidates",
+			"no-serve":     "never start or use odekmem serve (also ODEKMEM_NO_SERVE=1)",
+			"timeout":      "give up quietly after this long (default 10s)",
+		},
+		about: `Reads one Claude Code hook event as JSON on stdin. UserPromptSubmit: a prompt the person typed is
+			stored as their words and the memory block comes back as additionalContext; SessionStart: the
+			return-after-break note and the confirmed user model; PostToolUse (--tool-results): the result
+			waits in quarantine. On any error it prints nothing, exits 0 and logs to hook.log in the store.
+			It uses a running odekmem serve when there is one and starts one for the next prompt.`,
+		examples: []string{`echo '{"session_id":"s","cwd":".","hook_event_name":"UserPromptSubmit","prompt":"hi"}' | odekmem hook claude-code`},
+		run:      cmdHook, store: noStore, group: "Agent"})
+	register(&command{name: "serve", summary: "keep the store open for agent hooks on a unix socket (started by the hook)",
+		flags:    flagSpec{"idle": true},
+		flagHelp: map[string]string{"idle": "exit after this long without a call (default 10m, or $ODEKMEM_SERVE_IDLE)"},
+		about: `Listens on serve.sock in the store directory. Hooks start it on demand; it holds no lock
+			between calls, so the TUI, the CLI and odek keep writing. One per store; exits when idle.`,
+		run: cmdServe, store: noStore, group: "Agent"})
+}
+
+// wantsHelp reports whether a hook command line asks for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "help" {
+			return true
+		}
+	}
+	return false
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -77,4 +110,44 @@ func cmdMCP(c *ctx) error {
 		return usagef("%s", err.Error())
 	}
 	return srv.ServeHTTP(c, o)
+}
+
+func hookMain(args []string, env Env) int {
+	return agenthook.Run(args, env.Stdin, env.Stdout, env.Stderr, env.Getenv)
+}
+
+// cmdHook is reached when global flags come before the verb
+// ("odekmem --home X hook claude-code"); the usual spelling is caught by
+// Main before any settings are loaded.
+func cmdHook(c *ctx) error {
+	args := append(append([]string(nil), c.p.pos...), "--home", c.settings.Home)
+	for _, b := range []string{"tool-results", "no-serve"} {
+		if c.p.bools[b] {
+			args = append(args, "--"+b)
+		}
+	}
+	if v := c.p.flags["timeout"]; v != "" {
+		args = append(args, "--timeout", v)
+	}
+	hookMain(args, c.env)
+	return nil
+}
+
+func cmdServe(c *ctx) error {
+	if len(c.p.pos) > 0 {
+		return usagef("serve takes no arguments")
+	}
+	idle := serve.DefaultIdle()
+	if v := c.p.flags["idle"]; v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return usagef("--idle %q: expected a duration such as 10m", v)
+		}
+		idle = d
+	}
+	err := serve.Run(c, c.settings, serve.Options{Idle: idle})
+	if errors.Is(err, serve.ErrRunning) {
+		return nil
+	}
+	return err
 }

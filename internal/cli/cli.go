@@ -154,6 +154,9 @@ func Main(args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
+	if len(args) > 0 && args[0] == "hook" && !wantsHelp(args[1:]) {
+		return hookMain(args[1:], env) // a hook never fails the turn: always 0
+	}
 	base, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 	err := run(base, args, env)

@@ -1,0 +1,145 @@
+package agenthook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+// ToolSource maps a Claude Code tool name onto the source class of its
+// result; "" means the result is not worth keeping (edits, to-do lists,
+// odekmem's own MCP tools).
+func ToolSource(tool string) string {
+	t := strings.ToLower(tool)
+	switch {
+	case strings.HasPrefix(t, "mcp__odekmem__"):
+		return "" // our own tools: already in the store
+	case strings.HasPrefix(t, "mcp__"):
+		return memcore.SourceMCP
+	}
+	switch t {
+	case "webfetch", "websearch":
+		return memcore.SourceWeb
+	case "read", "grep", "glob", "notebookread", "ls":
+		return memcore.SourceFileRead
+	case "task", "agent":
+		return memcore.SourceSubagent
+	case "edit", "multiedit", "write", "notebookedit", "todowrite", "exitplanmode", "askuserquestion":
+		return ""
+	}
+	return memcore.SourceToolOutput // Bash, BashOutput and anything new
+}
+
+// responseText pulls the readable part out of a tool_response, which is a
+// string or an object whose shape depends on the tool.
+func responseText(r json.RawMessage) string {
+	var s string
+	if json.Unmarshal(r, &s) == nil {
+		return s
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(r, &obj) == nil {
+		var parts []string
+		for _, k := range []string{"stdout", "stderr", "output", "result", "content", "text", "results"} {
+			if v, ok := obj[k]; ok {
+				if t := responseText(v); strings.TrimSpace(t) != "" {
+					parts = append(parts, t)
+				}
+			}
+		}
+		if f, ok := obj["file"]; ok {
+			if t := responseText(f); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, "\n")
+		}
+	}
+	var arr []json.RawMessage
+	if json.Unmarshal(r, &arr) == nil {
+		var parts []string
+		for _, v := range arr {
+			if t := responseText(v); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return strings.TrimSpace(string(r))
+}
+
+func postToolUse(ctx context.Context, rt *Runtime, o Options, p Payload) error {
+	src := ToolSource(p.ToolName)
+	if src == "" || p.SessionID == "" {
+		return nil
+	}
+	text := strings.TrimSpace(responseText(p.ToolResponse))
+	if text == "" {
+		return nil
+	}
+	turn := 0
+	if a, ok := rt.Store.AgentSessionByID(p.SessionID); ok {
+		turn = a.Turn
+	}
+	return quarantineText(ctx, rt, p, src, "tool "+p.ToolName, text, turn)
+}
+
+// quarantineText stores untrusted text as a quarantine candidate: the
+// source class is tainted, so the store never puts it in recall before a
+// person promotes it.
+func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, text string, turn int) error {
+	if !memcore.IsTainted(source) {
+		return fmt.Errorf("refusing to store %s as trusted", what)
+	}
+	text = strings.Join(strings.Fields(scan.StripUntrusted(text)), " ")
+	if text == "" {
+		return nil
+	}
+	if n := rt.Store.Config().AtomMaxChars; n > 1 {
+		text = memcore.TruncateChars(text, n-1)
+	}
+	_, err := rt.Store.Add(ctx, memcore.AddRequest{Text: text, Type: memcore.TypeObservation, Source: source, Confidence: 0.5,
+		Context: memcore.AtomContext{SessionID: p.SessionID, Turn: turn, Project: ProjectRoot(p.Cwd)}})
+	if err != nil {
+		return fmt.Errorf("quarantine %s: %w", what, err)
+	}
+	return nil
+}
+
+// Log file under the store, bounded by rotation.
+const (
+	logName   = "hook.log"
+	logMaxLen = 256 << 10
+)
+
+// logTo appends one line to the hook log under the store directory. It
+// never fails the caller.
+func logTo(storeDir, format string, a ...any) {
+	if storeDir == "" {
+		return
+	}
+	os.MkdirAll(storeDir, 0o700) // the first call may come before any store exists
+	p := filepath.Join(storeDir, logName)
+	if fi, err := os.Stat(p); err == nil && fi.Size() > logMaxLen {
+		os.Rename(p, p+".1")
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	line := visible(fmt.Sprintf(format, a...))
+	line = strings.ReplaceAll(line, "\n", " ")
+	fmt.Fprintf(f, "%s %s\n", time.Now().UTC().Format(time.RFC3339), memcore.TruncateChars(line, 2000))
+}
+
+// Log appends a line to the hook log under storeDir (for odekmem serve).
+func Log(storeDir, format string, a ...any) { logTo(storeDir, format, a...) }

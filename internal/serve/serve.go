@@ -1,0 +1,175 @@
+// Package serve is `odekmem serve`: a long-lived process that keeps one
+// store open and answers agent-hook calls over a unix socket under the
+// store, so a per-prompt hook does not pay for opening the store (about
+// 256 ms at 18k atoms). The hook starts it on demand; it exits when idle.
+//
+// It follows the store's lock discipline: the store's file lock is held
+// only for the length of each operation, so the TUI, the CLI and odek keep
+// writing, and every read refreshes what another process changed. One
+// server per store (serve.lock); a server that finds another binary or
+// configuration on the other end tells the client to fall back and exits.
+package serve
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/odekmem/odekmem/internal/agenthook"
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// Options configure Run.
+type Options struct {
+	// Idle is how long the server waits for a call before it exits.
+	Idle time.Duration
+	// Ready, when set, is called once the socket accepts calls.
+	Ready func(sock string)
+}
+
+// DefaultIdle is ODEKMEM_SERVE_IDLE (a Go duration) or 10 minutes.
+func DefaultIdle() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("ODEKMEM_SERVE_IDLE")); err == nil && d > 0 {
+		return d
+	}
+	return 10 * time.Minute
+}
+
+// ErrRunning means another odekmem serve already serves this store.
+var ErrRunning = errors.New("odekmem serve is already running for this store")
+
+// Run serves until ctx ends, the server has been idle for o.Idle, or a
+// client with another fingerprint shows the server is stale.
+func Run(ctx context.Context, s memcore.Settings, o Options) error {
+	if o.Idle <= 0 {
+		o.Idle = DefaultIdle()
+	}
+	dir := s.StoreDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	unlock, err := lockFile(filepath.Join(dir, "serve.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	sock := agenthook.SocketPath(dir)
+	if d := filepath.Dir(sock); d != dir {
+		if err := privateDir(d); err != nil {
+			return err
+		}
+	}
+	os.Remove(sock) // a stale socket of a server that died; we hold the lock
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", sock, err)
+	}
+	defer os.Remove(sock)
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return err
+	}
+	st, err := agenthook.OpenStore(s)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	h := memcore.NewHook(st, memcore.HookOptions{Timeout: agenthook.HookTimeout(s, 10*time.Second)})
+	rt := &agenthook.Runtime{Store: st, Hook: h}
+	fp := agenthook.Fingerprint(s)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var last atomic.Int64
+	last.Store(time.Now().UnixNano())
+	var active atomic.Int32
+	var wg sync.WaitGroup
+	go func() {
+		t := time.NewTicker(min(o.Idle/4, 5*time.Second))
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				ln.Close()
+				return
+			case <-t.C:
+				if active.Load() == 0 && time.Since(time.Unix(0, last.Load())) >= o.Idle {
+					cancel()
+				}
+			}
+		}
+	}()
+	if o.Ready != nil {
+		o.Ready(sock)
+	}
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			break
+		}
+		active.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer active.Add(-1)
+			defer last.Store(time.Now().UnixNano())
+			if stale := serveConn(ctx, rt, fp, c); stale {
+				agenthook.Log(dir, "serve: a client runs another binary or configuration; exiting")
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	h.Wait()
+	return st.Close()
+}
+
+// serveConn answers one request and reports whether the client showed
+// that this server is stale.
+func serveConn(ctx context.Context, rt *agenthook.Runtime, fp string, c net.Conn) bool {
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	var req agenthook.Request
+	if err := json.NewDecoder(bufio.NewReader(io.LimitReader(c, 16<<20))).Decode(&req); err != nil {
+		json.NewEncoder(c).Encode(agenthook.Response{Error: "bad request: " + err.Error()})
+		return false
+	}
+	if req.V != agenthook.ProtocolVersion || req.Fingerprint != fp {
+		json.NewEncoder(c).Encode(agenthook.Response{Stale: true})
+		return true
+	}
+	cctx, cancel := context.WithTimeout(ctx, 25*time.Second)
+	defer cancel()
+	out, err := agenthook.Handle(cctx, rt, req.Options, req.Payload)
+	resp := agenthook.Response{Output: out}
+	if err != nil {
+		resp = agenthook.Response{Error: err.Error()}
+	}
+	json.NewEncoder(c).Encode(resp)
+	return false
+}
+
+// privateDir creates dir 0700 and refuses one that another user owns or
+// others can write (a pre-planted directory in a shared temp dir).
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 || !ownedByMe(fi) {
+		return fmt.Errorf("socket directory %s is not a private directory of this user", dir)
+	}
+	return nil
+}

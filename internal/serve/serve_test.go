@@ -1,0 +1,145 @@
+package serve_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odekmem/odekmem/internal/agenthook"
+)
+
+var bin, hookBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "odekmem-serve-bin")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "odekmem")
+	hookBin = filepath.Join(dir, "odekmem-hook")
+	for target, pkg := range map[string]string{bin: "github.com/odekmem/odekmem", hookBin: "github.com/odekmem/odekmem/cmd/odekmem-hook"} {
+		if out, err := exec.Command("go", "build", "-o", target, pkg).CombinedOutput(); err != nil {
+			panic("build " + pkg + ": " + err.Error() + "\n" + string(out))
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func env() []string {
+	return append(os.Environ(), "ODEK_HOME=", "ODEKMEM_HOOK_DEBUG=1", "ODEKMEM_SERVE_IDLE=2s", "ODEKMEM_NO_SERVE=")
+}
+
+func hook(t *testing.T, exe, home, prompt string) string {
+	t.Helper()
+	args := []string{"hook", "claude-code", "--home", home}
+	if exe == hookBin {
+		args = args[1:]
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = env()
+	cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":` + quote(prompt) + `}`)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("hook: %v", err)
+	}
+	return out.String()
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+func waitFor(t *testing.T, what string, d time.Duration, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func TestHookStartsServeOnDemandAndServeSeesOtherWriters(t *testing.T) {
+	home := t.TempDir()
+	store := filepath.Join(home, "memory", "extended")
+	sock := agenthook.SocketPath(store)
+	add := exec.Command(bin, "--home", home, "add", "The staging cluster is called orbit")
+	add.Env = env()
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("add: %v %s", err, out)
+	}
+	// First call: no server yet; answered in process, and one is started.
+	if out := hook(t, bin, home, "what is the staging cluster called?"); !strings.Contains(out, "orbit") {
+		t.Fatalf("first call: %q", out)
+	}
+	waitFor(t, "serve socket", 20*time.Second, func() bool { return exists(sock) })
+	// A write by another process (the CLI) while serve holds the store.
+	add = exec.Command(bin, "--home", home, "add", "The production cluster is called zenith")
+	add.Env = env()
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("add while serve runs: %v %s", err, out)
+	}
+	if out := hook(t, bin, home, "what is the production cluster called?"); !strings.Contains(out, "zenith") {
+		t.Fatalf("serve did not see the CLI's write: %q", out)
+	}
+	log, _ := os.ReadFile(filepath.Join(store, "hook.log"))
+	if !strings.Contains(string(log), "via process") || !strings.Contains(string(log), "via serve") {
+		t.Fatalf("expected one call in process and one via serve:\n%s", log)
+	}
+	// A client running another binary: the server is stale, exits, and
+	// the client still answers (in process).
+	if out := hook(t, hookBin, home, "what is the production cluster called?"); !strings.Contains(out, "zenith") {
+		t.Fatalf("stale fallback: %q", out)
+	}
+	// Idle: the server (whichever binary started last) exits and removes
+	// its socket.
+	waitFor(t, "idle exit", 30*time.Second, func() bool {
+		return !exists(sock) && !strings.Contains(readFile(filepath.Join(store, "hook.log")), "__never__")
+	})
+	if !strings.Contains(readFile(filepath.Join(store, "hook.log")), "another binary or configuration") {
+		t.Error("stale server did not log its exit")
+	}
+}
+
+func readFile(p string) string { b, _ := os.ReadFile(p); return string(b) }
+
+func TestOneServerPerStore(t *testing.T) {
+	home := t.TempDir()
+	start := func() *exec.Cmd {
+		c := exec.Command(bin, "serve", "--home", home, "--idle", "3s")
+		c.Env = env()
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a := start()
+	sock := agenthook.SocketPath(filepath.Join(home, "memory", "extended"))
+	waitFor(t, "first server", 20*time.Second, func() bool { return exists(sock) })
+	b := start()
+	done := make(chan error, 1)
+	go func() { done <- b.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("second server: %v (want a quiet exit 0)", err)
+		}
+	case <-time.After(15 * time.Second):
+		b.Process.Kill()
+		t.Fatal("a second server kept running")
+	}
+	if err := a.Wait(); err != nil {
+		t.Errorf("first server: %v", err)
+	}
+	if exists(sock) {
+		t.Error("socket left behind after idle exit")
+	}
+}
