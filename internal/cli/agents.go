@@ -45,14 +45,15 @@ func init() {
 			return-after-break note and the confirmed user model; PostToolUse (--tool-results): the result
 			waits in quarantine. On any error it prints nothing, exits 0 and logs to hook.log in the store.
 			It uses a running odekmem serve when there is one and starts one for the next prompt.`,
-		examples: []string{`echo '{"session_id":"s","cwd":".","hook_event_name":"UserPromptSubmit","prompt":"hi"}' | odekmem hook claude-code`},
+		examples: []string{"odekmem hook claude-code < payload.json", "odekmem hook claude-code --tool-results"},
 		run:      cmdHook, store: noStore, group: "Agent"})
 	register(&command{name: "serve", summary: "keep the store open for agent hooks on a unix socket (started by the hook)",
 		flags:    flagSpec{"idle": true},
 		flagHelp: map[string]string{"idle": "exit after this long without a call (default 10m, or $ODEKMEM_SERVE_IDLE)"},
 		about: `Listens on serve.sock in the store directory. Hooks start it on demand; it holds no lock
 			between calls, so the TUI, the CLI and odek keep writing. One per store; exits when idle.`,
-		run: cmdServe, store: noStore, group: "Agent"})
+		examples: []string{"odekmem serve --idle 5m"},
+		run:      cmdServe, store: noStore, group: "Agent"})
 }
 
 // wantsHelp reports whether a hook command line asks for help.

@@ -71,7 +71,7 @@ func TestHookStartsServeOnDemandAndServeSeesOtherWriters(t *testing.T) {
 	home := t.TempDir()
 	store := filepath.Join(home, "memory", "extended")
 	sock := agenthook.SocketPath(store)
-	add := exec.Command(bin, "--home", home, "add", "The staging cluster is called orbit")
+	add := exec.Command(bin, "--home", home, "add", "--create", "The staging cluster is called orbit")
 	add.Env = env()
 	if out, err := add.CombinedOutput(); err != nil {
 		t.Fatalf("add: %v %s", err, out)
