@@ -147,6 +147,12 @@ func userPromptSubmit(ctx context.Context, rt *Runtime, o Options, p Payload, ra
 		}
 	}
 	turn := memcore.Turn{Message: p.Prompt, SessionID: p.SessionID, Project: project, TurnIndex: turnIdx, Time: now}
+	if hadPrev && len(prev.Messages) > 0 {
+		// A process per prompt keeps no Hook across turns: the session log
+		// says when the person last spoke, which bounds what an inline
+		// approval ("odek, remember the web page") answers.
+		turn.PreviousMessageAt = prev.Messages[len(prev.Messages)-1].At
+	}
 	tc := rt.Hook.BeforeTurn(ctx, turn)
 	if typed {
 		rr, err := rt.Hook.RecordUserMessage(ctx, turn)

@@ -308,11 +308,12 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	}
 	st.Close()
 	// Recall never returns quarantined content.
-	r := hook(t, bin, home, payload(t, map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "When does the release train leave?"}), nil)
+	r := hook(t, bin, home, payload(t, map[string]any{"session_id": "other", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "When does the release train leave?"}), nil)
 	if strings.Contains(r.stdout, "Tuesday at noon") {
 		t.Fatal("quarantined web content reached the model before review")
 	}
-	// The person's inline approval promotes the web result of this session.
+	// The person's inline approval, as their next message, promotes the web
+	// result that arrived since their previous message in this session.
 	hook(t, bin, home, payload(t, map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "odek, remember the web page"}), nil)
 	st = openStore(t, home)
 	defer st.Close()
