@@ -481,7 +481,11 @@ type RecordResult struct {
 // inference on its cadence.
 func (h *Hook) RecordUserMessage(ctx context.Context, t Turn) (RecordResult, error) {
 	var rr RecordResult
-	msg := strings.TrimSpace(scan.StripUntrusted(t.Message))
+	// Secrets are redacted from the whole message before anything else
+	// sees it: the extractor (a memory LLM, or the heuristic splitter that
+	// would cut a PEM block's key lines away from its BEGIN header) and
+	// the recent-message window.
+	msg, _ := scan.Redact(strings.TrimSpace(scan.StripUntrusted(t.Message)))
 	at := t.Time
 	if at.IsZero() {
 		at = h.now()

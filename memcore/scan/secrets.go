@@ -1,9 +1,15 @@
 package scan
 
 import (
+	"encoding/base64"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // secretRule detects one kind of credential in the stripped text. The
@@ -31,6 +37,34 @@ var secretRules = []secretRule{
 	{kind: "aws_secret_key", reason: "AWS secret access key", kw: []string{"aws", "secret"}, lower: true,
 		re:    regexp.MustCompile(`(?i:aws|secret)[^\n]{0,40}?[=:"'\s>]\s*["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 		valid: func(s, _ string) bool { return looksRandom(s, 3) }},
+	// A 40-character secret anywhere in a text that mentions AWS (or holds
+	// an access key id), however far from the word.
+	{kind: "aws_secret_key", reason: "AWS secret access key", kw: []string{"aws", "akia", "asia"}, lower: true,
+		re:    regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		valid: func(s, _ string) bool { return looksRandom(s, 3) && strings.ContainsAny(s, "0123456789") }},
+	{kind: "stripe_webhook_secret", reason: "Stripe webhook signing secret", kw: []string{"whsec_"},
+		re: regexp.MustCompile(`\b(?P<s>whsec_[A-Za-z0-9+/=]{16,})`)},
+	{kind: "azure_storage_key", reason: "Azure storage account key", kw: []string{"accountkey"}, lower: true,
+		re: regexp.MustCompile(`(?i:AccountKey)\s*=\s*(?P<s>[A-Za-z0-9+/]{20,}={0,2})`)},
+	{kind: "azure_client_secret", reason: "Azure AD client secret", kw: []string{"8Q~"},
+		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_~.\-])(?P<s>[A-Za-z0-9_~.\-]{3}8Q~[A-Za-z0-9_~.\-]{31,40})`)},
+	{kind: "azure_sas_signature", reason: "Azure shared access signature", kw: []string{"sig="},
+		re:    regexp.MustCompile(`(?:[?&;\s"']|^)sig=(?P<s>[A-Za-z0-9%+/=]{16,})`),
+		valid: func(s, _ string) bool { return looksRandom(s, 2) }},
+	{kind: "gcp_client_secret", reason: "Google OAuth client secret", kw: []string{"GOCSPX-"},
+		re: regexp.MustCompile(`\b(?P<s>GOCSPX-[A-Za-z0-9_\-]{20,})`)},
+	{kind: "sendgrid_key", reason: "SendGrid API key", kw: []string{"SG."},
+		re: regexp.MustCompile(`\b(?P<s>SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64})`)},
+	{kind: "vault_token", reason: "HashiCorp Vault token", kw: []string{"hvs.", "hvb.", "hvr."},
+		re: regexp.MustCompile(`\b(?P<s>hv[sbr]\.[A-Za-z0-9_\-]{20,})`)},
+	{kind: "telegram_bot_token", reason: "Telegram bot token", kw: []string{":AA"},
+		re: regexp.MustCompile(`\b(?P<s>\d{6,12}:AA[A-Za-z0-9_\-]{30,40})`)},
+	{kind: "twilio_key", reason: "Twilio API key or account SID", kw: []string{"SK", "AC"},
+		re: regexp.MustCompile(`\b(?P<s>(?:SK|AC)[0-9a-fA-F]{32})\b`)},
+	{kind: "twilio_auth_token", reason: "Twilio auth token", kw: []string{"twilio"}, lower: true,
+		re: regexp.MustCompile(`(?i:twilio)[^\n]{0,80}?\b(?P<s>[0-9a-f]{32})\b`)},
+	{kind: "shopify_token", reason: "Shopify access token", kw: []string{"shpat_", "shpss_", "shpca_", "shppa_"},
+		re: regexp.MustCompile(`\b(?P<s>shp(?:at|ss|ca|pa)_[A-Fa-f0-9]{32})`)},
 	{kind: "github_token", reason: "GitHub token", kw: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 		re: regexp.MustCompile(`\b(?P<s>(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255}))\b`)},
 	{kind: "gitlab_token", reason: "GitLab personal access token", kw: []string{"glpat-"},
@@ -63,8 +97,104 @@ var secretRules = []secretRule{
 			return ctx != "" || (strings.HasSuffix(s, "=") && len(s) >= 12)
 		}},
 	{kind: "url_password", reason: "password embedded in a URL", kw: []string{"://"},
-		re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@"'<>]+:(?P<s>[^\s/?#@"'<>]+)@`),
+		re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@"'<>]*:(?P<s>[^\s"'<>]+)@[A-Za-z0-9.\-\[\]_]+(?:[:/?#\s"'<>,;)]|$)`),
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
+	// Generic: an assignment to a name that says it holds a secret
+	// (DB_PASSWORD=…, SECRET_KEY: …, "api_token": "…", export X_TOKEN=…).
+	{kind: "secret_assignment", reason: "value assigned to a secret-named variable", kw: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth"}, lower: true,
+		re:    regexp.MustCompile(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|secret[_\-]?key|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?secret|credentials?|_key)[A-Za-z0-9_\-]*)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{3,})`),
+		valid: validAssignment},
+	// Generic: a long random-looking token (upper, lower and digits, high
+	// entropy) is a credential whatever its prefix.
+	{kind: "high_entropy_token", reason: "long random-looking token (probable credential)",
+		re:    regexp.MustCompile(`(?:^|[^A-Za-z0-9+/=_\-])(?P<s>[A-Za-z0-9+/_\-]{32,}={0,2})(?:[^A-Za-z0-9+/=_\-]|$)`),
+		valid: func(s, _ string) bool { return highEntropy(s) }},
+	// "the password is: X", "password was hunter2"
+	{kind: "password_statement", reason: "a password stated in prose", kw: []string{"pass", "pwd", "passcode", "pin"}, lower: true,
+		re:    regexp.MustCompile(`(?i)(?P<ctx>\b(?:password|passwd|passphrase|passcode|pwd|pin)\b(?: for [\w.\-]+)?\s+(?:is|was|=)\s*(?::\s*)?)["'\x60]?(?P<s>[^\s"'\x60]{3,})`),
+		valid: validStatedPassword},
+}
+
+// highEntropy reports a token with upper- and lowercase letters and digits
+// whose characters carry at least 4.2 bits of entropy each, and no path
+// shape (a '/' between words).
+func highEntropy(s string) bool {
+	s = strings.TrimRight(s, "=")
+	if len(s) < 32 || !looksRandom(s, 3) || !hasDigit(s) || strings.Count(s, "/") > 2 || strings.Count(s, "-")+strings.Count(s, "_") > len(s)/8 {
+		return false
+	}
+	var freq [256]int
+	for i := 0; i < len(s); i++ {
+		freq[s[i]]++
+	}
+	h := 0.0
+	n := float64(len(s))
+	for _, c := range freq {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	if h < 4.2 {
+		return false
+	}
+	// base64 of readable text is data, not a key
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		if dec, err := enc.DecodeString(s[:len(s)/4*4]); err == nil && utf8.Valid(dec) && mostlyPrintable(dec) {
+			return false
+		}
+	}
+	return true
+}
+
+// validAssignment accepts a secret-named assignment whose value is not a
+// placeholder, a reference, a boolean or a number; names that only hint
+// at a key (…_KEY, …_TOKEN) need a value that looks random.
+func validAssignment(s, ctx string) bool {
+	s = strings.TrimRight(s, ".)]}")
+	if len(s) < 3 || isPlaceholderPassword(s) {
+		return false
+	}
+	l := strings.ToLower(s)
+	switch l {
+	case "true", "false", "null", "none", "nil", "yes", "no", "on", "off", "required", "optional", "string", "str", "env", "undefined", "redacted":
+		return false
+	}
+	if pathLike.MatchString(l) {
+		return false
+	}
+	if strings.Contains(l, "://") || strings.HasPrefix(l, "/") || strings.HasPrefix(l, "~") || strings.HasPrefix(l, "./") ||
+		strings.HasSuffix(l, ".json") || strings.HasSuffix(l, ".pem") || strings.HasSuffix(l, ".yaml") || strings.HasSuffix(l, ".yml") {
+		return false
+	}
+	if strings.HasPrefix(l, "[redacted") || strings.HasPrefix(l, "os.") || strings.HasPrefix(l, "process.") || strings.HasPrefix(l, "env.") ||
+		strings.HasPrefix(l, "getenv") || strings.HasPrefix(l, "secrets.") || strings.HasPrefix(l, "vault:") || strings.HasPrefix(l, "(") {
+		return false
+	}
+	allDigits := strings.Trim(s, "0123456789") == ""
+	n := strings.ToLower(ctx)
+	if strings.Contains(n, "pass") || strings.Contains(n, "pwd") {
+		return !allDigits || len(s) >= 4
+	}
+	if allDigits {
+		return false
+	}
+	// _KEY / _TOKEN / _SECRET / auth: random-looking or long
+	return len(s) >= 8 && (looksRandom(s, 2) && hasDigit(s) || len(s) >= 20 && looksRandom(s, 2))
+}
+
+// validStatedPassword accepts "password is: X" always (the colon announces
+// a value) and "password is X" when X looks like a password rather than a
+// word ("the password is stored in Vault").
+func validStatedPassword(s, ctx string) bool {
+	s = strings.TrimRight(s, ".,;:!?)")
+	if len(s) < 3 || isPlaceholderPassword(s) {
+		return false
+	}
+	if strings.HasSuffix(strings.TrimSpace(ctx), ":") || strings.HasSuffix(strings.TrimSpace(ctx), "=") {
+		return true
+	}
+	return looksRandom(s, 2) && (hasDigit(s) || strings.ContainsAny(s, "!@#$%^&*_-+=~?"))
 }
 
 // looksRandom reports whether s mixes at least n of: lowercase, uppercase,
@@ -133,7 +263,7 @@ func findSecrets(s string) []secretHit {
 			}
 			hay = lower
 		}
-		found := false
+		found := len(rule.kw) == 0
 		for _, k := range rule.kw {
 			if strings.Contains(hay, k) {
 				found = true
@@ -183,11 +313,15 @@ func findSecrets(s string) []secretHit {
 	return out
 }
 
-var pemBegin = regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
-var pemEnd = regexp.MustCompile(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+var pemBegin = regexp.MustCompile(`-*\s*BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)
+var pemEnd = regexp.MustCompile(`-*\s*END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)
+var pathLike = regexp.MustCompile(`^[\w\-./]*[/.][\w\-]+\.(?:go|py|js|ts|tsx|rb|rs|java|kt|json|ya?ml|toml|txt|md|pem|key|crt|env|sh|cfg|conf|ini|sql|lock)$`)
+var puttyBegin = regexp.MustCompile(`PuTTY-User-Key-File-\d+:`)
+var puttyEnd = regexp.MustCompile(`Private-MAC:\s*[0-9A-Fa-f]*`)
 
 func appendPEM(hits []secretHit, s string, rule *secretRule) []secretHit {
-	if !strings.Contains(s, "-----BEGIN") {
+	hits = appendPuTTY(hits, s)
+	if !strings.Contains(s, "BEGIN") || !strings.Contains(s, "PRIVATE KEY") {
 		return hits
 	}
 	pos := 0
@@ -203,6 +337,29 @@ func appendPEM(hits []secretHit, s string, rule *secretRule) []secretHit {
 			b = pos + m[1] + e[1]
 		}
 		hits = append(hits, secretHit{rule.kind, rule.reason, a, b})
+		pos = b
+	}
+	return hits
+}
+
+// appendPuTTY redacts a PuTTY private key file from its header line to the
+// end of its Private-MAC line (or to the end of the text when it has none).
+func appendPuTTY(hits []secretHit, s string) []secretHit {
+	if !strings.Contains(s, "PuTTY-User-Key-File") {
+		return hits
+	}
+	pos := 0
+	for pos < len(s) {
+		m := puttyBegin.FindStringIndex(s[pos:])
+		if m == nil {
+			break
+		}
+		a := pos + m[0]
+		b := len(s)
+		if e := puttyEnd.FindStringIndex(s[pos+m[1]:]); e != nil {
+			b = pos + m[1] + e[1]
+		}
+		hits = append(hits, secretHit{"putty_private_key", "PuTTY private key file", a, b})
 		pos = b
 	}
 	return hits
@@ -231,20 +388,92 @@ func redactSpans(text string, spans []Finding) string {
 
 // credentialFindings maps secret hits found in the stripped text back to
 // the original input. A secret split by invisible characters is redacted
-// as one span, invisible characters included.
+// as one span, invisible characters included. When the text holds
+// non-ASCII characters, the secrets are also looked for in its NFKC form
+// with look-alike letters folded (case kept), so fullwidth "ＡＫＩＡ…" or a
+// Cyrillic "А" inside a key is found, and the whole original span redacted.
 func credentialFindings(st strippedText) []Finding {
 	hits := findSecrets(st.s)
-	if len(hits) == 0 {
+	type span struct {
+		kind, reason string
+		a, b         int // original offsets
+	}
+	var spans []span
+	for _, h := range hits {
+		spans = append(spans, span{h.kind, h.reason, st.orig(h.start), st.orig(h.end-1) + 1})
+	}
+	if !plainASCII(st.s) {
+		fv := foldedSecretView(st)
+		for _, h := range findSecrets(fv.s) {
+			a := int(fv.start[h.start])
+			b := int(fv.end[h.end-1])
+			spans = append(spans, span{h.kind, h.reason, a, b})
+		}
+	}
+	if len(spans) == 0 {
 		return nil
 	}
-	out := make([]Finding, 0, len(hits))
-	for _, h := range hits {
-		a := st.orig(h.start)
-		b := st.orig(h.end-1) + 1
-		out = append(out, Finding{Kind: KindCredential, Rule: h.kind, Severity: Block, Start: a, End: b,
+	sort.SliceStable(spans, func(i, j int) bool {
+		if spans[i].a != spans[j].a {
+			return spans[i].a < spans[j].a
+		}
+		return spans[i].b > spans[j].b
+	})
+	out := make([]Finding, 0, len(spans))
+	for _, h := range spans {
+		if n := len(out); n > 0 && h.a < out[n-1].End {
+			if h.b > out[n-1].End {
+				out[n-1].End = h.b
+			}
+			continue
+		}
+		out = append(out, Finding{Kind: KindCredential, Rule: h.kind, Severity: Block, Start: h.a, End: h.b,
 			Match: "[REDACTED:" + h.kind + "]", Reason: h.reason + " (redacted)"})
 	}
 	return out
+}
+
+// foldedSecretView is the stripped text in NFKC with look-alike letters
+// folded to ASCII, case preserved, each byte mapped to its original span.
+func foldedSecretView(st strippedText) matchView {
+	s := st.s
+	var v matchView
+	buf := make([]byte, 0, len(s))
+	v.start = make([]int32, 0, len(s))
+	v.end = make([]int32, 0, len(s))
+	var it norm.Iter
+	it.InitString(norm.NFKC, s)
+	var tmp [utf8.UTFMax]byte
+	for !it.Done() {
+		p0 := it.Pos()
+		seg := it.Next()
+		p1 := it.Pos()
+		os := int32(st.orig(p0))
+		oe := os
+		if p1 > p0 {
+			oe = int32(st.orig(p1-1) + 1)
+		}
+		for len(seg) > 0 {
+			r, n := utf8.DecodeRune(seg)
+			seg = seg[n:]
+			if r >= utf8.RuneSelf {
+				if f, ok := confusables[unicode.ToLower(r)]; ok && f < utf8.RuneSelf && f != '\'' && f != '"' {
+					if unicode.IsUpper(r) {
+						f = unicode.ToUpper(f)
+					}
+					r = f
+				}
+			}
+			m := utf8.EncodeRune(tmp[:], r)
+			buf = append(buf, tmp[:m]...)
+			for k := 0; k < m; k++ {
+				v.start = append(v.start, os)
+				v.end = append(v.end, oe)
+			}
+		}
+	}
+	v.s = string(buf)
+	return v
 }
 
 // Redact replaces every credential in text with [REDACTED:<kind>] and

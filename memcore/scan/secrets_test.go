@@ -1,141 +1,52 @@
 package scan_test
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/odekmem/odekmem/internal/testcreds"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
-const (
-	alnum  = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	upnum  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	b64set = alnum + "+/"
-	urlset = alnum + "-_"
+type cred = testcreds.Cred
+
+var (
+	leaks     = testcreds.Leaks
+	fullwidth = testcreds.Fullwidth
 )
-
-func randStr(rng *rand.Rand, set string, n int) string {
-	for {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = set[rng.IntN(len(set))]
-		}
-		s := string(b)
-		// make sure random strings mix character classes like real keys do
-		if n < 12 || !strings.ContainsAny(set, "abc") || !strings.ContainsAny(set, "ABC") ||
-			strings.ContainsAny(s, "0123456789") && strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz") {
-			return s
-		}
-	}
-}
-
-// cred is a synthetic credential: text is what appears in the input,
-// secret the bytes that must not survive redaction.
-type cred struct {
-	kind   string
-	env    string // variable name used in config contexts
-	label  string // prose label
-	text   string
-	secret string
-}
-
-func synthCreds(seed uint64) []cred {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	var cs []cred
-	add := func(kind, env, label, text, secret string) {
-		cs = append(cs, cred{kind, env, label, text, secret})
-	}
-	simple := func(kind, env, label, tok string) { add(kind, env, label, tok, tok) }
-	simple("openai_key", "OPENAI_API_KEY", "OpenAI key", "sk-"+randStr(rng, alnum, 48))
-	simple("openai_key", "OPENAI_API_KEY", "OpenAI project key", "sk-proj-"+randStr(rng, urlset, 120))
-	simple("anthropic_key", "ANTHROPIC_API_KEY", "Anthropic key", "sk-ant-api03-"+randStr(rng, urlset, 93)+"AA")
-	simple("aws_access_key", "AWS_ACCESS_KEY_ID", "AWS access key id", "AKIA"+randStr(rng, upnum, 16))
-	simple("aws_access_key", "AWS_ACCESS_KEY_ID", "AWS session key id", "ASIA"+randStr(rng, upnum, 16))
-	simple("aws_secret_key", "AWS_SECRET_ACCESS_KEY", "AWS secret key", randStr(rng, b64set, 40))
-	for _, p := range []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"} {
-		simple("github_token", "GITHUB_TOKEN", "GitHub token", p+randStr(rng, alnum, 36))
-	}
-	simple("github_token", "GH_TOKEN", "GitHub fine-grained token", "github_pat_"+randStr(rng, alnum, 22)+"_"+randStr(rng, alnum, 59))
-	simple("gitlab_token", "GITLAB_TOKEN", "GitLab token", "glpat-"+randStr(rng, urlset, 20))
-	for _, p := range []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-"} {
-		simple("slack_token", "SLACK_TOKEN", "Slack token", p+fmt.Sprint(rng.IntN(900000000000)+100000000000)+"-"+fmt.Sprint(rng.IntN(900000000000)+100000000000)+"-"+randStr(rng, alnum, 24))
-	}
-	simple("slack_token", "SLACK_APP_TOKEN", "Slack app token", "xapp-1-A"+randStr(rng, upnum, 10)+"-"+fmt.Sprint(rng.IntN(900000000)+100000000)+"-"+strings.ToLower(randStr(rng, "abcdef0123456789", 64)))
-	simple("slack_webhook", "SLACK_WEBHOOK_URL", "Slack webhook", "https://hooks.slack.com/services/T"+randStr(rng, upnum, 8)+"/B"+randStr(rng, upnum, 8)+"/"+randStr(rng, alnum, 24))
-	simple("stripe_key", "STRIPE_SECRET_KEY", "Stripe key", "sk_live_"+randStr(rng, alnum, 24))
-	simple("stripe_key", "STRIPE_RESTRICTED_KEY", "Stripe restricted key", "rk_live_"+randStr(rng, alnum, 24))
-	simple("stripe_key", "STRIPE_TEST_KEY", "Stripe test key", "sk_test_"+randStr(rng, alnum, 24))
-	simple("google_api_key", "GOOGLE_API_KEY", "Google API key", "AIza"+randStr(rng, urlset, 35))
-	simple("npm_token", "NPM_TOKEN", "npm token", "npm_"+randStr(rng, alnum, 36))
-	simple("pypi_token", "PYPI_TOKEN", "PyPI token", "pypi-AgEIcHlwaS5vcmc"+randStr(rng, urlset, 60))
-	simple("huggingface_token", "HF_TOKEN", "Hugging Face token", "hf_"+randStr(rng, alnum, 34))
-	jwt := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIx" + randStr(rng, urlset, 30) + "." + randStr(rng, urlset, 43)
-	simple("jwt", "SESSION_JWT", "session JWT", jwt)
-	var pem, body strings.Builder
-	pem.WriteString("-----BEGIN RSA PRIVATE KEY-----\n")
-	for range 6 {
-		line := randStr(rng, b64set, 64)
-		pem.WriteString(line + "\n")
-		body.WriteString(line)
-	}
-	pem.WriteString("-----END RSA PRIVATE KEY-----")
-	// the secret is the key material; the BEGIN/END armour is not secret
-	add("pem_private_key", "PRIVATE_KEY", "private key", pem.String(), body.String())
-	l1, l2 := randStr(rng, b64set, 70), randStr(rng, b64set, 70)
-	ossh := "-----BEGIN OPENSSH PRIVATE KEY-----\n" + l1 + "\n" + l2 + "\n-----END OPENSSH PRIVATE KEY-----"
-	add("pem_private_key", "SSH_KEY", "ssh key", ossh, l1+"\n"+l2)
-	bt := randStr(rng, urlset, 40)
-	add("bearer_token", "AUTH_HEADER", "auth header", "Authorization: Bearer "+bt, bt)
-	bb := "YWRtaW46" + randStr(rng, alnum, 16) + "=="
-	add("basic_auth", "AUTH_HEADER", "auth header", "Authorization: Basic "+bb, bb)
-	pw := "S3" + randStr(rng, alnum, 14) + "!x"
-	add("url_password", "DATABASE_URL", "database URL", "postgres://admin:"+pw+"@db.example.com:5432/app", pw)
-	pw2 := randStr(rng, alnum, 18)
-	add("url_password", "REDIS_URL", "redis URL", "redis://default:"+pw2+"@cache.internal:6379/0", pw2)
-	return cs
-}
 
 var contexts = []struct {
 	name string
 	f    func(c cred) string
 }{
-	{"prose", func(c cred) string { return "FYI the " + c.label + " is " + c.text + " so keep it handy." }},
-	{"env", func(c cred) string { return "export " + c.env + "=" + c.text }},
-	{"dotenv", func(c cred) string { return "# config\n" + c.env + "=" + c.text + "\nDEBUG=1" }},
+	{"prose", func(c cred) string { return "FYI the " + c.Label + " is " + c.Text + " so keep it handy." }},
+	{"env", func(c cred) string { return "export " + c.Env + "=" + c.Text }},
+	{"dotenv", func(c cred) string { return "# config\n" + c.Env + "=" + c.Text + "\nDEBUG=1" }},
 	{"json", func(c cred) string {
-		return `{"name": "svc", "` + strings.ToLower(c.env) + `": "` + strings.ReplaceAll(c.text, "\n", `\n`) + `"}`
+		return `{"name": "svc", "` + strings.ToLower(c.Env) + `": "` + strings.ReplaceAll(c.Text, "\n", `\n`) + `"}`
 	}},
 	{"yaml", func(c cred) string {
-		if strings.Contains(c.text, "\n") {
-			return "service:\n  " + strings.ToLower(c.env) + ": |\n    " + strings.ReplaceAll(c.text, "\n", "\n    ") + "\n"
+		if strings.Contains(c.Text, "\n") {
+			return "service:\n  " + strings.ToLower(c.Env) + ": |\n    " + strings.ReplaceAll(c.Text, "\n", "\n    ") + "\n"
 		}
-		return "service:\n  " + strings.ToLower(c.env) + ": " + c.text + "\n  port: 8080\n"
+		return "service:\n  " + strings.ToLower(c.Env) + ": " + c.Text + "\n  port: 8080\n"
 	}},
-}
-
-// leaks returns a substring of secret (8+ bytes) that survives in s.
-func leaks(s, secret string) string {
-	secret = strings.ReplaceAll(secret, "\n", "")
-	for i := 0; i+8 <= len(secret); i++ {
-		if strings.Contains(s, secret[i:i+8]) {
-			return secret[i : i+8]
-		}
-	}
-	// multi-line secrets: also check each line
-	return ""
 }
 
 func TestCredentialsSynthetic(t *testing.T) {
-	creds := synthCreds(1)
+	creds := testcreds.Creds(1)
 	total, blocked, redacted := 0, 0, 0
 	for _, c := range creds {
 		for _, ctx := range contexts {
-			for _, zw := range []bool{false, true} {
-				text := c.text
-				secret := c.secret
-				name := c.kind + "/" + ctx.name
+			for _, variant := range []string{"plain", "zero_width_split", "fullwidth"} {
+				zw := variant == "zero_width_split"
+				text := c.Text
+				secret := c.Secret
+				name := c.Kind + "/" + ctx.name
+				if variant == "fullwidth" {
+					text = fullwidth(text)
+					name += "/fullwidth"
+				}
 				if zw {
 					// split the secret with zero-width characters
 					mid := len(text) / 2
@@ -145,7 +56,7 @@ func TestCredentialsSynthetic(t *testing.T) {
 					text = text[:mid] + "\u200b\u2060" + text[mid:]
 					name += "/zero_width_split"
 				}
-				in := ctx.f(cred{c.kind, c.env, c.label, text, secret})
+				in := ctx.f(cred{Kind: c.Kind, Env: c.Env, Label: c.Label, Text: text, Secret: secret})
 				total++
 				t.Run(name, func(t *testing.T) {
 					r := scan.Scan(in)
@@ -154,16 +65,22 @@ func TestCredentialsSynthetic(t *testing.T) {
 					} else {
 						blocked++
 					}
-					f, ok := hasFinding(r, scan.KindCredential, c.kind)
+					var f scan.Finding
+					ok := false
+					for _, k := range strings.Split(c.Kind, "|") {
+						if f, ok = hasFinding(r, scan.KindCredential, k); ok {
+							break
+						}
+					}
 					if !ok {
-						t.Errorf("no credential/%s finding in %q; findings: %s", c.kind, in, kinds(r))
+						t.Errorf("no credential/%s finding in %q; findings: %s", c.Kind, in, kinds(r))
 					} else if leaks(f.Match, secret) != "" {
 						t.Errorf("Match leaks the secret: %q", f.Match)
 					}
-					if !strings.Contains(r.Redacted, "[REDACTED:"+c.kind+"]") {
-						t.Errorf("Redacted lacks [REDACTED:%s]: %q", c.kind, r.Redacted)
+					if !strings.Contains(r.Redacted, "[REDACTED:"+f.Rule+"]") {
+						t.Errorf("Redacted lacks [REDACTED:%s]: %q", f.Rule, r.Redacted)
 					}
-					if l := leaks(r.Redacted, secret); l != "" {
+					if l := leaks(r.Redacted, secret) + leaks(r.Redacted, fullwidth(secret)); l != "" {
 						t.Errorf("Redacted leaks %q: %q", l, r.Redacted)
 					} else if zw && strings.Contains(r.Redacted, "\u200b") {
 						t.Errorf("invisible characters inside the secret survived: %q", r.Redacted)
@@ -183,7 +100,7 @@ func TestCredentialsSynthetic(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("synthetic credentials: %d inputs (%d kinds × %d contexts × plain/zero-width split): %d blocked, %d fully redacted",
+	t.Logf("synthetic credentials: %d inputs (%d credentials × %d contexts × plain/zero-width split/fullwidth): %d blocked, %d fully redacted",
 		total, len(creds), len(contexts), blocked, redacted)
 	if blocked != total || redacted != total {
 		t.Errorf("synthetic credentials: blocked %d/%d, redacted %d/%d; want 100%%", blocked, total, redacted, total)
@@ -217,6 +134,24 @@ func TestCredentialRules(t *testing.T) {
 		{"hf_word", "the hf_hub_download helper", "", false},
 		{"npm_short", "npm_config_cache is an env var", "", false},
 		{"jwt_header_only", "eyJhbGciOiJIUzI1NiJ9 is just a header", "", false},
+		{"password_stored_in", "The password is stored in Vault", "", false},
+		{"password_placeholder_env", "DB_PASSWORD=${DB_PASSWORD}", "", false},
+		{"secret_key_from_env", "SECRET_KEY=os.environ['SECRET_KEY']", "", false},
+		{"token_required", "API_TOKEN: required", "", false},
+		{"key_path", "PRIVATE_KEY_FILE=/etc/ssl/private/app.pem", "", false},
+		{"key_bool", "USE_API_KEY=true", "", false},
+		{"token_number", "MAX_TOKENS=4096", "", false},
+		{"sas_short", "the query has ?sig=abc for testing", "", false},
+		// positives of the kinds issue 11 listed
+		{"dotenv_db_password", "DB_PASSWORD=hunter2", "secret_assignment", true},
+		{"yaml_password", "password: Sup3rS3cret", "secret_assignment", true},
+		{"json_api_token", `{"api_token": "f9a8b7c6d5e4f3a2b1c0"}`, "secret_assignment", true},
+		{"password_is_colon", "the staging password is: correct horse", "password_statement", true},
+		{"password_was", "password was hunter2!", "password_statement", true},
+		{"pem_no_dashes", "BEGIN RSA PRIVATE KEY\nMIIEowIBAAKCAQEA\nEND RSA PRIVATE KEY", "pem_private_key", true},
+		{"pem_two_dashes", "--BEGIN PRIVATE KEY--\nMIIEowIBAAKCAQEA\n--END PRIVATE KEY--", "pem_private_key", true},
+		{"fullwidth_akia", "key ＡＫＩＡ" + strings.Repeat("Ｑ", 16), "aws_access_key", true},
+		{"cyrillic_in_key", "ghp_" + strings.Repeat("Аb1", 12), "github_token", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -230,6 +165,21 @@ func TestCredentialRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRedactWholePassword: a URL password holding '@' or '/' is redacted
+// whole, and so is a password with no user name.
+func TestRedactWholePassword(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"amqp://guest:Pa@ss@rabbit:5672/", "amqp://guest:[REDACTED:url_password]@rabbit:5672/"},
+		{"mysql://root:a/b@db:3306/app", "mysql://root:[REDACTED:url_password]@db:3306/app"},
+		{"redis://:s3cretpw@cache:6379", "redis://:[REDACTED:url_password]@cache:6379"},
+		{"postgres://u:p4ss@h/db and mail bob@example.com", "postgres://u:[REDACTED:url_password]@h/db and mail bob@example.com"},
+	} {
+		if got, _ := scan.Redact(c.in); got != c.want {
+			t.Errorf("Redact(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
 

@@ -1,0 +1,61 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/odekmem/odekmem/internal/testcreds"
+)
+
+// TestEverySecretKindCLIAddAndIngest sends every synthetic credential kind,
+// as written, split by zero-width characters and in fullwidth forms,
+// through `odekmem add` and `odekmem ingest -` (one transcript line per
+// credential), and proves no 8-character piece of a secret reaches the
+// store, stdout or stderr.
+func TestEverySecretKindCLIAddAndIngest(t *testing.T) {
+	home := newHome(t)
+	var secrets []string
+	var transcript strings.Builder
+	var echoed strings.Builder
+	for _, c := range testcreds.Creds(5) {
+		for _, v := range testcreds.Variants(c) {
+			secrets = append(secrets, strings.ReplaceAll(v.Secret, "\n", ""))
+			r := run(t, home, "", "add", "deploy config: "+v.Text)
+			if r.code != 0 {
+				t.Fatalf("add %s/%s: %+v", c.Kind, v.Name, r)
+			}
+			echoed.WriteString(r.stdout + r.stderr)
+			line, _ := json.Marshal(map[string]any{"role": "user", "content": "we use this for staging: " + v.Text, "session": "s1"})
+			transcript.Write(append(line, '\n'))
+		}
+	}
+	r := run(t, home, transcript.String(), "ingest", "-", "--json")
+	var sum struct{ Messages, Added, Quarantined int }
+	if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil || sum.Messages != len(secrets) || sum.Added+sum.Quarantined == 0 {
+		t.Fatalf("ingest summary %q (%v): want %d messages and stored atoms", r.stdout, err, len(secrets))
+	}
+	if r.code != 0 {
+		t.Fatalf("ingest: %+v", r)
+	}
+	echoed.WriteString(r.stdout + r.stderr)
+	blobs := map[string]string{"stdout/stderr": echoed.String()}
+	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			blobs[p] = string(b)
+		}
+		return nil
+	})
+	for _, s := range secrets {
+		for name, b := range blobs {
+			if l := testcreds.Leaks(b, s); l != "" {
+				t.Errorf("%q survives in %s", l, name)
+				break
+			}
+		}
+	}
+}
