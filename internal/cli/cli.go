@@ -316,9 +316,6 @@ func checkStoreExists(dir string, cmd *command, create bool) error {
 // any damage found on stderr.
 func openStore(c *ctx, dir string) (*memcore.Store, error) { return openStoreWith(c, dir, nil) }
 
-// DemoEpoch is the "now" the bundled demo store was generated at.
-var DemoEpoch = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
 func openStoreWith(c *ctx, dir string, now func() time.Time) (*memcore.Store, error) {
 	emb, err := memcore.NewEmbedder(c.settings.EffectiveEmbedding())
 	if err != nil {

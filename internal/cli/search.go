@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/demo"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -135,21 +136,35 @@ func cmdDemo(c *ctx) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
+	keep := c.p.bools["print"] || c.env.RunTUI == nil
+	if !keep {
+		// The TUI's copy is the session's scratch store: it goes when the
+		// person quits, and they are told where it was.
+		defer func() {
+			if err := os.RemoveAll(tmp); err != nil {
+				c.warn("demo: could not remove %s: %v", tmp, err)
+				return
+			}
+			c.out("odekmem demo: removed the demo store copy at %s (odekmem demo --print keeps one)\n", tmp)
+		}()
+	}
 	dir := filepath.Join(tmp, "memory", "extended")
 	if err := copyFS(dir, c.env.Demo); err != nil {
 		return fmt.Errorf("demo: copy store: %w", err)
 	}
-	// The demo's clock starts at the moment its data was generated, so ages,
-	// decay and quarantine expiry look the same whenever it is opened.
-	start := time.Now()
-	st, err := openStoreWith(c, dir, func() time.Time { return DemoEpoch.Add(time.Since(start)) })
+	// One clock: the copy is re-dated to now, so the TUI, the CLI and the
+	// hook (all on the real clock) agree on ages and quarantine expiry.
+	if err := demo.Redate(dir, demo.Epoch, time.Now()); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	st, err := openStore(c, dir)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	c.store = st
 	c.settings.Home = tmp
-	if c.p.bools["print"] || c.env.RunTUI == nil {
+	if keep {
 		c.out("demo store copied to %s\n", dir)
 		c.out("try: odekmem --home %s list\n\n", tmp)
 		return cmdStats(c)

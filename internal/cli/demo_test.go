@@ -1,0 +1,113 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odekmem/odekmem/internal/cli"
+	"github.com/odekmem/odekmem/internal/demo"
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// TestDemoOneClock: the TUI's demo store runs on the real clock, re-dated
+// so ages look as generated; a CLI write in the same home (real clock)
+// removes none of the quarantine entries the TUI shows as still live, and
+// the TUI and the CLI agree on what has expired. Quitting removes the
+// temp copy and says where it was.
+func TestDemoOneClock(t *testing.T) {
+	var out, errb bytes.Buffer
+	var tmpHome string
+	ranTUI := false
+	runTUI := func(ctx context.Context, st *memcore.Store, settings memcore.Settings, title string) error {
+		ranTUI = true
+		tmpHome = settings.Home
+		if d := time.Since(st.Now()); d < -time.Minute || d > time.Minute {
+			t.Errorf("the TUI's store clock is %v off the real clock", d)
+		}
+		ttl := st.Config().QuarantineTTLDays
+		var live []string
+		for _, q := range st.Quarantined() {
+			if exp := q.ExpiresAt(ttl); exp.After(time.Now()) {
+				live = append(live, q.ID)
+			}
+		}
+		// Ages match the demo as generated: the newest atom was two days
+		// old at the demo's epoch and is two days old now.
+		newest := st.List(memcore.Filter{})[0]
+		if age := time.Since(newest.CreatedAt); age < 48*time.Hour || age > 50*time.Hour {
+			t.Errorf("newest atom is %v old on the real clock, want about 2 days", age)
+		}
+		if len(live) == 0 || len(live) == len(st.Quarantined()) {
+			t.Fatalf("fixture: %d of %d quarantine entries live", len(live), len(st.Quarantined()))
+		}
+		// The CLI, in another process's shoes, writes to the same home.
+		var o, e bytes.Buffer
+		code := cli.Main([]string{"--home", settings.Home, "add", "One clock canary: the CLI and the TUI agree"},
+			cli.Env{Stdout: &o, Stderr: &e, Stdin: strings.NewReader(""), Getenv: func(string) string { return "" }, ProjectDir: settings.Home})
+		if code != 0 {
+			t.Fatalf("cli add: %d %s", code, e.String())
+		}
+		if _, err := st.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range live {
+			if _, q, err := st.Get(id); err != nil || q == nil {
+				t.Errorf("quarantine entry %s, live on the TUI's clock, was removed by a CLI write: %v", id, err)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(settings.Home, "memory", "extended", "atoms.json")); err != nil {
+			t.Errorf("demo copy missing while the TUI runs: %v", err)
+		}
+		return nil
+	}
+	code := cli.Main([]string{"--home", t.TempDir(), "demo"}, cli.Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""),
+		Getenv: func(string) string { return "" }, Demo: os.DirFS("../../testdata/demo"), RunTUI: runTUI})
+	if code != 0 || !ranTUI {
+		t.Fatalf("demo: code %d, TUI ran %v: %s %s", code, ranTUI, out.String(), errb.String())
+	}
+	if _, err := os.Stat(tmpHome); !os.IsNotExist(err) {
+		t.Errorf("demo temp dir %s still there after quit: %v", tmpHome, err)
+	}
+	if !strings.Contains(out.String(), tmpHome) || !strings.Contains(out.String(), "removed") {
+		t.Errorf("quit does not say where the demo copy was: %q", out.String())
+	}
+}
+
+// TestRedateShiftsEveryTimestamp: created_at and quarantined_at move by
+// the same amount; other fields, and strings that look like times under
+// other keys, stay.
+func TestRedateShiftsEveryTimestamp(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("atoms.json", `[{"id":"a","created_at":"2026-11-27T12:00:00Z","context":{"session_id":"2026-11-27T12:00:00Z"}}]`)
+	write("quarantine.json", `[{"id":"q","created_at":"2026-11-20T00:00:00Z","quarantined_at":"2026-11-21T00:00:00Z","reason":"tainted"}]`)
+	from := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	if err := demo.Redate(dir, from, from.Add(72*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "atoms.json"))
+	q, _ := os.ReadFile(filepath.Join(dir, "quarantine.json"))
+	for _, want := range []string{`"created_at": "2026-11-30T12:00:00Z"`, `"session_id": "2026-11-27T12:00:00Z"`} {
+		if !strings.Contains(string(a), want) {
+			t.Errorf("atoms.json lacks %s:\n%s", want, a)
+		}
+	}
+	for _, want := range []string{`"created_at": "2026-11-23T00:00:00Z"`, `"quarantined_at": "2026-11-24T00:00:00Z"`} {
+		if !strings.Contains(string(q), want) {
+			t.Errorf("quarantine.json lacks %s:\n%s", want, q)
+		}
+	}
+	write("user_model.json", `{not json`)
+	if err := demo.Redate(dir, from, from); err == nil {
+		t.Error("a damaged file was re-dated without error")
+	}
+}
