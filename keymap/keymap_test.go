@@ -60,3 +60,29 @@ func TestUndoStartsDisabled(t *testing.T) {
 		t.Fatal("undo enabled before anything happened")
 	}
 }
+
+// TestListFilterKeysFreeInEveryListPane: "/" and esc (the shared list
+// filter) clash with no key of a pane that filters.
+func TestListFilterKeysFreeInEveryListPane(t *testing.T) {
+	k := DefaultKeyMap()
+	for name, sc := range map[string]any{"quarantine": k.Quarantine, "pending": k.Pending, "assoc": k.Assoc} {
+		for _, b := range bindings(sc) {
+			for _, s := range b.Keys() {
+				for _, l := range bindings(k.List) {
+					for _, ls := range l.Keys() {
+						if s == ls {
+							t.Errorf("%s: %q is also the list filter's key", name, s)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, b := range bindings(k.Pending) {
+		for _, s := range b.Keys() {
+			if s == "y" {
+				t.Error("pending binds y, the y/N prompt's yes key")
+			}
+		}
+	}
+}

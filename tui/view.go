@@ -149,13 +149,15 @@ func (m *Model) banner() string {
 		dir = m.d.Store.Dir()
 	}
 	lines := []string{views.Cut(s.Danger.Render("⚠ The store reported "+views.Count(len(ps), "problem", "problems")+" when it was read")+
-		s.Muted.Render(" (damaged files are moved aside under "+views.Line(dir)+", never deleted) · D dismisses"), m.width)}
+		s.Muted.Render(" · D dismisses · damaged files are moved aside, never deleted, under "+views.Line(dir)), m.width)}
 	for i, p := range ps {
 		if i == maxBannerProblems {
 			lines = append(lines, views.Cut(s.Muted.Render(fmt.Sprintf("  … %d more in 6 Budget", len(ps)-i)), m.width))
 			break
 		}
-		lines = append(lines, views.Cut("  "+s.Warn.Render(views.Line(p.File)+": "+views.Line(p.Problem))+s.Muted.Render(" → ")+views.Line(p.Action), m.width))
+		// What was done (and where a damaged file went) first: the
+		// problem's own text may be long.
+		lines = append(lines, views.Cut("  "+s.Warn.Render(views.Line(p.File))+": "+views.Line(p.Action)+s.Muted.Render(" — "+views.Line(p.Problem)), m.width))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -559,8 +559,10 @@ func (q *Quarantine) entryView(it QItem, room int) string {
 	if len(text) > left {
 		text = append(text[:left-1], "…")
 	}
+	// A gutter marks every line of stored text as such: a wrapped line
+	// cannot pass for one of the provenance lines above.
 	for _, l := range text {
-		lines = append(lines, "  "+Mark(l, s.Invisible, s.Redaction))
+		lines = append(lines, s.Muted.Render("│ ")+Mark(l, s.Invisible, s.Redaction))
 	}
 	return strings.Join(lines, "\n")
 }

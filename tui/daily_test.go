@@ -1,0 +1,564 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/odekmem/odekmem/internal/demo"
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/views"
+)
+
+// Issue 14, items 2-12: the TUI behaves like the terminal tools people
+// use every day. Each test drives the real program under teatest (or the
+// root model directly where only the final state matters).
+
+// startAppSize runs the real program on st at w×h.
+func startAppSize(t *testing.T, st *memcore.Store, w, h int, opts Options) *teatest.TestModel {
+	t.Helper()
+	tm := teatest.NewTestModel(t, New(context.Background(), st, opts), teatest.WithInitialTermSize(w, h))
+	t.Cleanup(func() {
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	})
+	return tm
+}
+
+func appOptions() Options {
+	o := DefaultOptions("demo")
+	o.Glamour = "notty"
+	return o
+}
+
+func paste(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true} }
+
+func selectedID(m *Model, pane int) string {
+	return m.Pane(pane).(views.Selector).SelectedID()
+}
+
+// Item 2: "jjj" arriving in one read moves three rows; "/timestamptz" in
+// one read opens the filter and types the word; a bracketed paste goes
+// into the input whole; outside an input a paste does nothing.
+func TestBurstOfKeysInOneMessage(t *testing.T) {
+	t.Parallel()
+	st, _ := demoStore(t)
+	atoms := st.List(memcore.Filter{})
+	tm := startAppSize(t, st, 120, 40, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	tm.Send(runes("jjj")) // one message, three keys
+	waitRe(t, tm, regexp.MustCompile(`> +fact +user_said`))
+	tm.Send(runes("/timestamptz")) // opens the filter, then text
+	n := 0
+	for _, a := range atoms {
+		if strings.Contains(strings.ToLower(a.Text), "timestamptz") {
+			n++
+		}
+	}
+	waitOut(t, tm, fmt.Sprintf("Atoms %d/205", n), "filter: timestamptz")
+	send(tm, tea.KeyMsg{Type: tea.KeyCtrlU}, paste("payouts report\nendpoint"), keyEnter)
+	waitOut(t, tm, "filter: payouts report endpoint")
+	send(tm, keyEsc)
+	waitOut(t, tm, "Atoms 205")
+	tm.Send(paste("dy")) // never a command: no forget prompt, nothing forgotten
+	waitOut(t, tm, "paste ignored")
+	m := finish(t, tm)
+	if m.mode == modePrompt || len(st.List(memcore.Filter{})) != 205 {
+		t.Fatalf("a paste acted as keys: mode %v, %d atoms", m.mode, len(st.List(memcore.Filter{})))
+	}
+	if got := selectedID(m, PaneAtoms); got != atoms[0].ID {
+		t.Errorf("after clearing the filter the cursor is on %s, want the first atom", got)
+	}
+}
+
+// Item 2 and issue 10 item 10: keys that arrive together never answer a
+// prompt, so "dyy" in one read cannot forget.
+func TestBurstNeverAnswersPrompt(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 100, 30)
+	press(m, runes("d"))
+	if m.mode != modePrompt {
+		t.Fatal("d did not ask")
+	}
+	press(m, runes("yy"))
+	if m.mode == modePrompt || len(st.List(memcore.Filter{})) != 205 {
+		t.Fatalf("a burst answered the prompt: %d atoms", len(st.List(memcore.Filter{})))
+	}
+	press(m, runes("d"), paste("y"))
+	if len(st.List(memcore.Filter{})) != 205 {
+		t.Fatal("a pasted y answered the prompt")
+	}
+}
+
+// Item 3: a changed filter puts the cursor on the first match, typed or
+// cycled with p; live reloads with the same filter keep the selection.
+func TestCursorAfterFilter(t *testing.T) {
+	t.Parallel()
+	st, _ := demoStore(t)
+	tm := startAppSize(t, st, 120, 40, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	for i := 0; i < 25; i++ {
+		send(tm, keyDown)
+	}
+	tm.Send(runes("/payouts"))
+	waitOut(t, tm, "filter: payouts")
+	send(tm, keyEnter)
+	waitOut(t, tm, "esc clear filter") // the input closed
+	m := finish(t, tm)
+	first := ""
+	for _, a := range st.List(memcore.Filter{}) {
+		if strings.Contains(strings.ToLower(a.Text), "payouts") {
+			first = a.ID
+			break
+		}
+	}
+	if got := selectedID(m, PaneAtoms); got != first {
+		t.Errorf("cursor on %s after the filter, want the first (newest) match %s", got, first)
+	}
+
+	m = newStatic(t, st, 120, 40)
+	for i := 0; i < 25; i++ {
+		press(m, keyDown)
+	}
+	press(m, runes("p")) // cycle the project filter
+	pa := m.Pane(PaneAtoms).(*views.Atoms)
+	proj := strings.TrimPrefix(strings.Fields(pa.FilterText())[0], "project:")
+	for _, a := range st.List(memcore.Filter{}) {
+		if strings.Contains(strings.ToLower(a.Context.Project), proj) {
+			first = a.ID
+			break
+		}
+	}
+	if got := selectedID(m, PaneAtoms); got != first {
+		t.Errorf("cursor on %s after cycling p, want the first match %s", got, first)
+	}
+}
+
+// Item 4: "/" filters every list pane the same way; a pane with no list
+// says so instead of ignoring the key.
+func TestSlashFiltersEveryPane(t *testing.T) {
+	t.Parallel()
+	st, _ := demoStore(t)
+	tm := startAppSize(t, st, 120, 40, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	// Quarantine by source, by reason and by text.
+	send(tm, runes("2"))
+	tm.Send(runes("/source:web"))
+	waitOut(t, tm, "Quarantine 2/14", "filter: source:web")
+	send(tm, keyEnter, keyEsc)
+	waitOut(t, tm, "Quarantine 14")
+	tm.Send(runes("/reason:scan_rejected"))
+	rejected := 0
+	for _, q := range st.Quarantined() {
+		if views.ScanRejected(q) {
+			rejected++
+		}
+	}
+	waitOut(t, tm, fmt.Sprintf("Quarantine %d/14", rejected))
+	send(tm, keyEnter, keyEsc)
+	tm.Send(runes("/kubectl"))
+	waitOut(t, tm, "Quarantine 1/14", "kubectl get pods")
+	send(tm, keyEnter)
+	// Pending by field.
+	send(tm, runes("3"))
+	tm.Send(runes("/field:style"))
+	waitOut(t, tm, "Pending 2/5", "filter: field:style")
+	send(tm, keyEnter)
+	// User model by field or value.
+	send(tm, runes("4"))
+	tm.Send(runes("/tools"))
+	waitOut(t, tm, "filter: tools", "golangci-lint")
+	send(tm, keyEnter)
+	// Associations by neighbour.
+	send(tm, runes("1"), keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, runes("5"))
+	waitOut(t, tm, "Associations · depth 1")
+	tm.Send(runes("/type:convention"))
+	waitOut(t, tm, "filter: type:convention", "─▶ convention")
+	send(tm, keyEnter)
+	// Budget has no list.
+	send(tm, runes("6"), runes("/"))
+	waitOut(t, tm, "Budget has no list to filter")
+	m := finish(t, tm)
+	a := m.Pane(PaneAssoc).(*views.Assoc)
+	if !strings.Contains(a.View(), "convention") || strings.Contains(a.View(), "─▶ file ") {
+		t.Errorf("graph filter shows other neighbours:\n%s", a.View())
+	}
+}
+
+// Item 5: esc closes the full help; with a filter set the help bar shows
+// "esc clear filter"; at 80×24 "? help" is always on the help bar.
+func TestEscInHelp(t *testing.T) {
+	t.Parallel()
+	st, _ := demoStore(t)
+	tm := startAppSize(t, st, 120, 40, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	send(tm, runes("?"))
+	waitOut(t, tm, "go to pane")
+	send(tm, keyEsc)
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("? help")) && !bytes.Contains(b, []byte("go to pane"))
+	}, teatest.WithDuration(5*time.Second))
+	send(tm, runes("t"))
+	waitOut(t, tm, "esc clear filter")
+	m := finish(t, tm)
+	if m.help.ShowAll {
+		t.Error("full help still open")
+	}
+}
+
+// Items 5 and 6: at 80×24 every pane's tab keeps a label with its count,
+// and the help bar ends with "? help • q quit", in every pane and state.
+func Test80x24TabAndHelpBars(t *testing.T) {
+	st, _ := demoStore(t)
+	tm := startAppSize(t, st, 80, 24, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	send(tm, runes("2"))
+	waitOut(t, tm, "[2 Quarantine 14]", "A205", "P5", "M13", "? help • q quit")
+	m := finish(t, tm)
+	_ = m
+
+	sm := newStatic(t, st, 80, 24)
+	states := []struct {
+		name string
+		keys []tea.KeyMsg
+		tabs []string
+	}{
+		{"atoms", []tea.KeyMsg{runes("1")}, []string{"[1 Atoms 205]", "14", "5", "13"}},
+		{"atoms filtered", []tea.KeyMsg{runes("1"), runes("t")}, []string{"[1 Atoms ", "14"}},
+		{"quarantine", []tea.KeyMsg{runes("2")}, []string{"A205", "[2 Quarantine 14]", "P5", "M13"}},
+		{"quarantine selection", []tea.KeyMsg{runes("2"), keySpace, keySpace}, []string{"[2 Quarantine 14]"}},
+		{"pending", []tea.KeyMsg{runes("3")}, []string{"A205", "Q14", "[3 Pending 5]"}},
+		{"user model", []tea.KeyMsg{runes("4")}, []string{"Q14", "P5", "[4 User model 13]"}},
+		{"associations", []tea.KeyMsg{runes("5")}, []string{"Q14", "P5", "[5 Associations"}},
+		{"budget", []tea.KeyMsg{runes("6")}, []string{"Quar 14", "Pend 5", "[6 Budget"}},
+		{"recall", []tea.KeyMsg{runes("7")}, []string{"Quar 14", "Pend 5", "[7 Recall"}},
+	}
+	for _, s := range states {
+		press(sm, keyEsc, keyEsc)
+		press(sm, s.keys...)
+		lines := strings.Split(sm.View(), "\n")
+		for _, want := range s.tabs {
+			if !strings.Contains(lines[1], want) {
+				t.Errorf("%s: tab bar %q lacks %q", s.name, lines[1], want)
+			}
+		}
+		if last := lines[len(lines)-1]; !strings.HasSuffix(last, "? help • q quit") {
+			t.Errorf("%s: help bar %q does not end with ? help • q quit", s.name, last)
+		}
+	}
+}
+
+// Item 7: a damaged atoms.json shows a banner naming the file and where
+// it was moved; it stays across panes and keys until D dismisses it.
+func TestDamageBanner(t *testing.T) {
+	t.Parallel()
+	dir := copyDemo(t)
+	if err := os.WriteFile(filepath.Join(dir, "atoms.json"), []byte("garbage{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st := openStore(t, dir)
+	tm := startAppSize(t, st, 120, 40, appOptions())
+	waitOut(t, tm, "The store reported 1 problem", "atoms.json: kept 0 intact records", "saved to corrupt/atoms.json.", "invalid JSON", "D dismisses",
+		"No live atom could be read")
+	send(tm, runes("2"))
+	waitOut(t, tm, "Quarantine · 14 entries")
+	send(tm, keyDown, runes("3"))
+	waitOut(t, tm, "Pending reviews")
+	m := finish(t, tm)
+	// Still there after other panes and keys (the renderer only redraws
+	// lines that change, so look at the final frame).
+	if v := m.View(); !strings.Contains(v, "saved to corrupt/atoms.json.") || !strings.Contains(v, "Pending reviews") {
+		t.Errorf("banner gone before it was dismissed:\n%s", v)
+	}
+	m.opts.StatusTTL, m.opts.RefreshEvery = 0, 0 // drive the rest synchronously
+	press(m, runes("D"))
+	if !strings.Contains(m.status, "banner dismissed") {
+		t.Errorf("status %q", m.status)
+	}
+	if v := m.View(); strings.Contains(v, "corrupt/atoms.json") || strings.Contains(v, "The store reported") {
+		t.Errorf("banner still shown after D:\n%s", v)
+	}
+	if n := strings.Count(m.View(), "\n") + 1; n != 40 {
+		t.Errorf("screen has %d lines after dismissing, want 40", n)
+	}
+	moved, _ := filepath.Glob(filepath.Join(dir, "corrupt", "atoms.json.*"))
+	if len(moved) != 1 {
+		t.Fatalf("damaged file not in corrupt/: %v", moved)
+	}
+}
+
+// Item 8: a new search starts empty (↑ brings back the last query) and
+// stays within the active filter.
+func TestFreshSearch(t *testing.T) {
+	t.Parallel()
+	st, _ := demoStore(t)
+	tm := startAppSize(t, st, 120, 40, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	tm.Send(runes("f"))
+	tm.Type("payouts timezone")
+	send(tm, keyEnter)
+	waitOut(t, tm, `search "payouts timezone"`)
+	send(tm, keyEsc, runes("f"))
+	tm.Type("stripe webhook")
+	send(tm, keyEnter)
+	waitOut(t, tm, `search "stripe webhook"`)
+	send(tm, keyEsc, runes("f"), keyUp, keyUp)
+	waitOut(t, tm, "search: payouts timezone")
+	send(tm, keyEsc)
+	tm.Send(runes("/type:decision"))
+	send(tm, keyEnter, runes("f"))
+	tm.Type("payouts")
+	send(tm, keyEnter)
+	waitOut(t, tm, `search "payouts"`, "within type:decision")
+	m := finish(t, tm)
+	a := m.Pane(PaneAtoms).(*views.Atoms)
+	v := a.View()
+	rows := 0
+	for _, l := range strings.Split(v, "\n")[2:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		rows++
+		if !strings.Contains(l, "decision") {
+			t.Errorf("search within type:decision shows %q", l)
+		}
+	}
+	if rows == 0 {
+		t.Fatalf("no results:\n%s", v)
+	}
+}
+
+// Item 9: one clock. The demo copy is re-dated to now and opened on the
+// real clock; the quarantine pane's expiry matches what any other
+// process (the CLI) computes, and a write from another process removes
+// nothing the TUI shows as live.
+func TestOneClock(t *testing.T) {
+	t.Parallel()
+	dir := copyDemo(t)
+	if err := demo.Redate(dir, demo.Epoch, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := memcore.Open(dir, memcore.Options{}) // the real clock, as the CLI
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	tm := startAppSize(t, st, 120, 40, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	send(tm, runes("2"))
+	ttl := st.Config().QuarantineTTLDays
+	var wants []string
+	var liveBefore []string
+	for _, q := range st.Quarantined() {
+		if q.ExpiresAt(ttl).After(time.Now().Add(time.Minute)) {
+			liveBefore = append(liveBefore, q.ID)
+		}
+	}
+	live := 0
+	for _, q := range st.Quarantined()[:5] {
+		left := time.Until(q.ExpiresAt(ttl)).Hours() / 24
+		switch {
+		case left <= 0:
+			wants = append(wants, "expired")
+		case left < 1:
+			wants = append(wants, fmt.Sprintf("%dh left", int(left*24)))
+		default:
+			wants = append(wants, fmt.Sprintf("%dd left", int(left)))
+			live++
+		}
+	}
+	waitOut(t, tm, append([]string{"Quarantine · 14 entries"}, wants...)...)
+	other, err := memcore.Open(dir, memcore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Add(context.Background(), memcore.AddRequest{Text: "One clock canary from another process", Source: memcore.SourceUserSaid}); err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+	send(tm, runes("1"))
+	waitOut(t, tm, "Atoms 206") // the TUI saw the other process's write
+	finish(t, tm)
+	if live == 0 {
+		t.Fatal("fixture: no live entry among the first five")
+	}
+	kept := map[string]bool{}
+	for _, q := range st.Quarantined() {
+		kept[q.ID] = true
+	}
+	for _, q := range liveBefore {
+		if !kept[q] {
+			t.Errorf("entry %s, live on the TUI's clock, was dropped by another process's write", q)
+		}
+	}
+}
+
+// Item 10: compact says what happened in words and asks before dropping
+// an expired entry the person has not looked at; once looked at, it does
+// not ask.
+func TestCompactWordsAndAsks(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 100, 40)
+	press(m, runes("6"), runes("c"))
+	if m.mode != modePrompt || !strings.Contains(m.prompt.Question, "not looked at") {
+		t.Fatalf("compact did not ask: %q", m.prompt.Question)
+	}
+	press(m, runes("n"))
+	if len(st.Quarantined()) != 14 {
+		t.Fatal("answering n still compacted")
+	}
+	press(m, runes("2"), runes("g"), runes("6"), runes("c")) // the expired entry is first: now seen
+	if m.mode == modePrompt {
+		t.Fatalf("asked again about an entry the person looked at: %q", m.prompt.Question)
+	}
+	if !strings.Contains(m.status, "compacted: ") || !strings.Contains(m.status, "dropped 1 expired quarantine entry") {
+		t.Fatalf("status %q", m.status)
+	}
+	for _, r := range []memcore.CompactResult{{Before: 1004 << 10, After: 1192 << 10, Reclaimed: -188 << 10, Vectors: 205}} {
+		if got := views.CompactWords(r); !strings.HasPrefix(got, "grew by 188.0 KiB") || !strings.Contains(got, "the vector cache was rebuilt") {
+			t.Errorf("CompactWords = %q", got)
+		}
+	}
+	if got := views.CompactWords(memcore.CompactResult{Before: 2048, After: 1024, Reclaimed: 1024}); got != "reclaimed 1.0 KiB (2.0 KiB → 1.0 KiB)" {
+		t.Errorf("CompactWords = %q", got)
+	}
+}
+
+// Item 11: the smaller things.
+func TestSmallerThings(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 100, 30)
+	pend := st.Pending()
+	for _, p := range pend[1:] {
+		if _, err := st.Reject(context.Background(), p.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	press(m, runes("3"))
+	drive(m, func() tea.Msg { return views.ReloadMsg{} })
+	if v := m.View(); !strings.Contains(v, "1 inference waiting") {
+		t.Errorf("pending header not singular:\n%s", v)
+	}
+	press(m, runes("2"), keySpace, keySpace)
+	if v := m.View(); !strings.Contains(v, "TTL 7 days · 2 selected") {
+		t.Errorf("quarantine header lacks the separator:\n%s", v)
+	}
+	press(m, runes("1"))
+	for i := 0; i < 6; i++ {
+		press(m, keyDown)
+	}
+	press(m, runes("5"))
+	if v := m.View(); regexp.MustCompile(`─[a-z]+ +─▶`).MatchString(v) || !strings.Contains(v, "─temporal─▶") {
+		t.Errorf("edge labels padded:\n%s", v)
+	}
+	press(m, runes("7"), keyEnter)
+	press(m, typed("where did we leave off on the payouts report")...)
+	press(m, keyEnter)
+	if v := m.View(); strings.Contains(v, "observati…") || !strings.Contains(v, "observation") {
+		t.Errorf("type names cut:\n%s", v)
+	}
+	press(m, runes("1"))
+	if v := m.View(); !strings.Contains(v, "* pinned") {
+		t.Errorf("no legend for the pin mark:\n%s", v)
+	}
+	press(m, runes("2"))
+	var rejRow, taintRow string
+	row := regexp.MustCompile(`^ \[[ x]\]`)
+	for _, l := range strings.Split(m.View(), "\n") {
+		if strings.Contains(l, "scan_rejected") && rejRow == "" && row.MatchString(l) {
+			rejRow = l
+		}
+		if strings.Contains(l, " tainted ") && taintRow == "" && row.MatchString(l) {
+			taintRow = l
+		}
+	}
+	if !strings.HasPrefix(rejRow[4:], "✗") || !strings.HasPrefix(taintRow[4:], " ") {
+		t.Errorf("scan-rejected rows not marked apart from tainted ones:\n%q\n%q", rejRow, taintRow)
+	}
+	// Pending: a list field gains the value (+), others take it (→).
+	st2, _ := demoStore(t)
+	m2 := newStatic(t, st2, 100, 30)
+	press(m2, runes("3"))
+	v := m2.View()
+	if !regexp.MustCompile(`technical\.tools .*\+ testcontainers-go`).MatchString(v) || !regexp.MustCompile(`style\.humor .*→ dry`).MatchString(v) {
+		t.Errorf("pending does not tell appends from replacements:\n%s", v)
+	}
+}
+
+// Item 11: the detail view shows where it is scrolled at 80×24.
+func TestDetailScrollIndicator(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 80, 24)
+	press(m, keyEnter)
+	if v := m.View(); !regexp.MustCompile(`detail · lines 1–\d+ of \d+ ↓`).MatchString(v) {
+		t.Fatalf("no scroll indicator:\n%s", v)
+	}
+	press(m, runes("G"))
+	if v := m.View(); !regexp.MustCompile(`detail · lines \d+–(\d+) of (\d+) ↑`).MatchString(v) {
+		t.Fatalf("no scroll indicator at the end:\n%s", v)
+	}
+}
+
+// Item 11: clicking a tab focuses it; clicking a row selects it.
+func TestMouseClicks(t *testing.T) {
+	t.Parallel()
+	st, _ := demoStore(t)
+	atoms := st.List(memcore.Filter{})
+	tm := startAppSize(t, st, 120, 40, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	click := func(x, y int) tea.MouseMsg {
+		return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	}
+	// Row 5 of the list: header, tabs, pane title, column header, rows.
+	tm.Send(click(10, 4+5))
+	waitRe(t, tm, regexp.MustCompile(`> +convention +user_approved`))
+	m := newStatic(t, st, 120, 40) // the same tab bar, loaded
+	_, spans := m.tabLayout()
+	tm.Send(click(spans[PanePending][0]+2, 1))
+	waitOut(t, tm, "Pending reviews")
+	tm.Send(click(5, 3+2)) // third pending row
+	waitOut(t, tm, "field      "+st.Pending()[2].Field)
+	fm := finish(t, tm)
+	if got := selectedID(fm, PaneAtoms); got != atoms[5].ID {
+		t.Errorf("click selected %s, want row 5 %s", got, atoms[5].ID)
+	}
+	if fm.Focus() != PanePending {
+		t.Errorf("tab click focused %d", fm.Focus())
+	}
+}
+
+// Item 12: Y copies the selected atom's id with OSC 52 and says so.
+func TestCopyIDOSC52(t *testing.T) {
+	st, _ := demoStore(t)
+	var clip bytes.Buffer
+	o := staticOptions()
+	o.Clipboard = &clip
+	m := New(context.Background(), st, o)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	drive(m, m.Init())
+	press(m, keyDown, runes("Y"))
+	id := st.List(memcore.Filter{})[1].ID
+	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(id))
+	if !strings.Contains(clip.String(), want) {
+		t.Fatalf("clipboard got %q, want %q", clip.String(), want)
+	}
+	if !strings.Contains(m.status, "copied id "+id) {
+		t.Fatalf("status %q", m.status)
+	}
+	clip.Reset()
+	press(m, runes("2"), runes("Y"))
+	qid := st.Quarantined()[0].ID
+	if !strings.Contains(clip.String(), base64.StdEncoding.EncodeToString([]byte(qid))) {
+		t.Fatalf("Y in Quarantine copied %q, want %s", clip.String(), qid)
+	}
+}
