@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
+	"github.com/odekmem/odekmem/internal/agentsetup"
 	"github.com/odekmem/odekmem/internal/mcpserver"
 	"github.com/odekmem/odekmem/internal/serve"
 )
@@ -54,6 +57,19 @@ func init() {
 			between calls, so the TUI, the CLI and odek keep writing. One per store; exits when idle.`,
 		examples: []string{"odekmem serve --idle 5m"},
 		run:      cmdServe, store: noStore, group: "Agent"})
+	register(&command{name: "setup", args: "<agent>", summary: "connect an agent: " + strings.Join(agentsetup.Agents, ", "),
+		flags: flagSpec{"project": false, "print": false, "tool-results": false},
+		flagHelp: map[string]string{
+			"project":      "write the project's config files (under the git root) instead of your user files",
+			"print":        "print what would be added, write nothing",
+			"tool-results": "also send tool results to quarantine (PostToolUse / AfterTool hooks)",
+		},
+		about: `Adds the odekmem MCP server to the agent's config, and the per-turn hooks where the agent's
+			hooks can add context (claude-code, codex, gemini). Existing settings are merged: only odekmem's
+			entries change, a backup is kept next to each file, running it again changes nothing, and a file
+			that does not parse is refused with nothing written.`,
+		examples: []string{"odekmem setup claude-code", "odekmem setup codex --print", "odekmem setup cursor --project"},
+		run:      cmdSetup, store: noStore, group: "Agent"})
 }
 
 // wantsHelp reports whether a hook command line asks for help.
@@ -151,4 +167,86 @@ func cmdServe(c *ctx) error {
 		return nil
 	}
 	return err
+}
+
+func cmdSetup(c *ctx) error {
+	if len(c.p.pos) != 1 {
+		return usagef("expected setup <agent>: one of %s", strings.Join(agentsetup.Agents, ", "))
+	}
+	o := agentsetup.Options{Agent: c.p.pos[0], Project: c.p.bools["project"], ToolResults: c.p.bools["tool-results"]}
+	if o.Project {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		o.ProjectDir = agenthook.ProjectRoot(wd)
+	}
+	if c.p.home != "" || c.env.Getenv("ODEK_HOME") != "" {
+		abs, err := filepath.Abs(c.settings.Home)
+		if err != nil {
+			return err
+		}
+		o.OdekHome = abs
+	}
+	o.Exe, o.HookExe = executables()
+	changes, err := agentsetup.Plan(o)
+	if err != nil {
+		return err
+	}
+	if c.p.bools["print"] {
+		for _, ch := range changes {
+			c.out("# %s — %s\n%s\n", ch.Path, ch.What, ch.Snippet)
+		}
+		return nil
+	}
+	// The agent will start odekmem mcp on this store: make sure it exists.
+	st, err := openStore(c, c.settings.StoreDir())
+	if err != nil {
+		return err
+	}
+	st.Close()
+	backups, err := agentsetup.Apply(changes, nil)
+	if err != nil {
+		return err
+	}
+	for _, ch := range changes {
+		if ch.Changed() {
+			c.out("updated %s: %s\n", ch.Path, ch.What)
+		} else {
+			c.out("unchanged %s: already configured\n", ch.Path)
+		}
+	}
+	for _, b := range backups {
+		c.out("backup   %s\n", b)
+	}
+	return nil
+}
+
+// executables returns how agents should run odekmem ("odekmem" when PATH
+// finds this very binary, else its absolute path) and the odekmem-hook
+// binary next to it, if installed.
+func executables() (exe, hook string) {
+	self, err := os.Executable()
+	if err != nil {
+		return "odekmem", ""
+	}
+	if r, err := filepath.EvalSymlinks(self); err == nil {
+		self = r
+	}
+	exe = self
+	if p, err := exec.LookPath("odekmem"); err == nil {
+		if r, err := filepath.EvalSymlinks(p); err == nil && r == self {
+			exe = "odekmem"
+		}
+	}
+	h := filepath.Join(filepath.Dir(self), "odekmem-hook")
+	if fi, err := os.Stat(h); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		hook = h
+		if p, err := exec.LookPath("odekmem-hook"); err == nil {
+			if r, err := filepath.EvalSymlinks(p); err == nil && r == h {
+				hook = "odekmem-hook"
+			}
+		}
+	}
+	return exe, hook
 }
