@@ -43,7 +43,8 @@ type Payload struct {
 
 // Options are the hook command's flags.
 type Options struct {
-	// Agent names the agent ("claude-code").
+	// Agent names the agent: claude-code, codex (the same hook protocol)
+	// or gemini (Gemini CLI: BeforeAgent, SessionStart, AfterTool).
 	Agent string
 	// ToolResults enables PostToolUse capture into quarantine.
 	ToolResults bool
@@ -88,12 +89,13 @@ func Handle(ctx context.Context, rt *Runtime, o Options, payload []byte) ([]byte
 	if o.Agent == "" {
 		o.Agent = "claude-code"
 	}
+	// Gemini CLI's events carry the same fields under other names.
 	switch p.HookEventName {
-	case "UserPromptSubmit":
+	case "UserPromptSubmit", "BeforeAgent":
 		return userPromptSubmit(ctx, rt, o, p, raw)
 	case "SessionStart":
 		return sessionStart(ctx, rt, p)
-	case "PostToolUse":
+	case "PostToolUse", "AfterTool":
 		if !o.ToolResults {
 			return nil, nil
 		}
@@ -189,7 +191,7 @@ func userPromptSubmit(ctx context.Context, rt *Runtime, o Options, p Payload, ra
 	if len(tc.Intents) > 0 && tc.Memory.Text != "" {
 		blocks = append(blocks, scan.Wrap("memory_intents", "Likely follow-ups (predicted from the message; reference only): "+strings.Join(tc.Intents, "; ")))
 	}
-	return emit("UserPromptSubmit", visible(strings.Join(blocks, "\n\n")))
+	return emit(p.HookEventName, visible(strings.Join(blocks, "\n\n")))
 }
 
 func sessionStart(ctx context.Context, rt *Runtime, p Payload) ([]byte, error) {

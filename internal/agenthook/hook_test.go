@@ -374,3 +374,53 @@ func TestHookNeverBreaksTheTurn(t *testing.T) {
 		t.Errorf("stalled stdin: err %v stdout %q", err, out)
 	}
 }
+
+func TestGeminiAndCodexSpeakTheSameHook(t *testing.T) {
+	home := t.TempDir()
+	_, cwd := project(t)
+	st := openStore(t, home)
+	st.Add(context.Background(), memcore.AddRequest{Text: "Release branches are cut on Mondays", Type: memcore.TypeConvention, Source: memcore.SourceUserApproved})
+	st.Close()
+	gem := func(m map[string]any, args ...string) run {
+		m["session_id"], m["cwd"], m["timestamp"] = "g1", cwd, "2026-11-30T10:00:00Z"
+		cmd := exec.Command(bin, append([]string{"hook", "gemini", "--home", home}, args...)...)
+		cmd.Env = append(os.Environ(), "ODEK_HOME=", "ODEKMEM_NO_SERVE=1")
+		cmd.Stdin = strings.NewReader(payload(t, m))
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Run(); err != nil {
+			t.Fatal(err)
+		}
+		return run{stdout: out.String()}
+	}
+	c := context_(t, gem(map[string]any{"hook_event_name": "BeforeAgent", "prompt": "When are release branches cut? I prefer short release notes."}), "BeforeAgent")
+	if !strings.Contains(c, "Mondays") {
+		t.Errorf("BeforeAgent context: %s", c)
+	}
+	gem(map[string]any{"hook_event_name": "AfterTool", "tool_name": "web_fetch", "tool_input": map[string]any{"url": "https://x"},
+		"tool_response": map[string]any{"llmContent": "Release notes must list every contributor.", "returnDisplay": "ok"}}, "--tool-results")
+	st = openStore(t, home)
+	defer st.Close()
+	said, web := 0, 0
+	for _, a := range st.List(memcore.Filter{}) {
+		if a.SourceClass == memcore.SourceUserSaid && a.Context.SessionID == "g1" {
+			said++
+		}
+	}
+	for _, q := range st.Quarantined() {
+		if q.SourceClass == memcore.SourceWeb && strings.Contains(q.Text, "every contributor") {
+			web++
+		}
+	}
+	if said == 0 || web != 1 {
+		t.Errorf("gemini: %d user_said atoms, %d web quarantine entries", said, web)
+	}
+	// Codex uses Claude Code's protocol.
+	cmd := exec.Command(bin, "hook", "codex", "--home", home)
+	cmd.Env = append(os.Environ(), "ODEK_HOME=", "ODEKMEM_NO_SERVE=1")
+	cmd.Stdin = strings.NewReader(payload(t, map[string]any{"session_id": "c2", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "When are release branches cut?"}))
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), "Mondays") || !strings.Contains(string(out), `"hookEventName":"UserPromptSubmit"`) {
+		t.Errorf("codex: %s", out)
+	}
+}

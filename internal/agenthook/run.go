@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,6 +36,9 @@ type Response struct {
 	// client falls back and the server exits.
 	Stale bool `json:"stale,omitempty"`
 }
+
+// Agents are the agents whose hook protocol Run speaks.
+var Agents = []string{"claude-code", "codex", "gemini"}
 
 // ProtocolVersion is Request.V.
 const ProtocolVersion = 1
@@ -134,8 +138,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 			return 0
 		}
 	}
-	if o.Agent != "claude-code" {
-		fmt.Fprintf(stderr, "odekmem hook: supported agents: claude-code (got %q)\n", o.Agent)
+	if !slices.Contains(Agents, o.Agent) {
+		fmt.Fprintf(stderr, "odekmem hook: supported agents: %s (got %q)\n", strings.Join(Agents, ", "), o.Agent)
 		return 0
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

@@ -16,22 +16,25 @@ import (
 // ToolSource maps a Claude Code tool name onto the source class of its
 // result; "" means the result is not worth keeping (edits, to-do lists,
 // odekmem's own MCP tools).
+// Claude Code and Codex name MCP tools mcp__<server>__<tool>, Gemini CLI
+// mcp_<server>_<tool>.
 func ToolSource(tool string) string {
 	t := strings.ToLower(tool)
 	switch {
-	case strings.HasPrefix(t, "mcp__odekmem__"):
+	case strings.HasPrefix(t, "mcp__odekmem__"), strings.HasPrefix(t, "mcp_odekmem_"):
 		return "" // our own tools: already in the store
-	case strings.HasPrefix(t, "mcp__"):
+	case strings.HasPrefix(t, "mcp_"):
 		return memcore.SourceMCP
 	}
 	switch t {
-	case "webfetch", "websearch":
+	case "webfetch", "websearch", "web_fetch", "google_web_search", "web_search":
 		return memcore.SourceWeb
-	case "read", "grep", "glob", "notebookread", "ls":
+	case "read", "grep", "glob", "notebookread", "ls", "read_file", "read_many_files", "search_file_content", "list_directory":
 		return memcore.SourceFileRead
-	case "task", "agent":
+	case "task", "agent", "delegate_to_agent":
 		return memcore.SourceSubagent
-	case "edit", "multiedit", "write", "notebookedit", "todowrite", "exitplanmode", "askuserquestion":
+	case "edit", "multiedit", "write", "notebookedit", "todowrite", "exitplanmode", "askuserquestion",
+		"write_file", "replace", "save_memory", "write_todos", "apply_patch", "update_plan":
 		return ""
 	}
 	return memcore.SourceToolOutput // Bash, BashOutput and anything new
@@ -47,7 +50,7 @@ func responseText(r json.RawMessage) string {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(r, &obj) == nil {
 		var parts []string
-		for _, k := range []string{"stdout", "stderr", "output", "result", "content", "text", "results"} {
+		for _, k := range []string{"stdout", "stderr", "output", "result", "content", "text", "results", "llmContent"} {
 			if v, ok := obj[k]; ok {
 				if t := responseText(v); strings.TrimSpace(t) != "" {
 					parts = append(parts, t)
