@@ -562,3 +562,53 @@ func TestCopyIDOSC52(t *testing.T) {
 		t.Fatalf("Y in Quarantine copied %q, want %s", clip.String(), qid)
 	}
 }
+
+// Item 10 in the real program: compact asks about the expired entry
+// nobody looked at, then says what happened in words.
+func TestCompactAsksInProgram(t *testing.T) {
+	t.Parallel()
+	st, _ := demoStore(t)
+	tm := startAppSize(t, st, 120, 40, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	send(tm, runes("6"))
+	waitOut(t, tm, "Budget · disk use")
+	send(tm, runes("c"))
+	waitOut(t, tm, "Compact anyway? It drops an expired quarantine entry you have not looked at", "[y/N]")
+	send(tm, runes("y"))
+	waitRe(t, tm, regexp.MustCompile(`compacted: dropped 1 expired quarantine entry; (reclaimed|grew by|same size)`))
+	finish(t, tm)
+	if n := len(st.Quarantined()); n != 13 {
+		t.Errorf("%d quarantined after compact, want 13", n)
+	}
+}
+
+// Item 3 in the other list panes: a changed filter selects the first match.
+func TestCursorAfterFilterEveryPane(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 120, 40)
+	press(m, runes("2"), runes("G"))
+	press(m, runes("/"))
+	press(m, typed("source:tool_output")...)
+	press(m, keyEnter)
+	var first string
+	for _, q := range st.Quarantined() {
+		if q.SourceClass == "tool_output" {
+			first = q.ID
+			break
+		}
+	}
+	if got := selectedID(m, PaneQuarantine); got != first {
+		t.Errorf("quarantine: cursor on %s after the filter, want the first match %s", got, first)
+	}
+	press(m, runes("3"), runes("G"), runes("/"))
+	press(m, typed("field:style")...)
+	for _, p := range st.Pending() {
+		if strings.HasPrefix(p.Field, "style.") {
+			first = p.ID
+			break
+		}
+	}
+	if got := selectedID(m, PanePending); got != first {
+		t.Errorf("pending: cursor on %s after the filter, want the first match %s", got, first)
+	}
+}

@@ -165,7 +165,9 @@ func (m *Model) banner() string {
 func (m *Model) statusLine() string {
 	s := m.opts.Styles
 	if m.mode == modePrompt {
-		return views.Cut(s.Prompt.Render(views.Line(m.prompt.Question)+" [y/N]"), m.width)
+		// The question is cut, never "[y/N]": the person must see that
+		// anything but y is No.
+		return s.Prompt.Render(views.Cut(views.Line(m.prompt.Question), m.width-len(" [y/N]")) + " [y/N]")
 	}
 	var line string
 	if m.busy > 0 {

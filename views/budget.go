@@ -164,7 +164,7 @@ func (b *Budget) Update(msg tea.Msg) tea.Cmd {
 					what = fmt.Sprintf("an expired quarantine entry you have not looked at (%s “%s”)",
 						Line(unseen[0].Q.SourceClass), Cut(Line(unseen[0].Q.Text), 30))
 				}
-				return Confirm("Compact drops "+what+"; review them in 2 Quarantine first. Compact anyway?", b.startCompact())
+				return Confirm("Compact anyway? It drops "+what+" (see 2 Quarantine)", b.startCompact())
 			}
 			return b.startCompact()
 		}
@@ -180,22 +180,23 @@ func (b *Budget) startCompact() tea.Cmd {
 
 type compactStartMsg struct{}
 
-// CompactWords says what a compaction did in words: "reclaimed 12.0 KiB
-// (1.0 MiB → 1016.0 KiB)" or "grew by 188.0 KiB (1004.0 KiB → 1.2 MiB): the
-// vector cache was rebuilt (205 vectors)", and the expired entries dropped.
+// CompactWords says what a compaction did in words, the dropped entries
+// first: "dropped 1 expired quarantine entry; grew by 188.0 KiB: the
+// vector cache was rebuilt (1004.0 KiB → 1.2 MiB, 205 vectors)", or
+// "reclaimed 12.0 KiB (1.0 MiB → 1016.0 KiB)".
 func CompactWords(r memcore.CompactResult) string {
 	var out string
 	switch {
 	case r.Reclaimed > 0:
 		out = fmt.Sprintf("reclaimed %s (%s → %s)", Bytes(r.Reclaimed), Bytes(r.Before), Bytes(r.After))
 	case r.Reclaimed < 0:
-		out = fmt.Sprintf("grew by %s (%s → %s): the vector cache was rebuilt (%s)", Bytes(-r.Reclaimed), Bytes(r.Before), Bytes(r.After),
+		out = fmt.Sprintf("grew by %s: the vector cache was rebuilt (%s → %s, %s)", Bytes(-r.Reclaimed), Bytes(r.Before), Bytes(r.After),
 			Count(r.Vectors, "vector", "vectors"))
 	default:
 		out = fmt.Sprintf("same size (%s)", Bytes(r.After))
 	}
 	if r.Expired > 0 {
-		out += "; dropped " + Count(r.Expired, "expired quarantine entry", "expired quarantine entries")
+		out = "dropped " + Count(r.Expired, "expired quarantine entry", "expired quarantine entries") + "; " + out
 	}
 	return out
 }
