@@ -195,3 +195,36 @@ func (p *progress) done() {
 		fmt.Fprintln(p.w)
 	}
 }
+
+// byteProgress draws "import: 120000 lines, 34.0 MiB of 230.0 MiB (14%)"
+// on a terminal, at most every 100 ms, and nothing elsewhere.
+type byteProgress struct {
+	w     io.Writer
+	on    bool
+	verb  string
+	total int64
+	last  time.Time
+	drawn bool
+}
+
+func newByteProgress(w io.Writer, on bool, verb string, total int64) *byteProgress {
+	return &byteProgress{w: w, on: on, verb: verb, total: total}
+}
+
+func (p *byteProgress) set(lines int, n int64) {
+	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last, p.drawn = time.Now(), true
+	if p.total > 0 {
+		fmt.Fprintf(p.w, "\r%s: %d lines, %s of %s (%d%%)  ", p.verb, lines, human(n), human(p.total), 100*n/p.total)
+		return
+	}
+	fmt.Fprintf(p.w, "\r%s: %d lines, %s  ", p.verb, lines, human(n))
+}
+
+func (p *byteProgress) done() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}

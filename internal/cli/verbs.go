@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"strconv"
@@ -462,48 +461,21 @@ func cmdExport(c *ctx) error {
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	if err := c.store.Export(f); err != nil {
+	// The file gets the same escaping as stdout: `cat` of it is safe.
+	jw := newJSONWriter(f)
+	if err := c.store.Export(jw); err != nil {
 		f.Close()
 		return err
+	}
+	if err := jw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("export: %w", err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
 		return fmt.Errorf("export: %w", err)
 	}
 	return f.Close()
-}
-
-func cmdImport(c *ctx) error {
-	if err := needArgs(c, 1, "import FILE"); err != nil {
-		return err
-	}
-	var r io.Reader = c.env.Stdin
-	if c.p.pos[0] != "-" {
-		f, err := os.Open(c.p.pos[0])
-		if err != nil {
-			return fmt.Errorf("import: %w", err)
-		}
-		defer f.Close()
-		r = f
-	}
-	res, err := c.store.Import(c, r)
-	if err != nil {
-		return err
-	}
-	if c.json {
-		return c.emitJSON(res)
-	}
-	c.out("imported %d live, %d quarantined, %d links, %d pending; %d already present, %d refreshed an existing atom\n", res.Live, res.Quarantined, res.Links, res.Pending, res.Skipped, res.Refreshed)
-	if res.Evicted > 0 {
-		c.warn("evicted %d older atoms to stay under the size cap", res.Evicted)
-	}
-	for _, e := range res.Errors {
-		c.warn("import: %s", scan.Visible(e))
-	}
-	if len(res.Errors) > 0 {
-		return fmt.Errorf("import: %d records could not be imported", len(res.Errors))
-	}
-	return nil
 }
 
 func cmdTUI(c *ctx) error {
