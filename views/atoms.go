@@ -70,6 +70,7 @@ type Atoms struct {
 	selID   string
 	loaded  bool
 	damaged bool
+	pinned  bool // some atom in the view is pinned: the header explains *
 	err     error
 	filter  string
 	applied string // the filter the view was last computed for
@@ -255,10 +256,12 @@ func (f atomFilter) match(r *AtomRow) bool {
 func (a *Atoms) apply() {
 	a.parsed = parseFilter(a.filter)
 	a.view = a.view[:0]
+	a.pinned = false
 	empty := a.filter == ""
 	for i := range a.rows {
 		if empty || a.parsed.match(&a.rows[i]) {
 			a.view = append(a.view, i)
+			a.pinned = a.pinned || a.rows[i].Atom.Pin
 		}
 	}
 	a.cur.SetN(len(a.view))
@@ -659,11 +662,8 @@ func (a *Atoms) View() string {
 		if a.filter != "" {
 			head += " " + s.Accent.Render("filter: "+Line(a.filter))
 		}
-		for _, vi := range a.view {
-			if a.rows[vi].Atom.Pin {
-				head += s.Muted.Render(" · ") + s.Pin.Render("*") + s.Muted.Render(" pinned")
-				break
-			}
+		if a.pinned {
+			head += s.Muted.Render(" · ") + s.Pin.Render("*") + s.Muted.Render(" pinned")
 		}
 	}
 	b.WriteString(Cut(head, a.width))
