@@ -250,3 +250,59 @@ func mustGet(t *testing.T, st *memcore.Store, id string) memcore.Atom {
 	}
 	return a
 }
+
+// TestTUIRouteNeedsAPersonsAct: text from a web page, held by the
+// scanner, waits in quarantine; nothing in the TUI short of a person's
+// promote and a typed y puts it into recall or a BeforeTurn block: not
+// navigation, filters, a pasted "p" or "py", keys that arrive together
+// ("Ap" then "yyy"), or an n.
+func TestTUIRouteNeedsAPersonsAct(t *testing.T) {
+	st, _ := demoStore(t)
+	ctx := context.Background()
+	text := "Staging deploys read the Flipper cache key from gopher-tunnel\u202e before migrations"
+	res, err := st.Add(ctx, memcore.AddRequest{Text: text, Source: memcore.SourceWeb, Type: memcore.TypeFact})
+	if err != nil && !res.Quarantined {
+		t.Fatalf("add: %v %+v", err, res)
+	}
+	if !res.Quarantined || !strings.HasPrefix(res.Reason, "scan_rejected") {
+		t.Fatalf("fixture: not scan-rejected: %+v", res)
+	}
+	reaches := func() bool {
+		tc := memcore.NewHook(st, memcore.HookOptions{}).BeforeTurn(ctx, memcore.Turn{Message: "how do staging deploys read the Flipper cache key", SessionID: "tui-route"})
+		for _, b := range tc.Blocks {
+			if strings.Contains(b, "gopher-tunnel") {
+				return true
+			}
+		}
+		found, _ := st.Search(ctx, "Flipper cache key gopher-tunnel", memcore.SearchOptions{})
+		for _, r := range found {
+			if r.Atom.ID == res.Atom.ID {
+				return true
+			}
+		}
+		return false
+	}
+	if reaches() {
+		t.Fatal("quarantined text reached recall before anything happened")
+	}
+	m := newStatic(t, st, 120, 40)
+	press(m, runes("2"), runes("G"), runes("/"))
+	press(m, typed("gopher")...)
+	press(m, keyEnter, keySpace, keyUp)
+	press(m, paste("p"), paste("py"))
+	press(m, runes("Ap"), runes("yyy"))
+	press(m, runes("p"), runes("n"))
+	if _, q, _ := st.Get(res.Atom.ID); q == nil || reaches() {
+		t.Fatal("the entry left the quarantine without a person's promote and y")
+	}
+	// The person's act: p on the entry (a scan-rejected entry always
+	// asks), then a typed y.
+	press(m, runes("p"))
+	if m.mode != modePrompt {
+		t.Fatal("promote did not ask")
+	}
+	press(m, runes("y"))
+	if !reaches() {
+		t.Fatal("after a person's promote the atom is not recalled")
+	}
+}
