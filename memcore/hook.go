@@ -177,6 +177,9 @@ func (h *Hook) BeforeTurn(ctx context.Context, t Turn) TurnContext {
 	}
 	tc.Intents, tc.Reranked = intents, reranked
 	tc.Memory = h.store.RenderBlock(atoms)
+	for _, w := range tc.Memory.Warnings {
+		warn("%s", w)
+	}
 	for _, b := range []string{tc.StyleBlock, tc.UserState, tc.ResumeBlock, tc.Memory.Text} {
 		if b != "" {
 			tc.Blocks = append(tc.Blocks, b)

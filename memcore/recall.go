@@ -175,8 +175,11 @@ type Block struct {
 	Atoms []Scored `json:"atoms"`
 	// Cut lists atoms left out because the budget was used up.
 	Cut []string `json:"cut,omitempty"`
-	// Dropped lists atoms that failed the final scan.
+	// Dropped lists atoms that failed the final scan, alone or together
+	// with their neighbours (an injection split across atoms).
 	Dropped []string `json:"dropped,omitempty"`
+	// Warnings name the atoms of each injection found only across atoms.
+	Warnings []string `json:"warnings,omitempty"`
 	// Used and Budget are characters of memory_budget_chars.
 	Used   int `json:"used"`
 	Budget int `json:"budget"`
@@ -196,12 +199,20 @@ func (s *Store) RenderBlock(atoms []Scored) Block {
 	var lines []string
 	used := 0
 	overhead := runeLen(scan.Wrap("memory", RecallHeader+"\n"))
+	var clean []Scored
 	for _, a := range atoms {
 		line := "- [" + a.Atom.Type + "] " + oneLine(a.Atom.Text)
 		if scan.Scan(line).Blocked() {
 			b.Dropped = append(b.Dropped, a.Atom.ID)
 			continue
 		}
+		clean = append(clean, a)
+	}
+	clean, split, warnings := dropSplitInjections(clean)
+	b.Dropped = append(b.Dropped, split...)
+	b.Warnings = warnings
+	for _, a := range clean {
+		line := "- [" + a.Atom.Type + "] " + oneLine(a.Atom.Text)
 		n := runeLen(line) + 1
 		if overhead+used+n > budget {
 			b.Cut = append(b.Cut, a.Atom.ID)
