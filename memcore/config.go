@@ -1,9 +1,11 @@
 package memcore
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/guard"
 	"io/fs"
 	"math"
 	"os"
@@ -330,6 +332,10 @@ type Settings struct {
 	// SharedEmbedding is memory.embedding, used when memory.extended.embedding
 	// is omitted.
 	SharedEmbedding *EmbeddingConfig
+	// Guard is the top-level "guard" section of ~/.odek/config.json (the
+	// optional second opinion; see memcore/guard). A project's odek.json
+	// may not set it.
+	Guard guard.Config
 	// Warnings are problems that did not stop loading (ignored project keys,
 	// unknown keys); callers print them on stderr.
 	Warnings []string
@@ -426,6 +432,16 @@ func LoadSettings(opts LoadOptions) (Settings, error) {
 		fc.applyShared(&s.Shared)
 		if err := s.applyMemory(fc, userPath, warn); err != nil {
 			return s, err
+		}
+		if len(fc.Guard) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(fc.Guard))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&s.Guard); err != nil {
+				return s, fmt.Errorf("%s: guard: %w", userPath, err)
+			}
+			if err := s.Guard.Validate(); err != nil {
+				return s, fmt.Errorf("%s: %w", userPath, err)
+			}
 		}
 	}
 

@@ -142,6 +142,10 @@ func (s *Store) promote(ctx context.Context, id string, allowBlocked bool) (Atom
 	if err != nil {
 		return Atom{}, err
 	}
+	// A flagged entry gets the guard's second opinion (when configured).
+	if strings.HasPrefix(q.Reason, "scan_rejected") && s.guardRejects(ctx, a.Text) {
+		return Atom{}, fmt.Errorf("promote %s: %w; it stays in quarantine", id, ErrGuardRejected)
+	}
 	if err := s.vec.waitReady(ctx); err != nil {
 		return Atom{}, err
 	}

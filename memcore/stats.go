@@ -2,6 +2,7 @@ package memcore
 
 import (
 	"context"
+	"github.com/odekmem/odekmem/memcore/guard"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,6 +27,9 @@ type Stats struct {
 	ByProject  map[string]int   `json:"by_project"`
 	Index      IndexStats       `json:"index"`
 	Problems   []Problem        `json:"problems,omitempty"`
+	// Guard counts the guard's checks, blocks, cache hits and outages
+	// (nil when no guard is configured).
+	Guard *guard.Stats `json:"guard,omitempty"`
 }
 
 // IndexStats describes the vector index and its cache.
@@ -84,6 +88,7 @@ func (s *Store) Stats() Stats {
 	}
 	v.mu.RUnlock()
 	st.Index.Done, st.Index.Total, st.Index.Rebuilding = s.IndexProgress()
+	st.Guard = s.guardStats()
 	return st
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/guard"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -41,6 +42,10 @@ type Options struct {
 	Embedder Embedder
 	// LLM is the memory LLM; nil means rule-based fallbacks only.
 	LLM LLMClient
+	// Guard is the optional second opinion (memcore/guard): text the local
+	// scanner passes on a tainted or inferred path, and every promote of
+	// a flagged entry, gets its verdict. nil means none.
+	Guard *guard.Guard
 }
 
 // Problem is one piece of damage found while opening or reloading a store.

@@ -123,12 +123,15 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	p.atom = Atom{ID: id, SourceClass: src, Type: typ, CreatedAt: created.UTC(), Context: ctxc, Pin: req.Pin, Confidence: conf, Text: text,
 		Origin: cleanOrigin(req.Origin)}
 
+	guardReason := s.guardWriteReason(ctx, text, src, res)
 	reason := ""
 	switch {
 	case res.Blocked() && strings.HasPrefix(req.QuarantineReason, "scan_rejected"):
 		reason = Truncate(req.QuarantineReason, 200) // an import keeps its history
 	case res.Blocked():
 		reason = res.RejectReason()
+	case guardReason != "":
+		reason = guardReason
 	case req.QuarantineReason != "":
 		reason = Truncate(req.QuarantineReason, 200)
 	case IsTainted(src):
@@ -888,6 +891,9 @@ func (s *Store) QueuePending(ctx context.Context, p PendingReview) (PendingRevie
 			return p, false, fmt.Errorf("%w: pending %s: %s", ErrBlocked, canon, r.RejectReason())
 		}
 	}
+	if s.guardRejects(ctx, p.Value+"\n"+p.Evidence) {
+		return p, false, fmt.Errorf("%w: pending %s: %w", ErrBlocked, canon, ErrGuardRejected)
+	}
 	p.Evidence = Truncate(scanRedact(p.Evidence), 500)
 	p.Value = Truncate(strings.TrimSpace(p.Value), 300)
 	if p.ID == "" {
@@ -925,6 +931,9 @@ func (s *Store) QueuePending(ctx context.Context, p PendingReview) (PendingRevie
 func (s *Store) ApplyDirect(ctx context.Context, field, value string) error {
 	if r := scan.Scan(value); r.Blocked() {
 		return fmt.Errorf("%w: %s: %s", ErrBlocked, field, r.RejectReason())
+	}
+	if s.guardRejects(ctx, value) {
+		return fmt.Errorf("%w: %s: %w", ErrBlocked, field, ErrGuardRejected)
 	}
 	return s.withWrite(func() error {
 		m := s.model.clone()

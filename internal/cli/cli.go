@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/guard"
 	"io"
 	"io/fs"
 	"os"
@@ -329,7 +330,13 @@ func openStoreWith(c *ctx, dir string, now func() time.Time) (*memcore.Store, er
 		c.warn("%s", warning)
 	}
 	cfg := c.settings.Extended
-	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, Embedder: emb, LLM: llmc, Now: now})
+	var g *guard.Guard
+	if c.settings.Guard.CoversMemory() {
+		if g, err = guard.New(c.settings.Guard, c.env.Getenv, nil); err != nil {
+			return nil, err
+		}
+	}
+	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, Embedder: emb, LLM: llmc, Now: now, Guard: g})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}

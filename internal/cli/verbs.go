@@ -438,6 +438,13 @@ func cmdStats(c *ctx) error {
 		c.out(", rebuilding %d/%d", ix.Done, ix.Total)
 	}
 	c.out("\n")
+	if g := st.Guard; g != nil {
+		c.out("guard:      %d checks, %d blocked, %d cache hits, %d outages (fell back to the local scanner)", g.Checks, g.Blocks, g.CacheHits, g.Outages)
+		if g.LastError != "" {
+			c.out("; last outage %s: %s", g.LastAt, scan.Visible(g.LastError))
+		}
+		c.out("\n")
+	}
 	return nil
 }
 
