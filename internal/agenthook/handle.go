@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/odekmem/odekmem/memcore"
@@ -55,6 +56,50 @@ type Options struct {
 type Runtime struct {
 	Store *memcore.Store
 	Hook  *memcore.Hook
+	// Later, when set (odekmem serve), runs a turn's writes after the
+	// answer is sent, one at a time in arrival order; nil runs them before
+	// answering (a process per prompt must finish before it exits).
+	Later func(func(context.Context))
+
+	mu    sync.Mutex
+	marks map[string]mark // session → the newest typed turn handed to Later
+}
+
+type mark struct {
+	turn int
+	at   time.Time
+}
+
+// previous returns the session's last turn, the time of the person's
+// last message, when the session was last active, and whether it has
+// been seen: the session log, or what this runtime queued since.
+func (rt *Runtime) previous(sid string) (turn int, msgAt, updated time.Time, ok bool) {
+	a, ok := rt.Store.AgentSessionByID(sid)
+	turn, updated = a.Turn, a.Updated
+	if len(a.Messages) > 0 {
+		msgAt = a.Messages[len(a.Messages)-1].At
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if m, seen := rt.marks[sid]; seen && m.turn >= turn {
+		turn, msgAt, ok = m.turn, m.at, true
+		if m.at.After(updated) {
+			updated = m.at
+		}
+	}
+	return turn, msgAt, updated, ok
+}
+
+func (rt *Runtime) note(sid string, turn int, at time.Time) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.marks == nil {
+		rt.marks = map[string]mark{}
+	}
+	if len(rt.marks) > 4096 {
+		clear(rt.marks)
+	}
+	rt.marks[sid] = mark{turn: turn, at: at}
 }
 
 // maxPayload bounds what a hook reads from stdin.
@@ -133,44 +178,47 @@ func userPromptSubmit(ctx context.Context, rt *Runtime, o Options, p Payload, ra
 	project := ProjectRoot(p.Cwd)
 	st := rt.Store
 	now := st.Now()
-	prev, hadPrev := st.AgentSessionByID(p.SessionID)
+	prevTurn, prevAt, prevUpdated, hadPrev := rt.previous(p.SessionID)
 	typed, source, why := ClassifyPrompt(p, raw)
-	turnIdx := prev.Turn + 1
-	var warnings []string
+	turnIdx := prevTurn + 1
+	// PreviousMessageAt: a process per prompt keeps no Hook across turns,
+	// so the session log says when the person last spoke, which bounds
+	// what an inline approval ("odek, remember the web page") answers.
+	turn := memcore.Turn{Message: p.Prompt, SessionID: p.SessionID, Project: project, TurnIndex: turnIdx, Time: now, PreviousMessageAt: prevAt}
 	if typed {
-		// The person's message: recorded for the MCP server's verbatim
-		// check, then (after recall, so this turn's own atoms are not
-		// echoed back) extracted as user_said with inline approvals.
-		n, err := st.RecordAgentMessage(ctx, o.Agent, p.SessionID, project, p.Prompt, now)
-		if err != nil {
-			warnings = append(warnings, "record message: "+err.Error())
-		} else {
-			turnIdx = n
-		}
-	}
-	turn := memcore.Turn{Message: p.Prompt, SessionID: p.SessionID, Project: project, TurnIndex: turnIdx, Time: now}
-	if hadPrev && len(prev.Messages) > 0 {
-		// A process per prompt keeps no Hook across turns: the session log
-		// says when the person last spoke, which bounds what an inline
-		// approval ("odek, remember the web page") answers.
-		turn.PreviousMessageAt = prev.Messages[len(prev.Messages)-1].At
+		rt.note(p.SessionID, turnIdx, now)
 	}
 	tc := rt.Hook.BeforeTurn(ctx, turn)
-	if typed {
-		rr, err := rt.Hook.RecordUserMessage(ctx, turn)
-		if err != nil {
-			warnings = append(warnings, "record: "+err.Error())
+	// The turn's writes: the person's message into the session log (for
+	// the MCP server's verbatim check) and per-turn extraction as
+	// user_said with inline approvals — after recall, so this turn's own
+	// atoms are not echoed back. A non-typed prompt is only a quarantine
+	// candidate.
+	writes := func(ctx context.Context) {
+		var warnings []string
+		if typed {
+			if _, err := st.RecordAgentMessage(ctx, o.Agent, p.SessionID, project, p.Prompt, now); err != nil {
+				warnings = append(warnings, "record message: "+err.Error())
+			}
+			rr, err := rt.Hook.RecordUserMessage(ctx, turn)
+			if err != nil {
+				warnings = append(warnings, "record: "+err.Error())
+			}
+			warnings = append(warnings, rr.Warnings...)
+		} else if o.ToolResults {
+			if err := quarantineText(ctx, rt, p, source, "prompt ("+why+")", p.Prompt, turnIdx); err != nil {
+				warnings = append(warnings, err.Error())
+			}
 		}
-		warnings = append(warnings, rr.Warnings...)
-	} else if o.ToolResults {
-		// Not the person: kept only as a quarantine candidate.
-		if err := quarantineText(ctx, rt, p, source, "prompt ("+why+")", p.Prompt, turnIdx); err != nil {
-			warnings = append(warnings, err.Error())
+		warnings = append(warnings, tc.Warnings...)
+		if len(warnings) > 0 {
+			logTo(st.Dir(), "%s %s: %s", p.HookEventName, p.SessionID, strings.Join(warnings, "; "))
 		}
 	}
-	warnings = append(warnings, tc.Warnings...)
-	if len(warnings) > 0 {
-		logTo(st.Dir(), "UserPromptSubmit %s: %s", p.SessionID, strings.Join(warnings, "; "))
+	if rt.Later != nil {
+		rt.Later(writes)
+	} else {
+		writes(ctx)
 	}
 	var blocks []string
 	for _, b := range []string{tc.StyleBlock, tc.UserState} {
@@ -182,7 +230,7 @@ func userPromptSubmit(ctx context.Context, rt *Runtime, o Options, p Payload, ra
 	// for the break (or this is its first prompt): a process per prompt has
 	// no memory of the previous turn, the session log does.
 	gap := time.Duration(st.Config().BreakHours * float64(time.Hour))
-	if tc.ResumeBlock != "" && (!hadPrev || now.Sub(prev.Updated) >= gap) {
+	if tc.ResumeBlock != "" && (!hadPrev || now.Sub(prevUpdated) >= gap) {
 		blocks = append(blocks, tc.ResumeBlock)
 	}
 	if tc.Memory.Text != "" {

@@ -84,7 +84,27 @@ func Run(ctx context.Context, s memcore.Settings, o Options) error {
 		return err
 	}
 	h := memcore.NewHook(st, memcore.HookOptions{Timeout: agenthook.HookTimeout(s, 10*time.Second)})
-	rt := &agenthook.Runtime{Store: st, Hook: h}
+	// A turn's writes run after the answer, in arrival order, on one
+	// worker: the agent's prompt does not wait for fsyncs, and turns of a
+	// session are stored in the order they came.
+	jobs := make(chan func(context.Context), 256)
+	var jobsDone sync.WaitGroup
+	jobsDone.Add(1)
+	go func() {
+		defer jobsDone.Done()
+		for job := range jobs {
+			jctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			job(jctx)
+			cancel()
+		}
+	}()
+	rt := &agenthook.Runtime{Store: st, Hook: h, Later: func(job func(context.Context)) {
+		select {
+		case jobs <- job:
+		default: // a backlog: do it now rather than drop it
+			job(context.Background())
+		}
+	}}
 	fp := agenthook.Fingerprint(s)
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -129,6 +149,8 @@ func Run(ctx context.Context, s memcore.Settings, o Options) error {
 		}()
 	}
 	wg.Wait()
+	close(jobs)
+	jobsDone.Wait() // every accepted turn is stored before the server exits
 	h.Wait()
 	return st.Close()
 }

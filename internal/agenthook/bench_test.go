@@ -1,0 +1,163 @@
+package agenthook_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odekmem/odekmem/internal/agenthook"
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// Hook end-to-end benchmarks: each iteration is a whole process, started
+// with a Claude Code UserPromptSubmit payload on stdin and timed until it
+// exits, exactly as the agent runs it. Offline embedder, no LLM.
+//
+//	go test ./internal/agenthook/ -run '^$' -bench HookEndToEnd -benchtime 100x -timeout 30m
+//
+// Reported: p50-ms and p99-ms over the iterations.
+
+var benchWords = strings.Fields(`parser lexer cache sqlite postgres deploy staging production branch release review test
+table driven fixture golden snapshot retry timeout backoff queue worker cron schedule config yaml json toml go rust
+python typescript react component hook state reducer migration schema index query latency throughput memory leak
+profile flame graph benchmark allocation goroutine channel mutex deadlock race detector lint format vet module vendor
+docker image container kubernetes helm chart ingress service secret token rotation audit log metric trace span alert
+pager oncall incident postmortem runbook dashboard grafana prometheus loki tempo sentry feature flag rollout canary`)
+
+func benchText(r *rand.Rand, n int) string {
+	var b strings.Builder
+	b.WriteString("Note: ")
+	for b.Len() < n-12 {
+		b.WriteString(benchWords[r.Intn(len(benchWords))])
+		b.WriteByte(' ')
+	}
+	t := strings.TrimSpace(b.String())
+	return t[:min(len(t), n-1)]
+}
+
+// benchHome returns an odek home whose store holds n atoms of ~300 chars.
+func benchHome(b *testing.B, n int) string {
+	home := filepath.Join(os.TempDir(), fmt.Sprintf("odekmem-hookbench-%d-%d", n, os.Getuid()))
+	os.RemoveAll(home)
+	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(int64(n)))
+	ctx := context.Background()
+	for i := 0; i < n; i += 1000 {
+		var reqs []memcore.AddRequest
+		for j := i; j < min(i+1000, n); j++ {
+			reqs = append(reqs, memcore.AddRequest{Text: fmt.Sprintf("%s (%d)", benchText(r, 290), j), Type: memcore.TypeFact, Source: memcore.SourceUserSaid})
+		}
+		if _, _, err := st.AddBatch(ctx, reqs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := st.Compact(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if st.Len() < n*99/100 {
+		b.Fatalf("fixture holds %d atoms", st.Len())
+	}
+	st.Close()
+	b.Cleanup(func() { os.RemoveAll(home) })
+	return home
+}
+
+var benchPrompts = []string{
+	"How should I structure the retry backoff for the queue worker?",
+	"Why is the parser test flaky on the staging branch?",
+	"Can you profile the allocation hot path in the lexer?",
+	"What did we decide about the sqlite cache migration?",
+	"Add a canary rollout for the feature flag service.",
+	"Which dashboard shows the p99 latency of the query index?",
+}
+
+func percentile(d []time.Duration, p float64) float64 {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(p*float64(len(s))+0.5) - 1
+	return float64(s[max(0, min(i, len(s)-1))].Microseconds()) / 1000
+}
+
+func BenchmarkHookEndToEnd(b *testing.B) {
+	for _, n := range []int{1000, 18000} {
+		var home string
+		for _, mode := range []string{"process", "serve"} {
+			for _, exe := range []string{bin, hookBin} {
+				name := fmt.Sprintf("%dk/%s/%s", n/1000, mode, filepath.Base(exe))
+				b.Run(name, func(b *testing.B) {
+					if home == "" {
+						home = benchHome(b, n)
+					}
+					args := []string{"hook", "claude-code", "--home", home}
+					serveArgs := []string{"serve", "--home", home, "--idle", "10m"}
+					if exe == hookBin {
+						args = args[1:]
+					}
+					env := append(os.Environ(), "ODEK_HOME=")
+					if mode == "process" {
+						env = append(env, "ODEKMEM_NO_SERVE=1")
+					} else {
+						srv := exec.Command(exe, serveArgs...)
+						srv.Env = env
+						if err := srv.Start(); err != nil {
+							b.Fatal(err)
+						}
+						defer func() { srv.Process.Signal(os.Interrupt); srv.Wait() }()
+						sock := agenthook.SocketPath(filepath.Join(home, "memory", "extended"))
+						deadline := time.Now().Add(60 * time.Second)
+						for {
+							if _, err := os.Stat(sock); err == nil {
+								break
+							}
+							if time.Now().After(deadline) {
+								b.Fatal("serve did not start")
+							}
+							time.Sleep(20 * time.Millisecond)
+						}
+					}
+					withContext := 0
+					call := func(i int) time.Duration {
+						p := fmt.Sprintf(`{"session_id":"bench-%s","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":%q}`, name, benchPrompts[i%len(benchPrompts)])
+						cmd := exec.Command(exe, args...)
+						cmd.Env = env
+						cmd.Stdin = strings.NewReader(p)
+						start := time.Now()
+						out, err := cmd.Output()
+						d := time.Since(start)
+						if err != nil {
+							b.Fatalf("hook: %v %q", err, out)
+						}
+						if strings.Contains(string(out), "additionalContext") {
+							withContext++
+						}
+						return d
+					}
+					for i := 0; i < 3; i++ {
+						call(i) // warm the page cache and the server
+					}
+					ds := make([]time.Duration, 0, b.N)
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						ds = append(ds, call(i))
+					}
+					b.StopTimer()
+					b.ReportMetric(percentile(ds, 0.50), "p50-ms")
+					b.ReportMetric(percentile(ds, 0.99), "p99-ms")
+					if withContext == 0 {
+						b.Fatal("no call returned any context")
+					}
+				})
+			}
+		}
+	}
+}
