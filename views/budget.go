@@ -180,26 +180,9 @@ func (b *Budget) startCompact() tea.Cmd {
 
 type compactStartMsg struct{}
 
-// CompactWords says what a compaction did in words, the dropped entries
-// first: "dropped 1 expired quarantine entry; grew by 188.0 KiB: the
-// vector cache was rebuilt (1004.0 KiB → 1.2 MiB, 205 vectors)", or
-// "reclaimed 12.0 KiB (1.0 MiB → 1016.0 KiB)".
-func CompactWords(r memcore.CompactResult) string {
-	var out string
-	switch {
-	case r.Reclaimed > 0:
-		out = fmt.Sprintf("reclaimed %s (%s → %s)", Bytes(r.Reclaimed), Bytes(r.Before), Bytes(r.After))
-	case r.Reclaimed < 0:
-		out = fmt.Sprintf("grew by %s: the vector cache was rebuilt (%s → %s, %s)", Bytes(-r.Reclaimed), Bytes(r.Before), Bytes(r.After),
-			Count(r.Vectors, "vector", "vectors"))
-	default:
-		out = fmt.Sprintf("same size (%s)", Bytes(r.After))
-	}
-	if r.Expired > 0 {
-		out = "dropped " + Count(r.Expired, "expired quarantine entry", "expired quarantine entries") + "; " + out
-	}
-	return out
-}
+// CompactWords says what a compaction did in words (see
+// memcore.CompactResult.String).
+func CompactWords(r memcore.CompactResult) string { return r.String() }
 
 func (b *Budget) render() {
 	s := b.d.Styles

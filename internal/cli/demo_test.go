@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,26 @@ func TestRedateShiftsEveryTimestamp(t *testing.T) {
 	write("user_model.json", `{not json`)
 	if err := demo.Redate(dir, from, from); err == nil {
 		t.Error("a damaged file was re-dated without error")
+	}
+}
+
+// TestCompactSaysWhatHappenedInWords: compact never prints a negative
+// "reclaimed"; a store that grows says why.
+func TestCompactSaysWhatHappenedInWords(t *testing.T) {
+	home := newHome(t)
+	for _, s := range []string{"We decided to keep payouts in UTC", "The ledger uses PostgreSQL 16", "Deploys go through Argo CD"} {
+		if r := run(t, home, "", "add", s); r.code != 0 {
+			t.Fatalf("add: %+v", r)
+		}
+	}
+	r := run(t, home, "", "compact")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "compacted: ") {
+		t.Fatalf("compact: %+v", r)
+	}
+	if regexp.MustCompile(`-\d`).MatchString(r.stdout) {
+		t.Errorf("compact prints a negative size: %q", r.stdout)
+	}
+	if !regexp.MustCompile(`^compacted: (reclaimed \S+ \S+ \(|grew by \S+ \S+: the vector cache was rebuilt|same size)`).MatchString(r.stdout) {
+		t.Errorf("compact does not say what happened: %q", r.stdout)
 	}
 }
