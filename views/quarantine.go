@@ -181,7 +181,7 @@ func (q *Quarantine) refreshKeys() {
 	q.keys.Forget.SetEnabled(has)
 	q.lkeys.Filter.SetEnabled(len(q.items) > 0 || q.filter.Text() != "")
 	q.lkeys.ClearFilter.SetEnabled(q.filter.Text() != "")
-	if n := len(q.marked); n > 0 {
+	if n := q.markedShown(); n > 0 {
 		q.keys.Promote.SetHelp("p", fmt.Sprintf("promote %d", n))
 		q.keys.Forget.SetHelp("d", fmt.Sprintf("forget %d", n))
 	} else {
@@ -190,11 +190,12 @@ func (q *Quarantine) refreshKeys() {
 	}
 }
 
-// targets are the marked entries, or the selected one.
+// targets are the marked entries the filter shows (an action never
+// reaches an entry the person cannot see), or the selected one.
 func (q *Quarantine) targets() []QItem {
 	var out []QItem
-	for _, it := range q.items {
-		if q.marked[it.Q.ID] {
+	for _, i := range q.view {
+		if it := q.items[i]; q.marked[it.Q.ID] {
 			out = append(out, it)
 		}
 	}
@@ -202,6 +203,17 @@ func (q *Quarantine) targets() []QItem {
 		out = []QItem{it}
 	}
 	return out
+}
+
+// markedShown counts the marked entries the filter shows.
+func (q *Quarantine) markedShown() int {
+	n := 0
+	for _, i := range q.view {
+		if q.marked[q.items[i].Q.ID] {
+			n++
+		}
+	}
+	return n
 }
 
 // Update handles keys and the pane's results.
@@ -416,7 +428,7 @@ func (q *Quarantine) View() string {
 	if l := q.filter.Label(); l != "" {
 		head = s.Title.Render("Quarantine") + s.Muted.Render(fmt.Sprintf(" · %d of %s", len(q.view), Count(len(q.items), "entry", "entries"))) + " " + s.Accent.Render(l)
 	}
-	if n := len(q.marked); n > 0 {
+	if n := q.markedShown(); n > 0 {
 		head += s.Muted.Render(" · ") + s.Marked.Render(fmt.Sprintf("%d selected", n))
 	}
 	for _, it := range q.items {

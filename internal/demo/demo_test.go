@@ -1,0 +1,45 @@
+package demo_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odekmem/odekmem/internal/demo"
+)
+
+// TestRedateShiftsEveryTimestamp: created_at and quarantined_at move by
+// the same amount; other fields, and strings that look like times under
+// other keys, stay.
+func TestRedateShiftsEveryTimestamp(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("atoms.json", `[{"id":"a","created_at":"2026-11-27T12:00:00Z","context":{"session_id":"2026-11-27T12:00:00Z"}}]`)
+	write("quarantine.json", `[{"id":"q","created_at":"2026-11-20T00:00:00Z","quarantined_at":"2026-11-21T00:00:00Z","reason":"tainted"}]`)
+	from := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	if err := demo.Redate(dir, from, from.Add(72*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "atoms.json"))
+	q, _ := os.ReadFile(filepath.Join(dir, "quarantine.json"))
+	for _, want := range []string{`"created_at": "2026-11-30T12:00:00Z"`, `"session_id": "2026-11-27T12:00:00Z"`} {
+		if !strings.Contains(string(a), want) {
+			t.Errorf("atoms.json lacks %s:\n%s", want, a)
+		}
+	}
+	for _, want := range []string{`"created_at": "2026-11-23T00:00:00Z"`, `"quarantined_at": "2026-11-24T00:00:00Z"`} {
+		if !strings.Contains(string(q), want) {
+			t.Errorf("quarantine.json lacks %s:\n%s", want, q)
+		}
+	}
+	write("user_model.json", `{not json`)
+	if err := demo.Redate(dir, from, from); err == nil {
+		t.Error("a damaged file was re-dated without error")
+	}
+}
