@@ -483,85 +483,8 @@ type RecordResult struct {
 // fails), scan, store as user_said, link associations and start user-state
 // inference on its cadence.
 func (h *Hook) RecordUserMessage(ctx context.Context, t Turn) (RecordResult, error) {
-	var rr RecordResult
-	// Secrets are redacted from the whole message before anything else
-	// sees it: the extractor (a memory LLM, or the heuristic splitter that
-	// would cut a PEM block's key lines away from its BEGIN header) and
-	// the recent-message window.
-	msg, _ := scan.Redact(strings.TrimSpace(scan.StripUntrusted(t.Message)))
-	at := t.Time
-	if at.IsZero() {
-		at = h.now()
-	}
-	st := h.session(t)
-	h.mu.Lock()
-	if t.TurnIndex > 0 {
-		st.turn = t.TurnIndex
-	} else {
-		st.turn++
-	}
-	turn := st.turn
-	if msg != "" {
-		st.recent = append(st.recent, TruncateChars(msg, 500))
-		if len(st.recent) > 6 {
-			st.recent = st.recent[len(st.recent)-6:]
-		}
-	}
-	st.lastTime = at
-	st.resumed = true
-	h.mu.Unlock()
-	if msg == "" {
-		rr.SkippedTurn = true
-		return rr, nil
-	}
-
-	// Inline commands ("odek, remember …") answer the agent turn since the
-	// person's previous message; this message starts the next window.
-	prevMark := h.moveApprovalMark(st, t.SessionID)
-	if cmds := parseApprovals(t.Message, h.cfg.agentName()); len(cmds) > 0 {
-		rr.Approval = true
-		promoted, added, warns := h.applyApprovals(ctx, t, prevMark, turn, at, cmds)
-		rr.Promoted, rr.Added = promoted, append(rr.Added, added...)
-		rr.Warnings = append(rr.Warnings, warns...)
-		msg = withoutStatements(msg, cmds)
-	}
-
-	if h.cfg.AutoExtractPerTurn && msg != "" {
-		cands, how, warning := h.extract(ctx, msg)
-		rr.Extractor = how
-		if warning != "" {
-			rr.Warnings = append(rr.Warnings, warning)
-		}
-		var reqs []AddRequest
-		for _, c := range cands {
-			reqs = append(reqs, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: SourceUserSaid, CreatedAt: at,
-				Context: AtomContext{SessionID: t.SessionID, Turn: turn, Project: t.Project}})
-		}
-		if len(reqs) > 0 {
-			results, errs, err := h.store.AddBatch(ctx, reqs)
-			if err != nil {
-				return rr, err
-			}
-			for i, r := range results {
-				if errs[i] != nil {
-					rr.Warnings = append(rr.Warnings, "store atom: "+errs[i].Error())
-					continue
-				}
-				rr.Added = append(rr.Added, r)
-			}
-			for _, r := range rr.Added {
-				if !r.Quarantined && !r.Duplicate && !r.Refreshed {
-					n, err := h.store.Associate(ctx, r.Atom.ID)
-					if err != nil {
-						rr.Warnings = append(rr.Warnings, "associations: "+err.Error())
-					}
-					rr.Links += n
-				}
-			}
-		}
-	}
-	rr.Inference = h.maybeInfer(turn, t.Project)
-	return rr, nil
+	rrs, err := h.RecordUserMessages(ctx, []Turn{t})
+	return rrs[0], err
 }
 
 func (h *Hook) extract(ctx context.Context, msg string) ([]llm.Candidate, string, string) {

@@ -53,6 +53,12 @@ func (s *Store) Associate(ctx context.Context, id string) (int, error) {
 	if err != nil || q != nil {
 		return 0, err
 	}
+	return s.AddLinks(ctx, s.associationLinks(ctx, a))
+}
+
+// associationLinks plans Associate's links for a live atom without
+// writing them, so a batch (ingest) links many atoms in one write.
+func (s *Store) associationLinks(ctx context.Context, a Atom) []LinkRequest {
 	var links []LinkRequest
 	s.read(func() {
 		var task []Atom
@@ -88,5 +94,5 @@ func (s *Store) Associate(ctx context.Context, id string) (int, error) {
 		}
 	}
 	sort.SliceStable(links, func(i, j int) bool { return links[i].B < links[j].B })
-	return s.AddLinks(ctx, links)
+	return links
 }

@@ -1,8 +1,9 @@
 package cli
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/demo"
+	"github.com/odekmem/odekmem/internal/jsonl"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -28,7 +30,11 @@ func cmdSearch(c *ctx) error {
 		}
 		opts.K = n
 	}
-	res, err := c.store.Search(c, strings.Join(c.p.pos, " "), opts)
+	query := strings.Join(c.p.pos, " ")
+	if err := boundText("search", query); err != nil {
+		return err
+	}
+	res, err := c.store.Search(c, query, opts)
 	if err != nil {
 		return err
 	}
@@ -71,59 +77,74 @@ type ScanLine struct {
 }
 
 func cmdScan(c *ctx) error {
-	var inputs []string
 	if len(c.p.pos) > 0 && !(len(c.p.pos) == 1 && c.p.pos[0] == "-") {
-		inputs = []string{strings.Join(c.p.pos, " ")}
-	} else {
-		sc := bufio.NewScanner(c.env.Stdin)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for sc.Scan() {
-			inputs = append(inputs, sc.Text())
+		text := strings.Join(c.p.pos, " ")
+		if len(text) > jsonl.MaxLine {
+			return fmt.Errorf("scan: the text is %d bytes; at most %d are scanned", len(text), jsonl.MaxLine)
 		}
-		if err := sc.Err(); err != nil {
+		return scanOne(c, 1, text, false)
+	}
+	// stdin: one input per line, streamed (constant memory).
+	lr := jsonl.NewReader(c.env.Stdin, jsonl.MaxLine)
+	blocked, n := 0, 0
+	for {
+		b, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if errors.Is(err, jsonl.ErrLineTooLong) {
+			c.warn("scan: %v", err)
+			continue
+		}
+		if err != nil {
 			return fmt.Errorf("scan: read stdin: %w", err)
 		}
-	}
-	blocked := 0
-	for i, in := range inputs {
-		r := scan.Scan(in)
+		n++
+		r := scan.Scan(string(b))
 		if r.Blocked() {
 			blocked++
 		}
-		if c.json {
-			l := ScanLine{Line: i + 1, Blocked: r.Blocked(), Reason: r.RejectReason(), Findings: r.Findings}
-			if l.Findings == nil {
-				l.Findings = []scan.Finding{}
-			}
-			if r.Redacted != in {
-				l.Redacted = r.Redacted
-			}
-			enc := jsonLine(c)
-			if err := enc.Encode(l); err != nil {
-				return err
-			}
-			continue
-		}
-		prefix := ""
-		if len(inputs) > 1 {
-			prefix = fmt.Sprintf("line %d: ", i+1)
-		}
-		if len(r.Findings) == 0 {
-			c.out("%sclean\n", prefix)
-			continue
-		}
-		for _, f := range r.Findings {
-			c.out("%s%s %s/%s: %s  %q\n", prefix, f.Severity, f.Kind, f.Rule, f.Reason, f.Match)
-			if f.Hidden != "" {
-				c.out("%s  hidden text: %q\n", prefix, f.Hidden)
-			}
-		}
-		if r.Redacted != in {
-			c.out("%sredacted: %s\n", prefix, scan.Visible(r.Redacted))
+		if err := scanReport(c, lr.Line(), string(b), r, true); err != nil {
+			return err
 		}
 	}
-	if !c.json && len(inputs) > 1 {
-		fmt.Fprintf(c.env.Stderr, "%d of %d lines blocked\n", blocked, len(inputs))
+	if !c.json && n > 1 {
+		fmt.Fprintf(c.env.Stderr, "%d of %d lines blocked\n", blocked, n)
+	}
+	return nil
+}
+
+func scanOne(c *ctx, line int, in string, many bool) error {
+	return scanReport(c, line, in, scan.Scan(in), many)
+}
+
+func scanReport(c *ctx, line int, in string, r scan.Result, many bool) error {
+	if c.json {
+		l := ScanLine{Line: line, Blocked: r.Blocked(), Reason: r.RejectReason(), Findings: r.Findings}
+		if l.Findings == nil {
+			l.Findings = []scan.Finding{}
+		}
+		if r.Redacted != in {
+			l.Redacted = r.Redacted
+		}
+		return jsonLine(c).Encode(l)
+	}
+	prefix := ""
+	if many {
+		prefix = fmt.Sprintf("line %d: ", line)
+	}
+	if len(r.Findings) == 0 {
+		c.out("%sclean\n", prefix)
+		return nil
+	}
+	for _, f := range r.Findings {
+		c.out("%s%s %s/%s: %s  %q\n", prefix, f.Severity, f.Kind, f.Rule, f.Reason, f.Match)
+		if f.Hidden != "" {
+			c.out("%s  hidden text: %q\n", prefix, f.Hidden)
+		}
+	}
+	if r.Redacted != in {
+		c.out("%sredacted: %s\n", prefix, scan.Visible(r.Redacted))
 	}
 	return nil
 }

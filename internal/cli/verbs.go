@@ -165,6 +165,9 @@ func cmdAdd(c *ctx) error {
 		return usagef("expected add <text>")
 	}
 	text := strings.Join(c.p.pos, " ")
+	if err := boundText("add", text); err != nil {
+		return err
+	}
 	typ := c.p.flags["type"]
 	if typ != "" && !memcore.ValidType(typ) {
 		return usagef("unknown type %q: allowed %s", typ, strings.Join(memcore.AtomTypes, ", "))
@@ -512,6 +515,14 @@ func cmdInit(c *ctx) error {
 		c.out("store %s exists already (%d live atoms); nothing changed\n", dir, st.Len())
 	} else {
 		c.out("created store %s\n", dir)
+	}
+	return nil
+}
+
+// boundText refuses input over maxMessage with an error naming the bound.
+func boundText(verb, text string) error {
+	if len(text) > maxMessage {
+		return fmt.Errorf("%s: the text is %d bytes; at most %d are accepted", verb, len(text), maxMessage)
 	}
 	return nil
 }

@@ -1,0 +1,118 @@
+package memcore
+
+import (
+	"context"
+	"strings"
+
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+// RecordUserMessages runs RecordUserMessage's per-turn pipeline over many
+// messages from the person, in order, with one store write for the atoms
+// of the whole batch and one for their links instead of one each per
+// message (ingest of a long transcript). A message with inline commands
+// ("odek, remember …") first commits what the batch holds so far, so the
+// approval sees exactly what a message-by-message run would. The links of
+// a batch are counted on its last message. Results are in turn order.
+func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordResult, error) {
+	results := make([]RecordResult, len(turns))
+	var reqs []AddRequest
+	var owner []int // index into turns of each request
+	flush := func() error {
+		if len(reqs) == 0 {
+			return nil
+		}
+		res, errs, err := h.store.AddBatch(ctx, reqs)
+		if err != nil {
+			return err
+		}
+		var links []LinkRequest
+		last := owner[len(owner)-1]
+		for i, r := range res {
+			ti := owner[i]
+			if errs[i] != nil {
+				results[ti].Warnings = append(results[ti].Warnings, "store atom: "+errs[i].Error())
+				continue
+			}
+			results[ti].Added = append(results[ti].Added, r)
+			if !r.Quarantined && !r.Duplicate && !r.Refreshed && h.store.cfg.AssociationsEnabled {
+				links = append(links, h.store.associationLinks(ctx, r.Atom)...)
+			}
+		}
+		reqs, owner = reqs[:0], owner[:0]
+		if len(links) == 0 {
+			return nil
+		}
+		n, err := h.store.AddLinks(ctx, links)
+		if err != nil {
+			results[last].Warnings = append(results[last].Warnings, "associations: "+err.Error())
+		}
+		results[last].Links += n
+		return nil
+	}
+	for i, t := range turns {
+		rr := &results[i]
+		// Secrets are redacted from the whole message before anything else
+		// sees it: the extractor (a memory LLM, or the heuristic splitter
+		// that would cut a PEM block's key lines away from its BEGIN
+		// header) and the recent-message window.
+		msg, _ := scan.Redact(strings.TrimSpace(scan.StripUntrusted(t.Message)))
+		at := t.Time
+		if at.IsZero() {
+			at = h.now()
+		}
+		st := h.session(t)
+		h.mu.Lock()
+		if t.TurnIndex > 0 {
+			st.turn = t.TurnIndex
+		} else {
+			st.turn++
+		}
+		turn := st.turn
+		if msg != "" {
+			st.recent = append(st.recent, TruncateChars(msg, 500))
+			if len(st.recent) > 6 {
+				st.recent = st.recent[len(st.recent)-6:]
+			}
+		}
+		st.lastTime = at
+		st.resumed = true
+		h.mu.Unlock()
+		if msg == "" {
+			rr.SkippedTurn = true
+			continue
+		}
+		cmds := parseApprovals(t.Message, h.cfg.agentName())
+		if len(cmds) > 0 {
+			// The approval window must see every earlier message's atoms.
+			if err := flush(); err != nil {
+				return results, err
+			}
+		}
+		// Inline commands ("odek, remember …") answer the agent turn since
+		// the person's previous message; this message starts the next
+		// window.
+		prevMark := h.moveApprovalMark(st, t.SessionID)
+		if len(cmds) > 0 {
+			rr.Approval = true
+			promoted, added, warns := h.applyApprovals(ctx, t, prevMark, turn, at, cmds)
+			rr.Promoted, rr.Added = promoted, append(rr.Added, added...)
+			rr.Warnings = append(rr.Warnings, warns...)
+			msg = withoutStatements(msg, cmds)
+		}
+		if h.cfg.AutoExtractPerTurn && msg != "" {
+			cands, how, warning := h.extract(ctx, msg)
+			rr.Extractor = how
+			if warning != "" {
+				rr.Warnings = append(rr.Warnings, warning)
+			}
+			for _, c := range cands {
+				reqs = append(reqs, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: SourceUserSaid, CreatedAt: at,
+					Context: AtomContext{SessionID: t.SessionID, Turn: turn, Project: t.Project}})
+				owner = append(owner, i)
+			}
+		}
+		rr.Inference = h.maybeInfer(turn, t.Project)
+	}
+	return results, flush()
+}
