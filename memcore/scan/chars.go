@@ -98,6 +98,10 @@ func StripHidden(s string) string {
 		case (r == 0xFE0E || r == 0xFE0F) && i > 0 && isEmojiish(rs[i-1].r):
 			sb.WriteRune(r)
 		case IsHidden(r):
+		case r == utf8.RuneError && rs[i].size == 1:
+			// an invalid byte becomes U+FFFD: removing what sat between two
+			// invalid bytes must not join them into a character
+			sb.WriteRune(utf8.RuneError)
 		default:
 			sb.WriteString(s[rs[i].off : rs[i].off+rs[i].size])
 		}
@@ -371,6 +375,10 @@ func plainASCII(s string) bool {
 	return true
 }
 
+// maxCharFindings bounds the character findings of one text: a megabyte
+// of escape sequences is one problem, not half a million findings.
+const maxCharFindings = 256
+
 // charPass classifies characters, appends findings and returns the stripped
 // text used by the pattern passes.
 func charPass(text string, findings []Finding) ([]Finding, strippedText) {
@@ -382,6 +390,12 @@ func charPass(text string, findings []Finding) ([]Finding, strippedText) {
 	sb.Grow(len(text))
 	off := make([]int32, 0, len(text))
 	keep := func(ra runeAt) {
+		if ra.r == utf8.RuneError && ra.size == 1 {
+			// invalid byte: U+FFFD, so stripping cannot join bytes
+			sb.WriteString("\uFFFD")
+			off = append(off, int32(ra.off), int32(ra.off), int32(ra.off))
+			return
+		}
 		sb.WriteString(text[ra.off : ra.off+ra.size])
 		for k := 0; k < ra.size; k++ {
 			off = append(off, int32(ra.off+k))
@@ -405,6 +419,9 @@ func charPass(text string, findings []Finding) ([]Finding, strippedText) {
 			pend.End = end
 			return
 		}
+		if len(findings) >= maxCharFindings {
+			return // enough evidence; keep stripping, stop allocating
+		}
 		flush()
 		pend = &Finding{Kind: c.kind, Rule: c.rule, Severity: c.sev, Start: start, End: end, Reason: c.reason}
 	}
@@ -419,8 +436,10 @@ func charPass(text string, findings []Finding) ([]Finding, strippedText) {
 			}
 			end := ra.off + n
 			flush()
-			findings = append(findings, Finding{Kind: KindANSI, Rule: rule, Severity: Block, Start: ra.off, End: end,
-				Match: quoted(text[ra.off:end]), Reason: "terminal escape sequence"})
+			if len(findings) < maxCharFindings {
+				findings = append(findings, Finding{Kind: KindANSI, Rule: rule, Severity: Block, Start: ra.off, End: end,
+					Match: quoted(text[ra.off:end]), Reason: "terminal escape sequence"})
+			}
 			for i+1 < len(rs) && rs[i+1].off < end {
 				i++
 			}

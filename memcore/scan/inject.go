@@ -128,10 +128,6 @@ var injectionRules = []injRule{
 		kw: []string{"decod", "decrypt", "atob", "base64", "b64", "unhex", "xxd"},
 		re: rx(`\b(?:base64|b64|hex|rot13|encoded|binary|morse|obfuscated)\b.{0,60}?\b(?:decode|decrypt|deobfuscate)\b.{0,60}?\b(?:and|then)\b (?:then )?(?:execute|run|eval|follow|obey|carry out|perform)\b|\b(?:decode|decrypt|deobfuscate)\b.{0,60}?\b(?:and|then)\b (?:then )?(?:execute|eval|obey|follow (?:it|them|the (?:decoded )?instructions))\b|(?:base64 (?:-d|--decode|-D)|b64decode|atob|base64_decode|xxd -r)\b.{0,40}?(?:\|\s*(?:sh|bash|zsh|python3?|perl|node|iex)\b|\beval\b|\bexec\b)|\b(?:eval|exec|iex)\b.{0,20}?(?:atob|b64decode|base64_decode|frombase64string)`)},
 	// --- markup ---
-	{rule: "html_comment_instruction", reason: "hidden HTML comment carrying instructions",
-		kw:   []string{"<!--"},
-		re:   rx(`<!--.{0,400}?(?:-->|$)`),
-		post: func(v string, a, b int) bool { return htmlCommentInstr.MatchString(v[a:b]) }},
 	// --- social engineering ---
 	{rule: "from_now_on", reason: "tries to change the model's behaviour from now on",
 		kw: []string{"from now on", "from this point on", "henceforth"},
@@ -325,6 +321,29 @@ var (
 	curlDataVar      = rx(`(?:\s-d|\s--data(?:-raw|-binary|-urlencode)?|\s-f|\s--form|\s-t|\s--upload-file|\s--post-data|\s--body-data|\s-body)[\s=]+['"]?[^\s]*(?:` + sensitiveVar + `|@[^\s'"]*(?:\.env|\.ssh|id_rsa|\.aws|credentials|passwd|shadow|\.netrc|\.npmrc|\.git-credentials|\.kube)|@-)`)
 )
 
+// htmlComment finds an HTML comment (up to 400 bytes of it, or to the end
+// of the text when it is not closed) that carries instructions. Each byte
+// is looked at once: the next search starts where the last comment ended.
+func htmlComment(v string) (int, int, bool) {
+	for pos := 0; pos < len(v); {
+		i := strings.Index(v[pos:], "<!--")
+		if i < 0 {
+			return 0, 0, false
+		}
+		a := pos + i
+		body := v[a+4 : min(len(v), a+4+400)]
+		b := a + 4 + len(body)
+		if j := strings.Index(body, "-->"); j >= 0 {
+			b = a + 4 + j + 3
+		}
+		if htmlCommentInstr.MatchString(v[a:b]) {
+			return a, b, true
+		}
+		pos = b
+	}
+	return 0, 0, false
+}
+
 func curlExfil(cmd string) bool {
 	return curlURLVar.MatchString(cmd) || curlDataVar.MatchString(cmd)
 }
@@ -409,6 +428,12 @@ func matchInjection(v string, stopAtFirst bool) []injHit {
 				return hits
 			}
 			break
+		}
+	}
+	if a, b, ok := htmlComment(v); ok {
+		hits = append(hits, injHit{"html_comment_instruction", "hidden HTML comment carrying instructions", a, b})
+		if stopAtFirst {
+			return hits
 		}
 	}
 	if a, b, ok := repeatedToken(v); ok {

@@ -138,12 +138,12 @@ func mixedScript(text string, findings []Finding) []Finding {
 	return findings
 }
 
-// MaxInput is the largest text Scan examines, in bytes (1 MiB). Every
-// pass is linear in its input; the bound keeps memory and time per call
-// bounded too (about 60 ms and a few MB at the limit). Atoms are capped at
+// MaxInput is the largest text Scan examines, in bytes (256 KiB). Every
+// pass is linear in its input; the bound keeps the time and memory of one
+// call bounded too (see BENCHMARKS.md for the worst inputs at the limit). Atoms are capped at
 // atom_max_chars long before this; the bound exists for imports, loaded
 // files and API callers.
-const MaxInput = 1 << 20
+const MaxInput = 256 << 10
 
 // ErrTooLarge is returned by [CheckSize] for input over [MaxInput].
 var ErrTooLarge = errors.New("scan: input too large")
@@ -152,7 +152,7 @@ var ErrTooLarge = errors.New("scan: input too large")
 // longer than [MaxInput].
 func CheckSize(text string) error {
 	if len(text) > MaxInput {
-		return fmt.Errorf("%w: %d bytes, the limit is %d bytes (1 MiB)", ErrTooLarge, len(text), MaxInput)
+		return fmt.Errorf("%w: %d bytes, the limit is %d bytes (256 KiB)", ErrTooLarge, len(text), MaxInput)
 	}
 	return nil
 }

@@ -278,11 +278,12 @@ func features(s string, toks []string, sn *sentence, first bool) {
 			}
 		}
 	}
-	if reVocative.MatchString(s) {
+	head := s[:min(len(s), 160)]
+	if containsAny(head, "ai", "assistant", "agent", "model", "llm", "bot", "gpt", "claude", "copilot", "odek", "you") && reVocative.MatchString(head) {
 		sn.set(fVocative)
 		// "Assistant, send …": the verb after the vocative is an imperative.
 		if k := strings.IndexAny(s, ",:"); k > 0 && k < 40 {
-			rest := tokenize(s[k+1:], nil)
+			rest := tokenize(s[k+1:min(len(s), k+80)], nil)
 			if len(rest) > 0 {
 				for _, e := range lex.byKey[lexKey(rest[0])] {
 					if (e.f == fOverride || e.f == fExfil || e.f == fRun || e.f == fConceal) && matchEntry(rest, 0, e) {
@@ -293,33 +294,54 @@ func features(s string, toks []string, sn *sentence, first bool) {
 			}
 		}
 	}
-	if reAgentDuty.MatchString(s) {
+	// The regular expressions below only run when a cheap substring test
+	// says they could match: most sentences pay for none of them.
+	if (sn.has[fAgent] || strings.Contains(s, "ai ")) && reAgentDuty.MatchString(s) {
 		sn.set(fVocative)
 	}
-	if reURL.MatchString(s) {
+	if (containsAny(s, "://", "@", "www.") || hasDottedNumber(s)) && reURL.MatchString(s) {
 		sn.set(fSink)
 	}
-	if reRemoteRun.MatchString(s) {
+	if containsAny(s, "curl", "wget", "iwr", "irm", "invoke-", "iex", "base64", "fetch") && reRemoteRun.MatchString(s) {
 		sn.set(fRemoteExec)
 	}
-	if reInsecureRegistry.MatchString(s) {
+	if containsAny(s, "http://", "trusted-host") && reInsecureRegistry.MatchString(s) {
 		sn.set(fInsecureRegistry)
 	}
-	if reHTMLActive.MatchString(s) {
+	if containsAny(s, "<", "javascript:") && reHTMLActive.MatchString(s) {
 		sn.set(fHTMLActive)
 	}
-	if reHTMLHidden.MatchString(s) {
+	if containsAny(s, "display", "font-size", "visibility", "opacity", "hidden") && reHTMLHidden.MatchString(s) {
 		sn.set(fHTMLHidden)
 	}
-	if reRole.MatchString(s) {
+	if containsAny(s, "system", "sys]", "assistant", "human", "user", "developer", "admin", "ai:", "ai :", "ai]", "[inst]", "<|", "##") && reRole.MatchString(s) {
 		sn.set(fRole)
 	}
-	if rePersonalData.MatchString(s) {
+	if containsAny(s, "'s ", "s' ") && rePersonalData.MatchString(s) {
 		sn.set(fPersonalData)
 	}
-	if reDecodeAsk.MatchString(s) {
+	if containsAny(s, "decod", "deciph", "decrypt", "unscramble", "translate", "morse", "rot13", "rot-13", "cipher", "binary", "base64", "base-64", "caesar", "pig latin", "hex") && reDecodeAsk.MatchString(s) {
 		sn.set(fDecodeAsk)
 	}
+}
+
+// hasDottedNumber reports a digit, a dot and a digit (an IP address).
+func hasDottedNumber(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i-1] >= '0' && s[i-1] <= '9' && s[i+1] >= '0' && s[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 func matchEntry(toks []string, i int, e *lexEntry) bool {
