@@ -103,11 +103,25 @@ func (m *Model) tabLayout() (string, [][2]int) {
 		}
 		return b.String(), spans
 	}
+	// A pane added without a short name or letter falls back to its name
+	// and its name's first letter.
+	short := func(i int) string {
+		if shortNames[i] != "" {
+			return shortNames[i]
+		}
+		return paneNames[i]
+	}
+	letter := func(i int) string {
+		if letters[i] != "" {
+			return letters[i]
+		}
+		return string([]rune(paneNames[i] + "?")[0])
+	}
 	tiers := []func(i int) string{
 		func(i int) string { return fmt.Sprintf("%d %s", i+1, titles[i]) },
-		func(i int) string { return strings.TrimSpace(fmt.Sprintf("%d %s %s", i+1, shortNames[i], counts[i])) },
-		func(i int) string { return fmt.Sprintf("%d %s%s", i+1, letters[i], counts[i]) },
-		func(i int) string { return letters[i] + counts[i] },
+		func(i int) string { return strings.TrimSpace(fmt.Sprintf("%d %s %s", i+1, short(i), counts[i])) },
+		func(i int) string { return fmt.Sprintf("%d %s%s", i+1, letter(i), counts[i]) },
+		func(i int) string { return letter(i) + counts[i] },
 	}
 	for _, tier := range tiers {
 		if line, spans := build(tier); lipgloss.Width(line) <= m.width {
