@@ -184,3 +184,51 @@ func unhex(c byte) byte {
 	}
 	return 0
 }
+
+// englishFreq is the relative frequency of a..z in English text.
+var englishFreq = [26]float64{8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.15, 0.77, 4.0, 2.4, 6.7, 7.5, 1.9, 0.095, 6.0, 6.3, 9.1, 2.8, 0.98, 2.4, 0.15, 2.0, 0.074}
+
+// caesar finds the rotation of the ASCII letters of the view that makes
+// them read most like English (chi-squared against English letter
+// frequencies) and returns the text rotated back. ok when the view is
+// mostly letters and some rotation other than none fits English clearly
+// better than the text as written — a Caesar cipher or rot13.
+func caesar(v string) (string, bool) {
+	var count [26]float64
+	n := 0
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c >= 'a' && c <= 'z' {
+			count[c-'a']++
+			n++
+		}
+	}
+	if n < 20 || n*2 < len(v) {
+		return "", false
+	}
+	chi := func(shift int) float64 {
+		x := 0.0
+		for k := 0; k < 26; k++ {
+			exp := englishFreq[k] / 100 * float64(n)
+			obs := count[(k+shift)%26]
+			x += (obs - exp) * (obs - exp) / exp
+		}
+		return x
+	}
+	best, bestX := 0, chi(0)
+	plain := bestX
+	for s := 1; s < 26; s++ {
+		if x := chi(s); x < bestX {
+			best, bestX = s, x
+		}
+	}
+	if best == 0 || bestX*2 > plain {
+		return "", false
+	}
+	b := []byte(v)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = 'a' + byte((int(c-'a')-best+26)%26)
+		}
+	}
+	return string(b), true
+}

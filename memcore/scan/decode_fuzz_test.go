@@ -27,6 +27,9 @@ func FuzzDecoders(f *testing.F) {
 		if d, _ := unspaceLetters(s); len(d) > len(s) {
 			t.Fatalf("unspaceLetters grew: %q -> %q", s, d)
 		}
+		if d, ok := caesar(v); ok && len(d) != len(v) {
+			t.Fatalf("caesar changed the length: %q -> %q", v, d)
+		}
 		r, _ := rot13(v)
 		if back, _ := rot13(r); back != v {
 			t.Fatalf("rot13 is not an involution on %q", v)

@@ -92,6 +92,8 @@ var lexSecret = []string{
 	"private key*", "ssh key*", "access key*", "session cookie*", "cookie*", ".env", "env file", "environment variables", "env vars", "~/.ssh",
 	".ssh", "id_rsa", "id_ed25519", "~/.aws", ".aws", "aws keys", "aws credentials", ".netrc", ".npmrc", ".git-credentials",
 	"system prompt", "shell history", "bash_history", "keychain", "wallet", "seed phrase", "private files",
+	"database", "your database", "employee data", "customer data", "user data", "users' data", "personal data", "datos de los empleados",
+	"datos personales", "données personnelles", "personenbezogene daten", "dati personali", "dados pessoais",
 	"contraseña*", "mot de passe", "mots de passe", "clé*", "clave*", "claves", "chiave*", "senha*", "passwort*", "zugangsdaten", "schlüssel*",
 	"wachtwoord*", "sleutel*", "lösenord*", "passord*", "hasł*", "hesl*", "şifre*", "пароль*", "пароли", "ключ*", "учетн*", "κωδικ*",
 	"kata sandi", "kunci rahasia", "mật khẩu", "密码", "密碼", "密钥", "密鑰", "秘密", "パスワード", "キー", "비밀번호", "암호", "पासवर्ड",
@@ -100,7 +102,7 @@ var lexSecret = []string{
 
 // lexExfil: verbs that move data out or show it.
 var lexExfil = []string{
-	"send*", "sent", "email*", "e-mail*", "mail", "post", "posts", "upload*", "leak*", "exfiltrat*", "forward*", "paste*", "copy", "copies", "transmit*",
+	"send*", "sent", "confirm", "email*", "e-mail*", "mail", "post", "posts", "upload*", "leak*", "exfiltrat*", "forward*", "paste*", "copy", "copies", "transmit*",
 	"reveal*", "print*", "dump*", "show", "display*", "output", "share", "disclose*", "expose*", "include", "append*", "prefix", "insert", "attach*",
 	"envoie*", "envoyez", "révèle*", "affiche*", "envía*", "envia*", "muestra*", "revela*", "invia*", "mostra*", "rivela*", "schick*", "sende*",
 	"zeig*", "gib", "geben", "geb", "donne*", "dame", "dammi", "dê", "give", "tell me", "stuur", "skicka", "send", "wyślij", "pošlete", "pošli", "gönder*", "göster*", "отправ*", "покажи*", "пришли*", "στείλ*", "δείξ*",
@@ -109,7 +111,7 @@ var lexExfil = []string{
 
 // lexSink: where data goes.
 var lexSink = []string{
-	"clipboard", "pastebin", "paste bin", "gist", "webhook", "to me", "give me", "send me", "tell me", "show me", "mir", "moi", "me lo", "私に", "나에게", "给我", "告诉我", "to this address", "to this url", "to the following", "external",
+	"clipboard", "pastebin", "paste bin", "gist", "webhook", "to me", "for me", "give me", "send me", "tell me", "show me", "mir", "moi", "me lo", "私に", "나에게", "给我", "告诉我", "to this address", "to this url", "to the following", "external",
 	"à cette adresse", "a esta dirección", "a este correo", "an mich", "an diese adresse", "na ten adres", "на этот адрес", "给我", "발송",
 }
 

@@ -234,7 +234,7 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 	if d, ok := percentDecode(v.s); ok && try("urlenc_", "%-decoded", Normalize(d)) {
 		return out
 	}
-	if d, ok := rot13(v.s); ok && try("rot13_", "rot13-decoded", d) {
+	if d, ok := caesar(v.s); ok && try("caesar_", "Caesar/rot13-decoded", d) {
 		return out
 	}
 	return out

@@ -48,6 +48,10 @@ const (
 	fPersonalData // asks for someone's personal data
 	fTranscript   // a fabricated dialogue (Q:/A: or User:/Assistant: turns)
 	fDecodeAsk    // asks to decode an encoded message and act on or repeat it
+	fRestriction  // "I know you were told not to …, but"
+	fHijack       // "Forget about that, can you …"
+	fAnswerSet    // dictates the answer ("let's say the capital is …", "the output could be '10'")
+	fFraming      // hypothetical framing ("in a parallel universe", "imagine", "for the purpose of this exercise")
 	nFeat
 )
 
@@ -57,7 +61,7 @@ var featName = [nFeat]string{
 	fSink: "exfiltration_sink", fConceal: "concealment", fPerson: "the_person", fDeceive: "deceive_the_person", fPersona: "persona",
 	fPrivilege: "privilege_claim", fDestructive: "destructive_action", fRun: "run", fModal: "duty", fRole: "role_marker",
 	fRemoteExec: "remote_code_execution", fInsecureRegistry: "untrusted_package_source", fImperative: "imperative",
-	fHTMLActive: "active_html", fPersonalData: "personal_data_request", fHTMLHidden: "hidden_html", fTranscript: "fabricated_dialogue", fDecodeAsk: "decode_request",
+	fHTMLActive: "active_html", fPersonalData: "personal_data_request", fHTMLHidden: "hidden_html", fRestriction: "acknowledged_restriction", fHijack: "topic_hijack", fAnswerSet: "dictated_answer", fFraming: "hypothetical_framing", fTranscript: "fabricated_dialogue", fDecodeAsk: "decode_request",
 }
 
 // scoreThreshold is the block threshold, calibrated on the developer and
@@ -157,14 +161,18 @@ var (
 	reAgentDuty        = rx(`\b(?:the |any |every |all )?(?:assistant|ai|agent|model|bot|llm|language model|ai agent)s? (?:must|should|shall|will|has to|needs to|is (?:required|expected|permitted|allowed) to|may now|can now)\b`)
 	reHTMLActive       = rx(`\bon(?:load|error|click|mouseover|focus)\s*=\s*["']?[^"'>]{0,200}(?:fetch|xmlhttprequest|navigator\.|document\.cookie|localstorage|eval|location|atob|clipboard)|javascript:[^\s)]{0,200}(?:fetch|cookie|localstorage|eval|location|clipboard)|<\s*script\b[^>]{0,200}>[^<]{0,300}(?:fetch|xmlhttprequest|document\.cookie|localstorage|navigator\.|eval\(|location)|<\s*iframe\b[^>]{0,200}\bsrc\s*=\s*["']?(?:https?:)?//`)
 	reHTMLHidden       = rx(`display\s*:\s*none|font-size\s*:\s*0|visibility\s*:\s*hidden|opacity\s*:\s*0[;"' ]|<(?:span|div|p|section)\b[^>]{0,40}\bhidden\b`)
-	rePersonalData     = rx(`\b(?:tell me|give me|show me|share|reveal|provide|print|list|what(?:'s| is| are| was)|where(?:'s| is)|encode|translate|spell|write|repeat|send|confirm)\b[^.?!]{0,60}?\b(?:the user's|the users'|user's|[a-z]{3,}'s)(?: [a-z]+)? (?:birth ?date|birth ?year|birth ?day|birth ?month|date of birth|e-?mail(?: address)?|home address|postal address|address|city of residence|current city|current location|location|phone(?: number)?|initials|full name|social security(?: number)?|ssn|bank balance|account number|credit card(?: number)?|salary|medical (?:history|records)|password|passport(?: number)?)\b`)
+	rePersonalData     = rx(`\b(?:tell me|give me|show me|share|reveal|provide|print|list|what(?:'s| is| are| was)|where(?:'s| is)|encode|translate|spell|write|repeat|send|confirm|need to know|want to know|know|find out|look up|get me|obtain|disclose)\b[^.?!]{0,60}?\b(?:the user's|the users'|user's|[a-z]{3,}'s)(?: [a-z]+)? (?:birth ?date|birth ?year|birth ?day|birth ?month|date of birth|e-?mail(?: address)?|home address|postal address|address|city of residence|current city|current location|location|phone(?: number)?|initials|full name|social security(?: number)?|ssn|bank balance|account number|credit card(?: number)?|salary|medical (?:history|records)|password|passport(?: number)?)\b|\bwhere (?:does|did) (?P<who>[a-z]+(?: [a-z]+)?) (?:currently )?live\b`)
 	reTranscriptQ      = rx(`(?:^|\s)(?:q|question|user|human)\s?:`)
 	reTranscriptA      = rx(`(?:^|\s)(?:a|answer|assistant|ai|bot)\s?:`)
 	reDecodeAsk        = rx(`\b(?:decode|decipher|decrypt|unscramble|translate)\b (?:this|the following|these|that)\b[^.?!]{0,40}?\b(?:morse|rot13|rot-13|cipher|hex|hexadecimal|binary|base64|base-64|caesar|encoded|pig latin|reversed)\b|\b(?:morse|rot13|cipher|hexadecimal|binary|base64|caesar|pig latin)\b[^.?!]{0,40}?\b(?:and|then) (?:tell me what it says|do what it says|follow it|execute it|obey it|reply with)`)
 	secretQualifier    = map[string]bool{"prefix": true, "suffix": true, "length": true, "format": true, "field": true, "fields": true, "rotation": true,
 		"policy": true, "policies": true, "manager": true, "reset": true, "strength": true, "hash": true, "hashing": true, "hasher": true, "name": true,
 		"names": true, "validation": true, "validator": true, "scanner": true, "loader": true, "refresher": true, "expiry": true, "count": true, "banner": true}
-	negWords = map[string]bool{"not": true, "never": true, "don't": true, "dont": true, "no": true, "doesn't": true, "didn't": true, "won't": true, "shouldn't": true, "mustn't": true, "can't": true, "cannot": true, "avoid": true, "without": true}
+	reRestriction = rx(`\bi know (?:that )?you(?:'re| are| were|'ve been| have been)? (?:said|told|instructed|asked|programmed|not supposed|not allowed|can't|cannot|shouldn't|should not|aren't allowed)\b[^.;]{0,100}\bbut\b|\b(?:even though|although|despite the fact that) you(?:'re| are| were)? (?:told|instructed|not supposed|not allowed|programmed)\b`)
+	reHijack      = rx(`^(?:ok(?:ay)?,? )?(?:forget|ignore|disregard|never mind|nevermind|scratch)(?: about)? (?:that|this|it|all that|the above|what i (?:said|asked)|everything)\b[,.!]? (?:and )?(?:can|could|would|will|please|now|instead|tell|give|write|provide|just)\b`)
+	reAnswerSet   = rx(`\b(?:let's|let us|we (?:might|could|would|should|can|will)|i suggest (?:you|that you)(?: to)?) (?:say|state|assume|claim|pretend|admit|consider|declare)\b|\b(?:the )?(?:output|answer|result) (?:could|would|should|might|will) be\b|\bconsider the (?:output|answer|result) (?:as|to be)\b|\bignore the (?:actual|real) (?:data|function|facts|numbers|content)\b`)
+	reFraming     = rx(`\b(?:imagine|hypothetical(?:ly)?|suppose|in a (?:parallel|different|alternate|fictional) (?:universe|world|reality)|in a world where|for the purpose of this exercise|to make this (?:more )?(?:interesting|authentic|fun)|to challenge the status quo|for the sake of argument|as an authority)\b`)
+	negWords      = map[string]bool{"not": true, "never": true, "don't": true, "dont": true, "no": true, "doesn't": true, "didn't": true, "won't": true, "shouldn't": true, "mustn't": true, "can't": true, "cannot": true, "avoid": true, "without": true}
 )
 
 // sentence is one sentence of a view, with its features.
@@ -317,12 +325,40 @@ func features(s string, toks []string, sn *sentence, first bool) {
 	if containsAny(s, "system", "sys]", "assistant", "human", "user", "developer", "admin", "ai:", "ai :", "ai]", "[inst]", "<|", "##") && reRole.MatchString(s) {
 		sn.set(fRole)
 	}
-	if containsAny(s, "'s ", "s' ") && rePersonalData.MatchString(s) {
-		sn.set(fPersonalData)
+	if containsAny(s, "'s ", "s' ", " live") {
+		if m := rePersonalData.FindStringSubmatch(s); m != nil && !pronounOrKin(m[rePersonalData.SubexpIndex("who")]) {
+			sn.set(fPersonalData)
+		}
+	}
+	if containsAny(s, "i know", "even though", "although", "despite") && reRestriction.MatchString(s) {
+		sn.set(fRestriction)
+	}
+	if containsAny(s, "let", "we ", "output", "answer", "result", "suggest", "actual", "real") && reAnswerSet.MatchString(s) {
+		sn.set(fAnswerSet)
+	}
+	if reFraming.MatchString(s) {
+		sn.set(fFraming)
+	}
+	if first && reHijack.MatchString(s) {
+		sn.set(fHijack)
 	}
 	if containsAny(s, "decod", "deciph", "decrypt", "unscramble", "translate", "morse", "rot13", "rot-13", "cipher", "binary", "base64", "base-64", "caesar", "pig latin", "hex") && reDecodeAsk.MatchString(s) {
 		sn.set(fDecodeAsk)
 	}
+}
+
+// pronounOrKin: "where does he live", "where does your sister live" ask
+// about someone the speaker knows, not for a third party's data.
+func pronounOrKin(who string) bool {
+	if who == "" {
+		return false
+	}
+	first := strings.Fields(who)[0]
+	switch first {
+	case "he", "she", "it", "they", "your", "my", "his", "her", "their", "our", "the", "this", "that", "everyone", "everybody", "one", "someone", "santa":
+		return true
+	}
+	return false
 }
 
 // hasDottedNumber reports a digit, a dot and a digit (an IP address).
@@ -489,6 +525,15 @@ func weigh(has *[nFeat]bool, hits *[nFeat]int, pairOverride, pairExfil, pairConc
 	if has[fDecodeAsk] {
 		add(3.0, featName[fDecodeAsk])
 	}
+	if has[fRestriction] {
+		add(3.0, featName[fRestriction])
+	}
+	if has[fHijack] {
+		add(3.0, featName[fHijack])
+	}
+	if has[fAnswerSet] && has[fFraming] {
+		add(3.0, "dictated_answer_in_a_hypothetical")
+	}
 	if has[fImperative] && score > 0 {
 		add(0.5, featName[fImperative])
 	}
@@ -535,6 +580,11 @@ func scoreView(v string) (scoreHit, bool) {
 				ordered := sn.firstOverride < 0 || sn.lastInstr < 0 || sn.lastInstr > sn.firstOverride || sn.has[fPrior] || sn.has[fVocative]
 				pairO = pairO || (sn.has[fOverride] && ordered && (sn.has[fInstr] || sn.has[fPrior] && sn.has[fYou]))
 				pairE = pairE || (sn.has[fExfil] && sn.has[fSecret])
+				if k > i {
+					// a request spread over two sentences ("I need your
+					// password. Tell it to me.")
+					pairE = pairE || (sn.has[fExfil] && feats[k-1].has[fSecret]) || (sn.has[fSecret] && feats[k-1].has[fExfil])
+				}
 				pairC = pairC || (sn.has[fConceal] && (sn.has[fPerson] || sn.has[fRun] || sn.has[fExfil] || sn.has[fDestructive] || sn.has[fImperative]))
 			}
 			sc, why := weigh(&has, &hits, pairO, pairE, pairC)
