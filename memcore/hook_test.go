@@ -192,7 +192,7 @@ func TestPendingInferenceNeverReachesAPromptUntilConfirmed(t *testing.T) {
 	f := hNewFake(t, func(task, user string) (string, int) {
 		if task == "infer" {
 			return `{"direct":[{"field":"focus.project","value":"payments-api","evidence":"works on it","confidence":0.9}],
-			         "speculative":[{"field":"style.tone","value":"zebra-sardonic","evidence":"jokes a lot","confidence":0.6}]}`, 0
+			         "speculative":[{"field":"style.tone","value":"sardonic","evidence":"jokes a lot","confidence":0.6}]}`, 0
 		}
 		return noLLMAnswer(task, user)
 	})
@@ -202,7 +202,7 @@ func TestPendingInferenceNeverReachesAPromptUntilConfirmed(t *testing.T) {
 	h.RecordUserMessage(ctx, memcore.Turn{Message: "I prefer short answers", SessionID: "s1"})
 	h.Wait()
 	pend := st.Pending()
-	if len(pend) != 1 || pend[0].Field != "style.tone" || pend[0].Value != "zebra-sardonic" {
+	if len(pend) != 1 || pend[0].Field != "style.tone" || pend[0].Value != "sardonic" {
 		t.Fatalf("pending: %+v", pend)
 	}
 	if got := st.UserModel().Focus.Project; got != "payments-api" {
@@ -210,14 +210,14 @@ func TestPendingInferenceNeverReachesAPromptUntilConfirmed(t *testing.T) {
 	}
 	tc := h.BeforeTurn(ctx, memcore.Turn{Message: "how should I answer?", SessionID: "s1"})
 	raw, _ := json.Marshal(tc)
-	if strings.Contains(string(raw), "zebra-sardonic") {
+	if strings.Contains(string(raw), "sardonic") {
 		t.Fatalf("pending inference leaked into the turn context: %s", raw)
 	}
 	if _, err := st.Confirm(ctx, pend[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	tc = h.BeforeTurn(ctx, memcore.Turn{Message: "how should I answer?", SessionID: "s1"})
-	if !strings.Contains(tc.StyleBlock, "zebra-sardonic") {
+	if !strings.Contains(tc.StyleBlock, "sardonic") {
 		t.Fatalf("confirmed style missing from the style block: %q", tc.StyleBlock)
 	}
 }

@@ -42,7 +42,8 @@ import (
 //     hypothetical ("should", "would", "might", "if", "whether", "maybe", …)
 //     or reported speech ("said", "claims", "told", "according", …). The
 //     clause starts at the sentence start; when the span itself opens with
-//     a subject ("the", "we", "our", "it", …) it starts instead after the
+//     a subject ("the", "we", "our", "it", …) or its own polarity ("never",
+//     "always", "don't", …) it starts instead after the
 //     nearest comma, colon, dash, parenthesis or conjunction, so "We don't
 //     use MySQL any more, the ledger uses PostgreSQL" vouches for "the
 //     ledger uses PostgreSQL" while "Never, under any circumstances, push
@@ -281,6 +282,11 @@ this that these those there every each all some most many several any
 everyone everybody someone somebody one i'm we're you're they're he's she's it's
 i've we've they've i'd we'd there's that's`)
 
+// vPolarity opens a span that states its own polarity ("never disable
+// TLS verification"): like a subject, it stands on its own after a comma
+// or a conjunction.
+var vPolarity = wordSet(`never always don't dont do not no`)
+
 var vConjunctions = wordSet(`and but or so yet while whereas although though because however since`)
 
 // vQualifiers open a following clause that qualifies the span.
@@ -313,7 +319,7 @@ func spanChanged(mt []vToken, s, e int) string {
 	}
 	// Before the span, in its clause.
 	clauseStart := sentStart
-	if vSubjects[mt[s].s] {
+	if vSubjects[mt[s].s] || vPolarity[mt[s].s] {
 		for i := s - 1; i >= sentStart; i-- {
 			if vClauseMark(mt[i]) || vConjunctions[mt[i].s] {
 				clauseStart = i + 1

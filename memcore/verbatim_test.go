@@ -35,6 +35,7 @@ func TestVerbatimUserSpan(t *testing.T) {
 		{"outside a pasted wrapper", `Summarise <untrusted_content_0123456789abcdef source="web">spam</untrusted_content_0123456789abcdef>. I prefer bullet lists in summaries.`, "I prefer bullet lists in summaries", true},
 		{"second occurrence is clean", "Nobody says we deploy on Fridays. We deploy on Fridays.", "We deploy on Fridays", true},
 		{"the clause after a colon", "Rule of thumb: the staging DB is shared with QA", "the staging DB is shared with QA", true},
+		{"own polarity after another clause's negation", "The restore script is unsafe to run on Fridays, and never disable TLS verification", "never disable TLS verification", true},
 		{"a contrast in a later independent clause", "The linter runs in CI, but it doesn't block merges", "The linter runs in CI", true},
 
 		// Attacks: fragments and word boundaries.

@@ -843,10 +843,11 @@ func (s *Store) settlePending(pendingID string, apply bool) (PendingReview, erro
 		p = s.model.Pending[i]
 		m := s.model.clone()
 		if apply {
-			if r := scan.Scan(p.Value); r.Blocked() {
-				return fmt.Errorf("confirm %s: value %s", pendingID, r.RejectReason())
+			v, err := CheckUserModelValue(p.Field, p.Value)
+			if err != nil {
+				return fmt.Errorf("confirm %s: %w", pendingID, err)
 			}
-			if err := m.Apply(p.Field, p.Value); err != nil {
+			if err := m.Apply(p.Field, v); err != nil {
 				return fmt.Errorf("confirm %s: %w", pendingID, err)
 			}
 		}
@@ -886,16 +887,18 @@ func (s *Store) QueuePending(ctx context.Context, p PendingReview) (PendingRevie
 	if canon == "" {
 		return p, false, fmt.Errorf("%w %q", ErrUnknownField, p.Field)
 	}
-	for _, txt := range []string{p.Value, p.Evidence} {
-		if r := scan.Scan(txt); r.Blocked() {
-			return p, false, fmt.Errorf("%w: pending %s: %s", ErrBlocked, canon, r.RejectReason())
-		}
+	v, err := CheckUserModelValue(canon, p.Value)
+	if err != nil {
+		return p, false, fmt.Errorf("pending: %w", err)
+	}
+	if r := scan.Scan(p.Evidence); r.Blocked() {
+		return p, false, fmt.Errorf("%w: pending %s evidence: %s", ErrBlocked, canon, r.RejectReason())
 	}
 	if s.guardRejects(ctx, p.Value+"\n"+p.Evidence) {
 		return p, false, fmt.Errorf("%w: pending %s: %w", ErrBlocked, canon, ErrGuardRejected)
 	}
 	p.Evidence = Truncate(scanRedact(p.Evidence), 500)
-	p.Value = Truncate(strings.TrimSpace(p.Value), 300)
+	p.Value = v
 	if p.ID == "" {
 		p.ID = NewID()
 	}
@@ -903,7 +906,7 @@ func (s *Store) QueuePending(ctx context.Context, p PendingReview) (PendingRevie
 		p.CreatedAt = s.now().UTC()
 	}
 	ok := true
-	err := s.withWrite(func() error {
+	err = s.withWrite(func() error {
 		if cur, _ := s.model.Get(canon); strings.EqualFold(cur, p.Value) && !strings.HasPrefix(canon, "technical.") {
 			ok = false
 			return nil
@@ -929,8 +932,9 @@ func (s *Store) QueuePending(ctx context.Context, p PendingReview) (PendingRevie
 // low-impact inferences (focus, technical) and for human edits; the value
 // is scanned first.
 func (s *Store) ApplyDirect(ctx context.Context, field, value string) error {
-	if r := scan.Scan(value); r.Blocked() {
-		return fmt.Errorf("%w: %s: %s", ErrBlocked, field, r.RejectReason())
+	value, err := CheckUserModelValue(field, value)
+	if err != nil {
+		return err
 	}
 	if s.guardRejects(ctx, value) {
 		return fmt.Errorf("%w: %s: %w", ErrBlocked, field, ErrGuardRejected)

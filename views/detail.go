@@ -159,6 +159,22 @@ func AtomMarkdown(at memcore.Atom, q *memcore.QuarantinedAtom, rel []related, no
 	if q != nil {
 		fmt.Fprintf(&b, "- quarantined: %s (%s)\n", q.QuarantinedAt.UTC().Format("2006-01-02 15:04"), mdEscape(q.Reason))
 	}
+	if o := at.Origin; o != nil {
+		fmt.Fprintf(&b, "- promoted from: %s (%s), quarantined %s, promoted %s\n", mdEscape(o.SourceClass), mdEscape(o.Reason),
+			o.QuarantinedAt.UTC().Format("2006-01-02 15:04"), o.PromotedAt.UTC().Format("2006-01-02 15:04"))
+		for _, f := range o.Findings {
+			fmt.Fprintf(&b, "- finding at promote: %s %s/%s: %s\n", mdEscape(f.Severity), mdEscape(f.Kind), mdEscape(f.Rule), mdEscape(f.Reason))
+		}
+		if o.HiddenRemoved {
+			b.WriteString("- hidden characters were removed on promote\n")
+		}
+		if o.Redacted {
+			b.WriteString("- secrets were redacted on promote\n")
+		}
+		if o.StillBlocked {
+			b.WriteString("- still fails the scan: never injected into a prompt\n")
+		}
+	}
 	b.WriteString("\n## Context\n\n")
 	fmt.Fprintf(&b, "- session: %s\n", orDash(mdEscape(at.Context.SessionID)))
 	fmt.Fprintf(&b, "- turn: %d\n", at.Context.Turn)

@@ -88,3 +88,18 @@ func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 	u.Update(UserModelLoadedMsg{Model: um})
 	assertSafe(t, "user model", u.View())
 }
+
+// The detail view shows a promoted atom's origin, made safe like every
+// other store text.
+func TestDetailShowsThePromotedOrigin(t *testing.T) {
+	at := memcore.Atom{ID: strings.Repeat("b", 32), SourceClass: memcore.SourceUserApproved, Type: "fact", CreatedAt: now.Add(-time.Hour), Text: "the CI runner has 8 cores",
+		Origin: &memcore.Origin{SourceClass: memcore.SourceWeb, Reason: "scan_rejected: x: \x1b]52;c;Y3VybA==\x07", QuarantinedAt: now.Add(-2 * time.Hour), PromotedAt: now,
+			Findings: []memcore.OriginFinding{{Kind: "injection", Rule: "ignore-previous", Severity: "block", Reason: "asks to ignore \x1b[2J instructions"}}, StillBlocked: true}}
+	md := AtomMarkdown(at, nil, nil, now, 30)
+	assertSafe(t, "detail origin", md)
+	for _, want := range []string{"promoted from: web", "finding at promote: block injection", "never injected into a prompt"} {
+		if !strings.Contains(md, want) {
+			t.Fatalf("detail lacks %q:\n%s", want, md)
+		}
+	}
+}

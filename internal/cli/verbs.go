@@ -127,6 +127,16 @@ func cmdShow(c *ctx) error {
 	if a.Context.SessionID != "" || a.Context.Project != "" {
 		c.out("context:     session %s, turn %d, project %s\n", scan.Visible(a.Context.SessionID), a.Context.Turn, scan.Visible(a.Context.Project))
 	}
+	if o := a.Origin; o != nil {
+		c.out("origin:      promoted %s from %s (%s), quarantined %s\n", o.PromotedAt.Format(time.RFC3339), scan.Visible(o.SourceClass),
+			scan.Visible(o.Reason), o.QuarantinedAt.Format(time.RFC3339))
+		for _, f := range o.Findings {
+			c.out("             finding %s %s/%s: %s\n", scan.Visible(f.Severity), scan.Visible(f.Kind), scan.Visible(f.Rule), scan.Visible(f.Reason))
+		}
+		for _, note := range originNotes(o) {
+			c.out("             %s\n", note)
+		}
+	}
 	if q != nil {
 		c.out("quarantined: %s — %s\n", q.QuarantinedAt.Format(time.RFC3339), scan.Visible(q.Reason))
 		if r.ExpiresAt != nil {
@@ -147,6 +157,21 @@ func cmdShow(c *ctx) error {
 	}
 	c.out("\n%s\n", scan.Visible(a.Text))
 	return nil
+}
+
+// originNotes says what promote changed, one note a line.
+func originNotes(o *memcore.Origin) []string {
+	var out []string
+	if o.HiddenRemoved {
+		out = append(out, "hidden characters were removed on promote")
+	}
+	if o.Redacted {
+		out = append(out, "secrets were redacted on promote")
+	}
+	if o.StillBlocked {
+		out = append(out, "the text still fails the scan: it is never injected into a prompt")
+	}
+	return out
 }
 
 func parseConfidence(s string) (float64, error) {
