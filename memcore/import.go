@@ -83,12 +83,9 @@ const (
 	maxContextField  = 512 // bytes of a session id or project
 	maxRelatedIDs    = 64
 	maxReasonBytes   = 200
-	maxModelValue    = 120 // runes, as a value that may reach a prompt
 	maxPendingValue  = 300
 	maxEvidenceBytes = 500
 	progressEvery    = 4096
-	maxListItems     = 64
-	maxListItem      = 60
 )
 
 // Import reads JSONL written by Export; see ImportWith.
@@ -407,40 +404,9 @@ func (im *importer) flushLinks(ctx context.Context) error {
 	return nil
 }
 
-// ModelValueCheck is the check a user-model value passes before it may be
-// applied (and so reach a prompt): a known field, scan-clean, redacted,
-// one line of at most 120 characters. It returns the value to store.
-func ModelValueCheck(field, value string) (string, error) {
-	canon := CanonicalField(field)
-	if canon == "" {
-		return "", fmt.Errorf("%w %q", ErrUnknownField, truncateRunes(field, 60))
-	}
-	v := strings.Join(strings.Fields(value), " ")
-	if v == "" {
-		return "", nil
-	}
-	clean, why := checkText(v)
-	if why != "" {
-		return "", fmt.Errorf("%w: %s: %s", ErrBlocked, canon, why)
-	}
-	if isListField(canon) {
-		// A list: each item is one short value.
-		items := strings.Split(clean, ",")
-		if len(items) > maxListItems {
-			return "", fmt.Errorf("%s: %d items (at most %d)", canon, len(items), maxListItems)
-		}
-		for _, it := range items {
-			if n := len([]rune(strings.TrimSpace(it))); n > maxListItem {
-				return "", fmt.Errorf("%s: an item of %d characters (at most %d may reach a prompt)", canon, n, maxListItem)
-			}
-		}
-		return clean, nil
-	}
-	if n := len([]rune(clean)); n > maxModelValue {
-		return "", fmt.Errorf("%s: value of %d characters (at most %d may reach a prompt)", canon, n, maxModelValue)
-	}
-	return clean, nil
-}
+// ModelValueCheck is CheckUserModelValue: the one check a user-model value
+// passes before it may be applied (and so reach a prompt).
+func ModelValueCheck(field, value string) (string, error) { return CheckUserModelValue(field, value) }
 
 func (im *importer) userModel(ctx context.Context, line int, model *UserModel) error {
 	source := im.opts.Source
@@ -478,6 +444,10 @@ func (im *importer) userModel(ctx context.Context, line int, model *UserModel) e
 		ev, why2 := checkText(p.Evidence)
 		if why != "" || why2 != "" {
 			im.fail(line, "pending review %s: blocked by the scanner: %s", p.ID, why+why2)
+			continue
+		}
+		if _, err := CheckUserModelValue(p.Field, val); err != nil {
+			im.fail(line, "pending review %s: %v", p.ID, err)
 			continue
 		}
 		if len(val) > maxPendingValue || val == "" {

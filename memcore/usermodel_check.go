@@ -62,6 +62,9 @@ func CheckUserModelValue(field, value string) (string, error) {
 	if v == "" {
 		return "", nil
 	}
+	// A secret is redacted, not kept; anything else the scanner blocks
+	// refuses the value.
+	v = scanRedact(v)
 	if r := scan.Scan(v); r.Blocked() {
 		return "", fmt.Errorf("%w: %s: %s", ErrBlocked, canon, r.RejectReason())
 	}
@@ -150,14 +153,6 @@ func promptValues(m UserModel) (vals [][2]string, dropped []string) {
 		}
 	}
 	return vals, dropped
-}
-
-func isListField(canon string) bool {
-	switch canon {
-	case "technical.languages", "technical.patterns", "technical.tools", "interaction.common_openers":
-		return true
-	}
-	return false
 }
 
 // confirmedOnly is the model the memory LLM may see: confirmed values that
