@@ -1,68 +1,88 @@
-// Command odekmem-hook is the per-prompt agent hook without the review
-// TUI linked in: `odekmem-hook claude-code` behaves exactly like
-// `odekmem hook claude-code`, and `odekmem-hook serve` like `odekmem
-// serve`. It exists for speed only: the full odekmem binary spends tens of
-// milliseconds (over 100 on a loaded machine) in package initialisation of
-// its terminal-rendering dependencies before main runs, on every prompt.
+// Command odekmem-hook is the per-prompt agent hook's fast path:
+// `odekmem-hook claude-code` behaves exactly like `odekmem hook
+// claude-code`. It is a thin client that links nothing of memcore — a
+// process per prompt pays for every package initialiser linked into it,
+// and the full binary's (terminal rendering, the scanner's tables, the LLM
+// client) cost tens to hundreds of milliseconds before main runs. It hands
+// the payload to a running `odekmem serve`; when none answers, it runs
+// `odekmem hook` (next to it, else on PATH) with the same input, which
+// handles the call and starts the server for the next prompt.
 // `odekmem setup` uses it when it is installed next to odekmem.
 package main
 
 import (
+	"bytes"
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"os"
-	"os/signal"
-	"strings"
+	"os/exec"
+	"path/filepath"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/agenthook"
-	"github.com/odekmem/odekmem/internal/serve"
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/hookproto"
 )
 
 func main() {
-	args := os.Args[1:]
-	if len(args) > 0 && args[0] == "serve" {
-		os.Exit(serveMain(args[1:]))
-	}
-	os.Exit(agenthook.Run(args, os.Stdin, os.Stdout, os.Stderr, nil))
+	os.Exit(run(os.Args[1:]))
 }
 
-func serveMain(args []string) int {
-	var home string
-	idle := serve.DefaultIdle()
-	for i := 0; i < len(args); i++ {
-		name, val, has := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
-		if !has && i+1 < len(args) {
-			i++
-			val = args[i]
-		}
-		switch name {
-		case "home":
-			home = val
-		case "idle":
-			d, err := time.ParseDuration(val)
-			if err != nil || d <= 0 {
-				fmt.Fprintf(os.Stderr, "odekmem-hook serve: --idle %q: expected a duration\n", val)
-				return 2
-			}
-			idle = d
-		default:
-			fmt.Fprintf(os.Stderr, "odekmem-hook serve: unknown flag %s\n", args[i])
-			return 2
-		}
-	}
-	s, err := memcore.LoadSettings(memcore.LoadOptions{Home: home})
+// run always returns 0: a hook never breaks the agent's turn.
+func run(args []string) int {
+	start := time.Now()
+	a, err := hookproto.ParseArgs(args)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "odekmem-hook serve: %v\n", err)
-		return 1
+		fmt.Fprintf(os.Stderr, "odekmem-hook: %v\n", err)
+		return 0
 	}
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	home := hookproto.Home(a.Home, os.Getenv)
+	store := hookproto.StoreDir(home)
+	ctx, cancel := context.WithTimeout(context.Background(), a.Timeout)
 	defer cancel()
-	if err := serve.Run(ctx, s, serve.Options{Idle: idle}); err != nil && !errors.Is(err, serve.ErrRunning) {
-		fmt.Fprintf(os.Stderr, "odekmem-hook serve: %v\n", err)
-		return 1
+	payload, err := hookproto.ReadInput(ctx, os.Stdin)
+	if err != nil {
+		hookproto.AppendLog(store, "hook "+a.Agent+": stdin: "+err.Error())
+		return 0
+	}
+	if !a.NoServe && os.Getenv("ODEKMEM_NO_SERVE") != "1" && json.Valid(payload) {
+		req := hookproto.Request{V: hookproto.ProtocolVersion, Fingerprint: hookproto.Fingerprint(home, os.Environ()), Options: a.Options, Payload: payload}
+		if out, err := hookproto.Ask(ctx, hookproto.SocketPath(store), req); err == nil {
+			if len(out) > 0 {
+				os.Stdout.Write(append(out, '\n'))
+			}
+			if os.Getenv("ODEKMEM_HOOK_DEBUG") == "1" {
+				hookproto.AppendLog(store, fmt.Sprintf("hook %s: answered via serve (odekmem-hook) in %v (%d bytes)", a.Agent, time.Since(start).Round(time.Microsecond), len(out)))
+			}
+			return 0
+		}
+	}
+	// No server (or a stale one): the full binary handles this call.
+	full := fullBinary()
+	if full == "" {
+		hookproto.AppendLog(store, "hook "+a.Agent+": odekmem not found next to odekmem-hook or on PATH; nothing added")
+		return 0
+	}
+	cmd := exec.CommandContext(ctx, full, append([]string{"hook"}, args...)...)
+	cmd.Stdin = bytes.NewReader(payload)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		hookproto.AppendLog(store, "hook "+a.Agent+": odekmem hook: "+err.Error())
 	}
 	return 0
+}
+
+func fullBinary() string {
+	if self, err := os.Executable(); err == nil {
+		if r, err := filepath.EvalSymlinks(self); err == nil {
+			self = r
+		}
+		p := filepath.Join(filepath.Dir(self), "odekmem")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("odekmem"); err == nil {
+		return p
+	}
+	return ""
 }

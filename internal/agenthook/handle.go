@@ -42,15 +42,6 @@ type Payload struct {
 	AgentID string `json:"agent_id"`
 }
 
-// Options are the hook command's flags.
-type Options struct {
-	// Agent names the agent: claude-code, codex (the same hook protocol)
-	// or gemini (Gemini CLI: BeforeAgent, SessionStart, AfterTool).
-	Agent string
-	// ToolResults enables PostToolUse capture into quarantine.
-	ToolResults bool
-}
-
 // Runtime is what a hook call runs against: an open store and a per-turn
 // hook (long-lived in odekmem serve, fresh per call otherwise).
 type Runtime struct {
@@ -101,9 +92,6 @@ func (rt *Runtime) note(sid string, turn int, at time.Time) {
 	}
 	rt.marks[sid] = mark{turn: turn, at: at}
 }
-
-// maxPayload bounds what a hook reads from stdin.
-const maxPayload = 8 << 20
 
 // Output is Claude Code's hook JSON output.
 type Output struct {

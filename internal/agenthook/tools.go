@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
+	"github.com/odekmem/odekmem/internal/hookproto"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -88,10 +86,7 @@ func postToolUse(ctx context.Context, rt *Runtime, o Options, p Payload) error {
 	if text == "" {
 		return nil
 	}
-	turn := 0
-	if a, ok := rt.Store.AgentSessionByID(p.SessionID); ok {
-		turn = a.Turn
-	}
+	turn, _, _, _ := rt.previous(p.SessionID) // the turn the tool ran in
 	return quarantineText(ctx, rt, p, src, "tool "+p.ToolName, text, turn)
 }
 
@@ -117,31 +112,11 @@ func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, t
 	return nil
 }
 
-// Log file under the store, bounded by rotation.
-const (
-	logName   = "hook.log"
-	logMaxLen = 256 << 10
-)
-
-// logTo appends one line to the hook log under the store directory. It
-// never fails the caller.
+// logTo appends one line to the hook log under the store directory,
+// secrets redacted and control characters removed. It never fails the
+// caller.
 func logTo(storeDir, format string, a ...any) {
-	if storeDir == "" {
-		return
-	}
-	os.MkdirAll(storeDir, 0o700) // the first call may come before any store exists
-	p := filepath.Join(storeDir, logName)
-	if fi, err := os.Stat(p); err == nil && fi.Size() > logMaxLen {
-		os.Rename(p, p+".1")
-	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	line := visible(fmt.Sprintf(format, a...))
-	line = strings.ReplaceAll(line, "\n", " ")
-	fmt.Fprintf(f, "%s %s\n", time.Now().UTC().Format(time.RFC3339), memcore.TruncateChars(line, 2000))
+	hookproto.AppendLog(storeDir, memcore.TruncateChars(visible(fmt.Sprintf(format, a...)), 2000))
 }
 
 // Log appends a line to the hook log under storeDir (for odekmem serve).

@@ -20,11 +20,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
+	"github.com/odekmem/odekmem/internal/hookproto"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -105,7 +107,8 @@ func Run(ctx context.Context, s memcore.Settings, o Options) error {
 			job(context.Background())
 		}
 	}}
-	fp := agenthook.Fingerprint(s)
+	fp := hookproto.Fingerprint(s.Home, os.Environ())
+	self := selfSig(s)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -142,7 +145,7 @@ func Run(ctx context.Context, s memcore.Settings, o Options) error {
 			defer wg.Done()
 			defer active.Add(-1)
 			defer last.Store(time.Now().UnixNano())
-			if stale := serveConn(ctx, rt, fp, c); stale {
+			if stale := serveConn(ctx, rt, fp, self, s, c); stale {
 				agenthook.Log(dir, "serve: a client runs another binary or configuration; exiting")
 				cancel()
 			}
@@ -157,27 +160,49 @@ func Run(ctx context.Context, s memcore.Settings, o Options) error {
 
 // serveConn answers one request and reports whether the client showed
 // that this server is stale.
-func serveConn(ctx context.Context, rt *agenthook.Runtime, fp string, c net.Conn) bool {
+func serveConn(ctx context.Context, rt *agenthook.Runtime, fp, self string, s memcore.Settings, c net.Conn) bool {
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(30 * time.Second))
-	var req agenthook.Request
+	var req hookproto.Request
 	if err := json.NewDecoder(bufio.NewReader(io.LimitReader(c, 16<<20))).Decode(&req); err != nil {
-		json.NewEncoder(c).Encode(agenthook.Response{Error: "bad request: " + err.Error()})
+		json.NewEncoder(c).Encode(hookproto.Response{Error: "bad request: " + err.Error()})
 		return false
 	}
-	if req.V != agenthook.ProtocolVersion || req.Fingerprint != fp {
-		json.NewEncoder(c).Encode(agenthook.Response{Stale: true})
+	// Stale: another protocol, other settings inputs, or this binary or
+	// config.json changed on disk since the server started.
+	if req.V != hookproto.ProtocolVersion || req.Fingerprint != fp || selfSig(s) != self {
+		json.NewEncoder(c).Encode(hookproto.Response{Stale: true})
 		return true
 	}
 	cctx, cancel := context.WithTimeout(ctx, 25*time.Second)
 	defer cancel()
 	out, err := agenthook.Handle(cctx, rt, req.Options, req.Payload)
-	resp := agenthook.Response{Output: out}
+	resp := hookproto.Response{Output: out}
 	if err != nil {
-		resp = agenthook.Response{Error: err.Error()}
+		resp = hookproto.Response{Error: err.Error()}
 	}
 	json.NewEncoder(c).Encode(resp)
 	return false
+}
+
+// selfSig identifies this server's binary and the user config file on
+// disk; when either changes, clients are told to fall back and the server
+// exits, so the next one runs the new code and settings.
+func selfSig(s memcore.Settings) string {
+	var b strings.Builder
+	for _, p := range []string{executable(), filepath.Join(s.Home, "config.json")} {
+		if fi, err := os.Stat(p); err == nil {
+			fmt.Fprintf(&b, "%s|%d|%d;", p, fi.Size(), fi.ModTime().UnixNano())
+		} else {
+			fmt.Fprintf(&b, "%s|-;", p)
+		}
+	}
+	return b.String()
+}
+
+func executable() string {
+	p, _ := os.Executable()
+	return p
 }
 
 // privateDir creates dir 0700 and refuses one that another user owns or

@@ -94,19 +94,27 @@ func TestHookStartsServeOnDemandAndServeSeesOtherWriters(t *testing.T) {
 	if !strings.Contains(string(log), "via process") || !strings.Contains(string(log), "via serve") {
 		t.Fatalf("expected one call in process and one via serve:\n%s", log)
 	}
-	// A client running another binary: the server is stale, exits, and
-	// the client still answers (in process).
+	// The thin client reaches the same server.
+	if out := hook(t, hookBin, home, "what is the production cluster called?"); !strings.Contains(out, "zenith") {
+		t.Fatalf("odekmem-hook via serve: %q", out)
+	}
+	if !strings.Contains(readFile(filepath.Join(store, "hook.log")), "answered via serve (odekmem-hook)") {
+		t.Fatal("odekmem-hook did not use the server")
+	}
+	// The configuration changes: the server is stale, tells the client,
+	// exits; the client still answers (in process) and starts a new one.
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"memory": {"extended": {"enabled": true}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if out := hook(t, hookBin, home, "what is the production cluster called?"); !strings.Contains(out, "zenith") {
 		t.Fatalf("stale fallback: %q", out)
 	}
-	// Idle: the server (whichever binary started last) exits and removes
-	// its socket.
-	waitFor(t, "idle exit", 30*time.Second, func() bool {
-		return !exists(sock) && !strings.Contains(readFile(filepath.Join(store, "hook.log")), "__never__")
-	})
 	if !strings.Contains(readFile(filepath.Join(store, "hook.log")), "another binary or configuration") {
 		t.Error("stale server did not log its exit")
 	}
+	// Idle: the server exits and removes its socket.
+	time.Sleep(500 * time.Millisecond)
+	waitFor(t, "idle exit", 30*time.Second, func() bool { return !exists(sock) })
 }
 
 func readFile(p string) string { b, _ := os.ReadFile(p); return string(b) }
