@@ -15,6 +15,9 @@ import (
 //go:embed all:testdata/demo
 var demoFiles embed.FS
 
+//go:embed testdata/aged/aged.json
+var agedFixture []byte
+
 func main() {
 	demo, err := fs.Sub(demoFiles, "testdata/demo")
 	if err != nil {
@@ -27,6 +30,7 @@ func main() {
 	os.Exit(cli.Main(os.Args[1:], cli.Env{
 		Width:            width,
 		Demo:             demo,
+		AgedFixture:      agedFixture,
 		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		RunTUI:           runTUI,
 		RunTUIError:      runTUIError,

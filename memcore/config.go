@@ -21,28 +21,35 @@ import (
 // plus a few odekmem additions (marked). Zero values are meaningful where
 // the field allows zero; use DefaultConfig for the design's defaults.
 type Config struct {
-	Enabled                     bool    `json:"enabled"`
-	MaxSizeMB                   float64 `json:"max_size_mb"`
-	SemanticSearchTopK          int     `json:"semantic_search_top_k"`
-	SemanticSearchOverfetch     int     `json:"semantic_search_overfetch"`
-	SemanticSearchMinScore      float64 `json:"semantic_search_min_score"`
-	SemanticSearchRerank        bool    `json:"semantic_search_rerank"`
-	AtomMaxChars                int     `json:"atom_max_chars"`
-	MemoryBudgetChars           int     `json:"memory_budget_chars"`
-	DecayHalfLifeDays           float64 `json:"decay_half_life_days"`
-	QuarantineTTLDays           float64 `json:"quarantine_ttl_days"`
-	EvictionPolicy              string  `json:"eviction_policy"`
-	PredictiveIntents           int     `json:"predictive_intents"`
-	AutoExtractPerTurn          bool    `json:"auto_extract_per_turn"`
-	InferUserState              bool    `json:"infer_user_state"`
-	UserStateTurnInterval       int     `json:"user_state_turn_interval"`
-	UserStateMaxPending         int     `json:"user_state_max_pending"`
-	AssociationsEnabled         bool    `json:"associations_enabled"`
-	AssociationSemanticTopK     int     `json:"association_semantic_top_k"`
-	ProactiveReturnAfterBreak   bool    `json:"proactive_return_after_break"`
-	StyleMirroringEnabled       bool    `json:"style_mirroring_enabled"`
-	AnaphoraResolutionEnabled   bool    `json:"anaphora_resolution_enabled"`
-	FollowUpAnticipationEnabled bool    `json:"follow_up_anticipation_enabled"`
+	Enabled                 bool    `json:"enabled"`
+	MaxSizeMB               float64 `json:"max_size_mb"`
+	SemanticSearchTopK      int     `json:"semantic_search_top_k"`
+	SemanticSearchOverfetch int     `json:"semantic_search_overfetch"`
+	SemanticSearchMinScore  float64 `json:"semantic_search_min_score"`
+	SemanticSearchRerank    bool    `json:"semantic_search_rerank"`
+	AtomMaxChars            int     `json:"atom_max_chars"`
+	MemoryBudgetChars       int     `json:"memory_budget_chars"`
+	DecayHalfLifeDays       float64 `json:"decay_half_life_days"`
+	// DecayHalfLifeByType (odekmem addition) sets a half-life in days per
+	// atom type; a type it does not name uses decay_half_life_days, and 0
+	// means that type never decays. The defaults keep decisions,
+	// conventions, preferences, goals and facts for three years and files and
+	// errors for a quarter, while intents, questions and observations fade
+	// with decay_half_life_days (the design's 30). See HalfLifeFor.
+	DecayHalfLifeByType         HalfLives `json:"decay_half_life_days_by_type"`
+	QuarantineTTLDays           float64   `json:"quarantine_ttl_days"`
+	EvictionPolicy              string    `json:"eviction_policy"`
+	PredictiveIntents           int       `json:"predictive_intents"`
+	AutoExtractPerTurn          bool      `json:"auto_extract_per_turn"`
+	InferUserState              bool      `json:"infer_user_state"`
+	UserStateTurnInterval       int       `json:"user_state_turn_interval"`
+	UserStateMaxPending         int       `json:"user_state_max_pending"`
+	AssociationsEnabled         bool      `json:"associations_enabled"`
+	AssociationSemanticTopK     int       `json:"association_semantic_top_k"`
+	ProactiveReturnAfterBreak   bool      `json:"proactive_return_after_break"`
+	StyleMirroringEnabled       bool      `json:"style_mirroring_enabled"`
+	AnaphoraResolutionEnabled   bool      `json:"anaphora_resolution_enabled"`
+	FollowUpAnticipationEnabled bool      `json:"follow_up_anticipation_enabled"`
 
 	// odekmem additions.
 
@@ -98,6 +105,7 @@ func DefaultConfig() Config {
 		AtomMaxChars:                300,
 		MemoryBudgetChars:           2000,
 		DecayHalfLifeDays:           30,
+		DecayHalfLifeByType:         DefaultHalfLives(),
 		QuarantineTTLDays:           7,
 		EvictionPolicy:              "retention_decay",
 		PredictiveIntents:           3,
@@ -126,6 +134,139 @@ const DefaultAgentName = "odek"
 
 // agentNameRe is what an agent name may be: a word or two a person types.
 var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$`)
+
+// DefaultHalfLives are the default per-type half-lives in days: what a
+// person decided, agreed, prefers, aims at or states as a fact stays true
+// for months, files and recurring errors stay relevant for a quarter.
+// Intents, questions and observations are absent: they fade with
+// decay_half_life_days.
+func DefaultHalfLives() HalfLives {
+	return HalfLivesOf(map[string]float64{
+		TypeDecision: 1095, TypeConvention: 1095, TypePreference: 1095, TypeGoal: 1095, TypeFact: 1095,
+		TypeFile: 90, TypeError: 90,
+	})
+}
+
+// HalfLives is decay_half_life_days_by_type: a half-life in days for some
+// atom types. It is held in a canonical text form ("decision=1095,…", the
+// types in AtomTypes order) so that Config stays a comparable value; in
+// JSON it is an object {"decision": 1095, …}, and an object in a config
+// file overrides the types it names and keeps the others. The environment
+// and flags take the text form (ODEK_MEMORY_EXTENDED_DECAY_HALF_LIFE_DAYS_BY_TYPE=intent=14).
+type HalfLives string
+
+// HalfLivesOf builds the canonical form of m (unknown types are kept
+// after the known ones, sorted, so Validate can name them).
+func HalfLivesOf(m map[string]float64) HalfLives {
+	var parts []string
+	seen := map[string]bool{}
+	for _, t := range AtomTypes {
+		if v, ok := m[t]; ok {
+			parts = append(parts, t+"="+strconv.FormatFloat(v, 'g', -1, 64))
+			seen[t] = true
+		}
+	}
+	for _, t := range sortedKeys(m) {
+		if !seen[t] {
+			parts = append(parts, t+"="+strconv.FormatFloat(m[t], 'g', -1, 64))
+		}
+	}
+	return HalfLives(strings.Join(parts, ","))
+}
+
+// Map parses the text form; the error names the first bad pair.
+func (h HalfLives) Map() (map[string]float64, error) {
+	return parseHalfLives(string(h), nil)
+}
+
+// Lookup is the half-life set for typ, if any.
+func (h HalfLives) Lookup(typ string) (float64, bool) {
+	rest := string(h)
+	for rest != "" {
+		var part string
+		part, rest, _ = strings.Cut(rest, ",")
+		k, v, ok := strings.Cut(part, "=")
+		if ok && strings.TrimSpace(k) == typ {
+			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return x, err == nil
+		}
+	}
+	return 0, false
+}
+
+// MarshalJSON writes the object form.
+func (h HalfLives) MarshalJSON() ([]byte, error) {
+	m, err := h.Map()
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]float64{}
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads the object form over the current value: named types
+// are replaced, the others kept; null keeps everything.
+func (h *HalfLives) UnmarshalJSON(b []byte) error {
+	var m map[string]float64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fmt.Errorf("expected an object of atom type → days: %w", err)
+	}
+	cur, err := h.Map()
+	if err != nil {
+		cur = map[string]float64{}
+	}
+	if cur == nil {
+		cur = map[string]float64{}
+	}
+	for k, v := range m {
+		cur[strings.ToLower(strings.TrimSpace(k))] = v
+	}
+	*h = HalfLivesOf(cur)
+	return nil
+}
+
+// halfLifeTable resolves every type's half-life once (for a search).
+type halfLifeTable map[string]float64
+
+func (c Config) halfLifeTable() halfLifeTable {
+	t := make(halfLifeTable, len(AtomTypes))
+	for _, typ := range AtomTypes {
+		t[typ] = c.HalfLife(typ)
+	}
+	return t
+}
+
+// forAtom is Config.HalfLifeFor from the table.
+func (t halfLifeTable) forAtom(c Config, a Atom) float64 {
+	if a.Pin {
+		return 0
+	}
+	if h, ok := t[a.Type]; ok {
+		return h
+	}
+	return c.HalfLife(a.Type)
+}
+
+// HalfLife is the half-life in days of an atom type: its entry in
+// decay_half_life_days_by_type, else decay_half_life_days. 0 means no
+// decay.
+func (c Config) HalfLife(typ string) float64 {
+	if h, ok := c.DecayHalfLifeByType.Lookup(typ); ok {
+		return h
+	}
+	return c.DecayHalfLifeDays
+}
+
+// HalfLifeFor is the half-life that ages a (an atom's type's half-life;
+// 0, never decaying, for a pinned atom).
+func (c Config) HalfLifeFor(a Atom) float64 {
+	if a.Pin {
+		return 0
+	}
+	return c.HalfLife(a.Type)
+}
 
 // CapBytes is max_size_mb in bytes (1 MB = 1 MiB); 0 means no cap.
 func (c Config) CapBytes() int64 {
@@ -167,6 +308,18 @@ func (c Config) Validate() error {
 			return bad(k, "a number from 0 to 1", v)
 		}
 	}
+	hl, err := c.DecayHalfLifeByType.Map()
+	if err != nil {
+		return bad("decay_half_life_days_by_type", "type=days pairs", strconv.Quote(string(c.DecayHalfLifeByType)))
+	}
+	for _, t := range sortedKeys(hl) {
+		if !ValidType(t) {
+			return bad("decay_half_life_days_by_type", "keys that are atom types ("+strings.Join(AtomTypes, ", ")+")", strconv.Quote(t))
+		}
+		if v := hl[t]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return bad("decay_half_life_days_by_type."+t, "a number ≥ 0", v)
+		}
+	}
 	if c.QuarantineSharePercent < 0 || c.QuarantineSharePercent > 100 {
 		return bad("quarantine_share_percent", "a number from 0 to 100", c.QuarantineSharePercent)
 	}
@@ -190,6 +343,30 @@ func (c Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// parseHalfLives reads "decision=365,intent=14" over a copy of base.
+func parseHalfLives(value string, base map[string]float64) (map[string]float64, error) {
+	out := map[string]float64{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for _, part := range strings.Split(value, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("expected type=days pairs separated by commas")
+		}
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number of days", strings.TrimSpace(v))
+		}
+		out[strings.ToLower(strings.TrimSpace(k))] = x
+	}
+	return out, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -270,6 +447,16 @@ func (c *Config) Set(key, value string) error {
 			}
 			v.SetFloat(x)
 		case reflect.String:
+			if hl, ok := v.Addr().Interface().(*HalfLives); ok {
+				// type=days pairs, comma-separated, over the current values.
+				cur, _ := hl.Map()
+				m, err := parseHalfLives(value, cur)
+				if err != nil {
+					return fmt.Errorf("%w: memory.extended.%s = %q: %v", ErrInvalidConfig, key, value, err)
+				}
+				*hl = HalfLivesOf(m)
+				break
+			}
 			v.SetString(value)
 		}
 		return nil

@@ -36,7 +36,8 @@ func TestConfigDefaultsMatchFieldReference(t *testing.T) {
 		EvictionPolicy: "retention_decay", PredictiveIntents: 3, AutoExtractPerTurn: true, InferUserState: true, UserStateTurnInterval: 5,
 		UserStateMaxPending: 20, AssociationsEnabled: true, AssociationSemanticTopK: 3, ProactiveReturnAfterBreak: true,
 		StyleMirroringEnabled: true, AnaphoraResolutionEnabled: true, FollowUpAnticipationEnabled: true,
-		DedupThreshold: 0.92, Index: "exact", QuarantineSharePercent: 5, BreakHours: 6, HookTimeoutSeconds: 30, AgentName: "odek"}
+		DedupThreshold: 0.92, Index: "exact", QuarantineSharePercent: 5, BreakHours: 6, HookTimeoutSeconds: 30, AgentName: "odek",
+		DecayHalfLifeByType: memcore.DefaultHalfLives()}
 	if c != want {
 		t.Fatalf("defaults:\n got %+v\nwant %+v", c, want)
 	}
@@ -110,6 +111,9 @@ func TestConfigEveryFieldHasEnvAndFlag(t *testing.T) {
 		}
 		if k == "index" {
 			val = "hnsw"
+		}
+		if k == "decay_half_life_days_by_type" {
+			val = "intent=14"
 		}
 		if err := c.Set(k, val); err != nil {
 			t.Errorf("Set(%s): %v", k, err)

@@ -26,10 +26,13 @@ type SearchOptions struct {
 // Scored is a recalled atom with every part of its score.
 type Scored struct {
 	Atom Atom `json:"atom"`
-	// Cosine is the raw cosine between query and atom vectors; Sim is the
-	// embedder-calibrated similarity fused with the lexical channel, which
-	// the min-score gate and the composite use.
+	// Cosine is the raw cosine between query and atom vectors; VecSim is
+	// that cosine calibrated onto the common scale; Lexical is the BM25
+	// score over the query's saturation bound; Sim fuses the two channels
+	// (see vindex.Hybrid) and is what the min-score gate and the composite
+	// use.
 	Cosine  float64 `json:"cosine"`
+	VecSim  float64 `json:"vector_similarity"`
 	Sim     float64 `json:"similarity"`
 	Lexical float64 `json:"lexical"`
 	// LexRank is the atom's 1-based BM25 rank among candidates, 0 if the
@@ -37,9 +40,12 @@ type Scored struct {
 	LexRank    int     `json:"lexical_rank"`
 	Confidence float64 `json:"confidence"`
 	AgeDays    float64 `json:"age_days"`
-	Decay      float64 `json:"decay"`
-	Trust      float64 `json:"trust"`
-	Retention  float64 `json:"retention"`
+	// HalfLife is the half-life in days that aged the atom (its type's;
+	// 0 = no decay, as for pinned atoms).
+	HalfLife  float64 `json:"half_life_days"`
+	Decay     float64 `json:"decay"`
+	Trust     float64 `json:"trust"`
+	Retention float64 `json:"retention"`
 	// Composite is 0.6·similarity + 0.4·retention.
 	Composite float64 `json:"composite"`
 	// Via says which query found it: "literal", "intent: …" or "type: …".
@@ -127,15 +133,19 @@ func (s *Store) searchVec(query string, q []float32, opts SearchOptions) []Score
 			return e != nil && opts.allows(e.atom)
 		}
 	}
+	v.calib.measure(hy.Vec())
 	cands := hy.Candidates(q, query, n, allow)
 	now := s.now()
+	hls := s.cfg.halfLifeTable()
 	out := make([]Scored, 0, len(cands))
 	for _, c := range cands {
 		e := s.byID[c.ID]
 		if e == nil || !opts.allows(e.atom) || float64(c.Sim) < minScore {
 			continue
 		}
-		out = append(out, s.score(e.atom, c.Cosine, c.Sim, c.Lex, c.LexRank, now))
+		sc := s.score(e.atom, c.Cosine, c.Sim, c.Lex, c.LexRank, now, hls)
+		sc.VecSim = float64(c.VecSim)
+		out = append(out, sc)
 	}
 	sortScored(out)
 	if len(out) > k {
@@ -144,10 +154,17 @@ func (s *Store) searchVec(query string, q []float32, opts SearchOptions) []Score
 	return out
 }
 
-func (s *Store) score(a Atom, cos, sim float32, lex float64, lexRank int, now time.Time) Scored {
+// score computes every part of an atom's rank: retention = confidence ×
+// decay (with the half-life of the atom's type; none when pinned) × trust
+// boost, composite = 0.6·similarity + 0.4·retention.
+func (s *Store) score(a Atom, cos, sim float32, lex float64, lexRank int, now time.Time, hls halfLifeTable) Scored {
 	age := a.AgeDays(now)
+	hl := s.cfg.HalfLifeFor(a)
+	if hls != nil {
+		hl = hls.forAtom(s.cfg, a)
+	}
 	sc := Scored{Atom: cloneAtom(a), Cosine: float64(cos), Sim: float64(sim), Lexical: lex, LexRank: lexRank,
-		Confidence: a.EffectiveConfidence(), AgeDays: age, Decay: Decay(age, s.cfg.DecayHalfLifeDays), Trust: TrustBoost(a.SourceClass)}
+		Confidence: a.EffectiveConfidence(), AgeDays: age, HalfLife: hl, Decay: Decay(age, hl), Trust: TrustBoost(a.SourceClass)}
 	sc.Retention = sc.Confidence * sc.Decay * sc.Trust
 	sc.Composite = 0.6*sc.Sim + 0.4*sc.Retention
 	return sc

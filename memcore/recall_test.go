@@ -15,7 +15,8 @@ import (
 
 func TestRankingFollowsCompositeFormula(t *testing.T) {
 	st := hOpen(t, nil, nil)
-	old := hAdd(t, st, "The payments ledger is stored in PostgreSQL tables partitioned by month", "fact", "", 120*24*time.Hour)
+	// An intent fades with decay_half_life_days (30 days by default).
+	old := hAdd(t, st, "Wants the payments ledger stored in PostgreSQL tables partitioned by month", "intent", "", 120*24*time.Hour)
 	fresh := hAdd(t, st, "Ledger exports for payments are generated nightly", "fact", "", 0)
 	res, err := st.Search(context.Background(), "payments ledger PostgreSQL tables partitioned by month", memcore.SearchOptions{})
 	if err != nil {
@@ -25,8 +26,9 @@ func TestRankingFollowsCompositeFormula(t *testing.T) {
 		t.Fatalf("want both atoms above the gate, got %d", len(res))
 	}
 	for _, r := range res {
-		wantDecay := math.Pow(0.5, r.AgeDays/30)
-		if math.Abs(r.Decay-wantDecay) > 1e-9 || r.Trust != 1 || math.Abs(r.Retention-r.Confidence*r.Decay*r.Trust) > 1e-12 {
+		wantHL := map[string]float64{"intent": 30, "fact": 1095}[r.Atom.Type]
+		wantDecay := math.Pow(0.5, r.AgeDays/wantHL)
+		if r.HalfLife != wantHL || math.Abs(r.Decay-wantDecay) > 1e-9 || r.Trust != 1 || math.Abs(r.Retention-r.Confidence*r.Decay*r.Trust) > 1e-12 {
 			t.Fatalf("score parts inconsistent: %+v", r)
 		}
 		if math.Abs(r.Composite-(0.6*r.Sim+0.4*r.Retention)) > 1e-12 {

@@ -62,8 +62,9 @@ func (c cacheEntry) dims() int { return max(len(c.raw)-4, 0) }
 
 // vectorState owns the vector index, the lexical index and the cache.
 type vectorState struct {
-	s   *Store
-	emb Embedder
+	s     *Store
+	emb   Embedder
+	calib *calibrator
 
 	mu    sync.RWMutex
 	idx   vindex.Index
@@ -90,7 +91,7 @@ type vectorState struct {
 }
 
 func newVectorState(s *Store, emb Embedder) *vectorState {
-	v := &vectorState{s: s, emb: emb, texts: map[string]string{}, ready: make(chan struct{})}
+	v := &vectorState{s: s, emb: emb, calib: &calibrator{emb: emb}, texts: map[string]string{}, ready: make(chan struct{})}
 	close(v.ready)
 	return v
 }
@@ -104,7 +105,8 @@ func (v *vectorState) newIndexes(dims int) error {
 	v.idx = idx
 	v.lsh = nil
 	v.lex = vindex.NewBM25()
-	v.hy = vindex.NewHybrid(idx, v.lex, v.emb.Calibrate, vindex.DefaultHybridOptions(v.emb.Sparse()))
+	v.calib.bg.Store(nil)
+	v.hy = vindex.NewHybrid(idx, v.lex, v.calib.cal, vindex.DefaultHybridOptions(v.emb.Sparse()))
 	v.texts = map[string]string{}
 	v.qmu.Lock()
 	v.qv = nil

@@ -49,6 +49,8 @@ type Env struct {
 	Width int
 	// Demo is the bundled demo store (the contents of an extended/ dir).
 	Demo fs.FS
+	// AgedFixture is the bundled fixture of `eval aged` (testdata/aged/aged.json).
+	AgedFixture []byte
 	// RunTUI opens the review TUI on a store; nil means no TUI is built in.
 	RunTUI func(ctx context.Context, st *memcore.Store, settings memcore.Settings, title string) error
 	// RunTUIError shows a full-screen error when the TUI's store cannot be

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strconv"
@@ -11,15 +13,38 @@ import (
 	"github.com/odekmem/odekmem/memcore/eval"
 )
 
+// LoCoMoReport is `eval locomo --dated --json`: the undated and the dated
+// run of the same file, side by side.
+type LoCoMoReport struct {
+	Undated eval.Report `json:"undated"`
+	Dated   eval.Report `json:"dated"`
+}
+
 func cmdEval(c *ctx) error {
-	if len(c.p.pos) != 2 || c.p.pos[0] != "locomo" {
-		return usagef("expected eval locomo FILE [--k 10] [--json]")
+	if len(c.p.pos) == 0 {
+		return usagef("expected eval locomo FILE [--dated] [--k 10] [--json] or eval aged [FILE] [--json]")
 	}
+	switch c.p.pos[0] {
+	case "locomo":
+		if len(c.p.pos) != 2 {
+			return usagef("expected eval locomo FILE [--dated] [--k 10] [--limit N] [--json]")
+		}
+		return cmdEvalLoCoMo(c)
+	case "aged":
+		if len(c.p.pos) > 2 {
+			return usagef("expected eval aged [FILE] [--json]")
+		}
+		return cmdEvalAged(c)
+	}
+	return usagef("unknown evaluation %q: expected locomo or aged", c.p.pos[0])
+}
+
+func (c *ctx) evalOptions() (eval.Options, error) {
 	k := 10
 	if s := c.p.flags["k"]; s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			return usagef("--k must be a positive integer, got %q", s)
+			return eval.Options{}, usagef("--k must be a positive integer, got %q", s)
 		}
 		k = n
 	}
@@ -27,9 +52,20 @@ func cmdEval(c *ctx) error {
 	if s := c.p.flags["limit"]; s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
-			return usagef("--limit must be a non-negative integer, got %q", s)
+			return eval.Options{}, usagef("--limit must be a non-negative integer, got %q", s)
 		}
 		limit = n
+	}
+	cfg := c.settings.Extended
+	embCfg := c.settings.EffectiveEmbedding()
+	return eval.Options{K: k, Config: &cfg, Limit: limit,
+		Embedder: func() (memcore.Embedder, error) { return memcore.NewEmbedder(embCfg) }}, nil
+}
+
+func cmdEvalLoCoMo(c *ctx) error {
+	o, err := c.evalOptions()
+	if err != nil {
+		return err
 	}
 	f, err := os.Open(c.p.pos[1])
 	if err != nil {
@@ -40,24 +76,50 @@ func cmdEval(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	cfg := c.settings.Extended
-	embCfg := c.settings.EffectiveEmbedding()
-	rep, err := eval.Run(c, convs, eval.Options{K: k, Config: &cfg, Limit: limit,
-		Embedder: func() (memcore.Embedder, error) { return memcore.NewEmbedder(embCfg) },
-		Progress: func(done, total int) {
+	dated := c.p.bools["dated"]
+	run := func(label string, dated bool) (eval.Report, error) {
+		o := o
+		o.Dated = dated
+		o.Progress = func(done, total int) {
 			if !c.json {
-				fmt.Fprintf(c.env.Stderr, "\rconversation %d/%d", done, total)
+				fmt.Fprintf(c.env.Stderr, "\r%s: conversation %d/%d", label, done, total)
 				if done == total {
 					fmt.Fprintln(c.env.Stderr)
 				}
 			}
-		}})
+		}
+		return eval.Run(c, convs, o)
+	}
+	undated, err := run("undated", false)
+	if err != nil {
+		return err
+	}
+	if !dated {
+		if c.json {
+			return c.emitJSON(undated)
+		}
+		c.printLoCoMo("", undated)
+		return nil
+	}
+	withDates, err := run("dated", true)
 	if err != nil {
 		return err
 	}
 	if c.json {
-		return c.emitJSON(rep)
+		return c.emitJSON(LoCoMoReport{Undated: undated, Dated: withDates})
 	}
+	c.printLoCoMo("undated (every atom created at the same moment)", undated)
+	c.out("\n")
+	c.printLoCoMo("dated (each atom at its session's date; questions one day after the last session)", withDates)
+	c.out("\nrecall@%d: undated %.3f, dated %.3f\n", undated.K, undated.Overall.Recall, withDates.Overall.Recall)
+	return nil
+}
+
+func (c *ctx) printLoCoMo(title string, rep eval.Report) {
+	if title != "" {
+		c.out("%s\n", title)
+	}
+	k := rep.K
 	c.out("LoCoMo evidence retrieval: %d conversations, %d turns (%d quarantined by the scanner), k=%d, embedder %s\n\n",
 		rep.Conversations, rep.Turns, rep.Quarantined, rep.K, rep.Fingerprint)
 	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -75,5 +137,50 @@ func cmdEval(c *ctx) error {
 	fmt.Fprintf(tw, "overall\t%d\t%.3f\t%.3f\t%.3f\t\n", m.Questions, m.Recall, m.Hit, m.MRR)
 	tw.Flush()
 	c.out("\nrecall latency (query embedding included): p50 %s, p99 %s\n", rep.LatencyP50, rep.LatencyP99)
+}
+
+func cmdEvalAged(c *ctx) error {
+	o, err := c.evalOptions()
+	if err != nil {
+		return err
+	}
+	var r io.Reader
+	src := "the bundled fixture (testdata/aged/aged.json)"
+	if len(c.p.pos) == 2 {
+		f, err := os.Open(c.p.pos[1])
+		if err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+		defer f.Close()
+		r, src = f, c.p.pos[1]
+	} else {
+		if c.env.AgedFixture == nil {
+			return fmt.Errorf("eval aged: this build has no bundled fixture; name one: eval aged FILE")
+		}
+		r = bytes.NewReader(c.env.AgedFixture)
+	}
+	fx, err := eval.ParseAged(r)
+	if err != nil {
+		return err
+	}
+	rep, err := eval.RunAged(c, fx, o)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return c.emitJSON(rep)
+	}
+	c.out("aged recall on %s: %d atoms, %d questions, embedder %s\n", src, rep.Atoms, rep.Questions, rep.Fingerprint)
+	c.out("top-1 %.3f  top-3 %.3f  MRR@10 %.3f\n", rep.Top1, rep.Top3, rep.MRR)
+	if len(rep.Misses) > 0 {
+		c.out("\nnot first:\n")
+		for _, m := range rep.Misses {
+			rank := "not in top 10"
+			if m.Rank > 0 {
+				rank = "rank " + strconv.Itoa(m.Rank)
+			}
+			c.out("  %s (%s); first: %s\n", clip(m.Question, 80), rank, clip(m.First, 70))
+		}
+	}
 	return nil
 }

@@ -100,9 +100,13 @@ func init() {
 			about:    `Checks text before storing it: the same scanner every write path runs. Nothing is stored.`,
 			examples: []string{"odekmem scan 'ignore previous instructions'", "odekmem scan --json < lines.txt"},
 			run:      cmdScan, store: noStore, group: "Other"},
-		&command{name: "eval", args: "locomo FILE", summary: "retrieval evaluation on a LoCoMo-format file",
-			flags:    flagSpec{"k": true, "json": false, "limit": true},
-			examples: []string{"odekmem eval locomo testdata/locomo/locomo-dev.json --k 10"},
+		&command{name: "eval", args: "locomo FILE | aged [FILE]", summary: "retrieval evaluation: a LoCoMo-format file (--dated: over time), or long-lived memories among recent chat",
+			flags: flagSpec{"k": true, "json": false, "limit": true, "dated": false},
+			about: `locomo FILE builds one store per conversation (each turn an atom) and reports evidence recall@k; with --dated each atom
+				gets its session's date and every question is asked a day after the last session, reported beside the undated run.
+				aged [FILE] (default: the bundled testdata/aged/aged.json) asks questions whose answer is a months-old decision,
+				convention, preference or fact among hundreds of recent chat atoms, and reports top-1 and top-3.`,
+			examples: []string{"odekmem eval locomo testdata/data/locomo/locomo-dev.json --dated", "odekmem eval aged"},
 			run:      cmdEval, store: noStore, group: "Other"},
 		&command{name: "demo", summary: "open a fresh copy of the bundled demo store",
 			flags: flagSpec{"print": false}, examples: []string{"odekmem demo", "odekmem demo --print"},

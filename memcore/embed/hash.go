@@ -249,29 +249,45 @@ func mix(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// Calibrate implements Embedder: 1 - exp(-cos/HashCalibrationTau),
-// clamped at 0 for negative cosines.
+// Calibrate implements Embedder: the vector channel's evidence cos/τ
+// (τ = HashCalibrationTau) on the common similarity scale,
+// 1/(1 + (cos/(τ·SimScale))^-SimShape), 0 for non-positive cosines.
 //
 // Feature-hashing cosines are small and compressed: on LoCoMo (query-side
 // IDF applied) a question and its evidence turn have a median raw cosine of
 // 0.195, a question and a random turn of the same conversation 0.012 (99th
-// percentile 0.164). The exponential maps the 99th percentile of random
-// pairs (cosine ≈ 0.17) onto the 0.55 gate, so the gate keeps its meaning
-// for a pure vector query, and it is the form under which vindex.Hybrid's
-// lexical fusion, 1-Sim = (1-Calibrate(cos))·exp(-w·lex), is exactly a
-// linear fusion cos/τ + w·lex: the calibration and the fusion together rank
-// by the measured best mix of the two channels.
+// percentile 0.164). τ maps the 99th percentile of random pairs (cosine ≈
+// 0.17) onto the 0.55 gate, so the gate keeps its meaning for a pure
+// vector query, and cos/τ is the evidence that vindex.Hybrid adds to the
+// lexical channel's: the calibration and the fusion together rank by the
+// measured best linear mix of the two channels.
 func (h *Hash) Calibrate(cos float32) float32 { return hashCalibrate(cos) }
 
-// HashCalibrationTau is the scale of Hash.Calibrate: a raw cosine of
-// τ·ln(1/0.45) ≈ 0.171 maps to DefaultMinScore.
+// HashCalibrationTau is the evidence scale of Hash.Calibrate: a raw cosine
+// of τ·ln(1/0.45) ≈ 0.171 maps to DefaultMinScore.
 const HashCalibrationTau = 0.2146
 
-func hashCalibrate(cos float32) float32 {
-	if !(cos > 0) {
+// The common scale (the same constants as vindex.Similarity, which this
+// package cannot import): similarity = 1/(1 + (x/simScale)^-simShape).
+const (
+	simShape = 1.2
+	simScale = 0.675544
+)
+
+// SimilarityOf maps additive evidence x onto the common similarity scale
+// (see vindex.Similarity).
+func SimilarityOf(x float64) float64 {
+	if !(x > 0) {
 		return 0
 	}
-	return float32(1 - math.Exp(-float64(cos)/HashCalibrationTau))
+	if math.IsInf(x, 1) {
+		return 1
+	}
+	return 1 / (1 + math.Pow(x/simScale, -simShape))
+}
+
+func hashCalibrate(cos float32) float32 {
+	return float32(SimilarityOf(float64(cos) / HashCalibrationTau))
 }
 
 // Normalize scales v to unit L2 norm in place (a zero vector is left as

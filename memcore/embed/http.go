@@ -116,9 +116,41 @@ func (h *HTTP) Dims() int {
 	return h.dims
 }
 
-// Calibrate implements Embedder: identity (neural cosines are already on
-// the common scale).
-func (h *HTTP) Calibrate(cos float32) float32 { return cos }
+// Calibrate implements Embedder with DenseCalibrate under the prior
+// background (DenseBackgroundMean, DenseBackgroundStd). A store replaces
+// the prior with the background it measures over its own vectors (see
+// memcore), since where "unrelated" sits differs from model to model.
+func (h *HTTP) Calibrate(cos float32) float32 {
+	return DenseCalibrate(cos, DenseBackgroundMean, DenseBackgroundStd)
+}
+
+// The prior background of a neural embedder: the mean and spread of the
+// cosine between two unrelated texts. Models differ (unrelated pairs score
+// about 0.1–0.2 under OpenAI's text-embedding-3 models and 0.35–0.45 under
+// nomic-embed-text), which is why raw cosines cannot share one gate.
+const (
+	DenseBackgroundMean = 0.25
+	DenseBackgroundStd  = 0.10
+	// DenseEvidencePerSD is the evidence one standard deviation above the
+	// background carries: two standard deviations (about the 98th
+	// percentile of unrelated pairs) reach the 0.55 gate, the same place
+	// the hash calibration puts it (the 93rd–99th percentile of unrelated
+	// LoCoMo turns).
+	DenseEvidencePerSD = 0.3993
+)
+
+// DenseCalibrate maps a neural cosine onto the common similarity scale:
+// its distance above the background mean in background standard
+// deviations, as evidence, through the common curve. An unrelated pair
+// (at the background mean or below) scores 0, two deviations above it
+// 0.55, a paraphrase (five or more above) 0.8 and more.
+func DenseCalibrate(cos float32, mean, std float64) float32 {
+	if !(std > 0) {
+		std = DenseBackgroundStd
+	}
+	z := (float64(cos) - mean) / std
+	return float32(SimilarityOf(max(z, 0) * DenseEvidencePerSD))
+}
 
 // Sparse implements Embedder.
 func (h *HTTP) Sparse() bool { return false }

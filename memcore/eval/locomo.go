@@ -23,6 +23,21 @@ type Conversation struct {
 	Speakers [2]string
 	Turns    []Turn
 	QA       []Question
+	// SessionDates holds each session's date where the file gives one
+	// (session_N_date_time); sessions without a readable date are absent.
+	SessionDates map[int]time.Time
+}
+
+// LastDate is the date of the conversation's latest dated session, zero
+// when no session has a date.
+func (c Conversation) LastDate() time.Time {
+	var last time.Time
+	for _, d := range c.SessionDates {
+		if d.After(last) {
+			last = d
+		}
+	}
+	return last
 }
 
 // Turn is one dialogue turn.
@@ -41,7 +56,29 @@ type Question struct {
 	Evidence []string
 }
 
-var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
+var (
+	sessionKey     = regexp.MustCompile(`^session_(\d+)$`)
+	sessionDateKey = regexp.MustCompile(`^session_(\d+)_date_time$`)
+)
+
+// sessionDateLayouts are the spellings LoCoMo uses ("1:56 pm on 8 May,
+// 2023"), with and without the time of day.
+var sessionDateLayouts = []string{"3:04 pm on 2 January, 2006", "3:04 pm on 2 Jan, 2006", "2 January, 2006", "2 January 2006", time.RFC3339}
+
+// parseSessionDate reads one session_N_date_time value (UTC); ok is false
+// when it is not a date in a known spelling.
+func parseSessionDate(v string) (time.Time, bool) {
+	v = strings.Join(strings.Fields(v), " ")
+	for _, l := range sessionDateLayouts {
+		if t, err := time.Parse(l, v); err == nil {
+			return t.UTC(), true
+		}
+		if t, err := time.Parse(l, strings.ToLower(v)); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
 
 // ParseLoCoMo reads a LoCoMo-format JSON file: an array of samples with a
 // "conversation" object holding session_N turn lists and a "qa" list.
@@ -70,10 +107,22 @@ func ParseLoCoMo(r io.Reader) ([]Conversation, error) {
 			c.Speakers[k] = name
 		}
 		var sessions []int
-		for k := range s.Conversation {
+		for k, v := range s.Conversation {
 			if m := sessionKey.FindStringSubmatch(k); m != nil {
 				n, _ := strconv.Atoi(m[1])
 				sessions = append(sessions, n)
+			}
+			if m := sessionDateKey.FindStringSubmatch(k); m != nil {
+				var text string
+				if json.Unmarshal(v, &text) == nil {
+					if d, ok := parseSessionDate(text); ok {
+						n, _ := strconv.Atoi(m[1])
+						if c.SessionDates == nil {
+							c.SessionDates = map[int]time.Time{}
+						}
+						c.SessionDates[n] = d
+					}
+				}
 			}
 		}
 		sort.Ints(sessions)
@@ -141,6 +190,11 @@ type Options struct {
 	Limit int
 	// Progress, when set, is called after each conversation.
 	Progress func(done, total int)
+	// Dated gives each turn's atom its session's date (turn i of a session
+	// i seconds after it) and asks every question one day after the
+	// conversation's last session, so age and decay take part in the
+	// ranking. A conversation without session dates is an error.
+	Dated bool
 }
 
 // Metrics are averages over questions.
@@ -162,6 +216,7 @@ type Report struct {
 	LatencyP50    time.Duration   `json:"latency_p50_ns"`
 	LatencyP99    time.Duration   `json:"latency_p99_ns"`
 	Fingerprint   string          `json:"fingerprint"`
+	Dated         bool            `json:"dated"`
 }
 
 type acc struct{ n, recall, hit, mrr float64 }
@@ -190,7 +245,7 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 	for _, c := range o.Categories {
 		cats[c] = true
 	}
-	rep := Report{K: o.K, Conversations: len(convs), ByCategory: map[int]Metrics{}}
+	rep := Report{K: o.K, Conversations: len(convs), ByCategory: map[int]Metrics{}, Dated: o.Dated}
 	per := map[int]*acc{}
 	var all acc
 	var lat []time.Duration
@@ -202,6 +257,15 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 		err = func() error {
 			defer os.RemoveAll(dir)
 			opts := memcore.Options{Config: o.Config}
+			var asked time.Time
+			if o.Dated {
+				last := conv.LastDate()
+				if last.IsZero() {
+					return fmt.Errorf("conversation %s has no session dates (session_N_date_time): --dated needs them", conv.ID)
+				}
+				asked = last.Add(24 * time.Hour)
+				opts.Now = func() time.Time { return asked }
+			}
 			if o.Embedder != nil {
 				emb, err := o.Embedder()
 				if err != nil {
@@ -218,8 +282,16 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 			reqs := make([]memcore.AddRequest, len(conv.Turns))
 			base := st.Now()
 			for i, t := range conv.Turns {
+				at := base
+				if o.Dated {
+					d, ok := conv.SessionDates[t.Session]
+					if !ok {
+						return fmt.Errorf("conversation %s session %d has no date: --dated needs one per session", conv.ID, t.Session)
+					}
+					at = d.Add(time.Duration(t.Index) * time.Second)
+				}
 				reqs[i] = memcore.AddRequest{Text: t.Speaker + ": " + t.Text, Type: memcore.TypeFact, Source: memcore.SourceUserSaid,
-					CreatedAt: base, Context: memcore.AtomContext{SessionID: fmt.Sprintf("session_%d", t.Session), Turn: t.Index, Project: conv.ID}}
+					CreatedAt: at, Context: memcore.AtomContext{SessionID: fmt.Sprintf("session_%d", t.Session), Turn: t.Index, Project: conv.ID}}
 			}
 			results, errs, err := st.AddBatch(ctx, reqs)
 			if err != nil {
@@ -237,15 +309,15 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 				turnAtom[conv.Turns[i].DiaID] = r.Atom.ID
 			}
 			rep.Turns += len(conv.Turns)
-			asked := 0
+			nasked := 0
 			for _, q := range conv.QA {
 				if !cats[q.Category] || len(q.Evidence) == 0 {
 					continue
 				}
-				if o.Limit > 0 && asked >= o.Limit {
+				if o.Limit > 0 && nasked >= o.Limit {
 					break
 				}
-				asked++
+				nasked++
 				t0 := time.Now()
 				res, err := st.Search(ctx, q.Question, memcore.SearchOptions{K: o.K})
 				lat = append(lat, time.Since(t0))

@@ -476,3 +476,43 @@ func normalize(v []float32) {
 		v[i] *= inv
 	}
 }
+
+// PairStats samples up to pairs pairs of distinct stored rows (a fixed
+// sequence, so the same rows give the same answer) and returns the mean
+// and standard deviation of their cosines; ok is false with fewer than two
+// rows.
+func (e *Exact) PairStats(pairs int) (mean, std float64, ok bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	n := len(e.ids)
+	if n < 2 || pairs <= 0 {
+		return 0, 0, false
+	}
+	d := e.dims
+	a := make([]float32, 0, d)
+	var x uint64 = 0x2545f4914f6cdd1d
+	next := func() int {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return int(x % uint64(n))
+	}
+	var sum, sum2 float64
+	k := 0
+	for range pairs {
+		i, j := next(), next()
+		if i == j {
+			continue
+		}
+		a = e.rowVector(a[:0], i)
+		c := float64(e.rowCosine(a, j))
+		sum += c
+		sum2 += c * c
+		k++
+	}
+	if k == 0 {
+		return 0, 0, false
+	}
+	mean = sum / float64(k)
+	return mean, math.Sqrt(max(sum2/float64(k)-mean*mean, 0)), true
+}

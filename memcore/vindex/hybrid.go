@@ -14,6 +14,8 @@ type Candidate struct {
 	// Sim is the calibrated similarity used for the min-score gate and the
 	// composite ranking: see Hybrid.
 	Sim float32
+	// VecSim is the calibrated similarity of the vector channel alone.
+	VecSim float32
 	// Lex is the BM25 score normalised by the query's saturation bound, in
 	// [0, 1) (0 when the candidate shares no term with the query).
 	Lex float64
@@ -23,17 +25,18 @@ type Candidate struct {
 
 // HybridOptions tune the fusion.
 type HybridOptions struct {
-	// LexWeight is w in 1-Sim = (1-cal(cos))·exp(-w·lex). 0 means
+	// LexWeight is w in x = ev(cal(cos)) + w·lex (see Hybrid). 0 means
 	// DefaultLexWeightSparse; negative means no lexical contribution
 	// (Sim = cal(cos)).
 	LexWeight float64
 }
 
-// Fusion weights. The sparse weight is measured on the LoCoMo dev split
-// together with the hash calibration (see embed.Hash.Calibrate and
-// locomo_test.go); the dense weight (for neural embedders, whose calibrated
-// cosine already carries the meaning) is a conservative choice, not a
-// measured one: a lexical coverage of 0.3 halves the distance to 1.
+// Fusion weights, in evidence units (see Evidence). The sparse weight is
+// measured on the LoCoMo dev split together with the hash calibration (see
+// embed.Hash.Calibrate and locomo_test.go); the dense weight (for neural
+// embedders, whose calibrated cosine already carries the meaning) is a
+// conservative choice, not a measured one: a lexical coverage of 0.3 adds
+// 0.6, most of the way from nothing to the gate.
 const (
 	DefaultLexWeightSparse = 8.65
 	DefaultLexWeightDense  = 2.0
@@ -51,25 +54,66 @@ func DefaultHybridOptions(sparse bool) HybridOptions {
 // Hybrid unions a vector index and a BM25 index and scores every candidate
 // on the common similarity scale:
 //
-//	Sim = 1 - (1 - cal(cosine)) · exp(-w · lex)
+//	x   = Evidence(cal(cosine)) + w · lex
+//	Sim = Similarity(x)
 //
 // where cal is the embedder's calibration (embed.Embedder.Calibrate, clamped
-// to [0,1]), lex the BM25 score over the query's saturation bound (the
-// fraction of the query's information the text matches) and w the lexical
-// weight. This is a noisy-OR: either channel alone can carry a candidate
-// over the gate, both together push it towards 1, and with no lexical
-// match Sim is exactly the calibrated cosine. Both inputs are absolute (not
-// normalised per query), so the 0.55 gate keeps its meaning whatever else
-// is in the store, and a query with no related memory yields nothing above
-// it. For the hash embedder, whose calibration is 1-exp(-cos/τ), the fusion
-// is exactly the linear mix cos/τ + w·lex, and the constants make the gate
-// sit where 93% of unrelated turns fall below it and 96% of evidence turns
-// above (measured on LoCoMo; see TestLocomoRetrieval's log).
+// to [0,1]), Evidence its inverse onto the additive evidence scale, lex the
+// BM25 score over the query's saturation bound (the fraction of the
+// query's information the text matches) and w the lexical weight. The two
+// channels add as evidence: either alone can carry a candidate over the
+// gate, both together push it towards 1, and with no lexical match Sim is
+// exactly the calibrated cosine. Both inputs are absolute (not normalised
+// per query), so the 0.55 gate keeps its meaning whatever else is in the
+// store, and a query with no related memory yields nothing above it. For
+// the hash embedder x is the linear mix cos/τ + w·lex, and the constants
+// make the gate sit where 93% of unrelated turns fall below it and 96% of
+// evidence turns above (measured on LoCoMo; see TestLocomoRetrieval's log).
 type Hybrid struct {
 	vec Index
 	lex *BM25
 	cal func(float32) float32
 	w   float64
+}
+
+// The common similarity scale maps additive evidence x ≥ 0 onto [0, 1)
+// with a log-logistic curve, Similarity(x) = 1 / (1 + (x/SimScale)^-SimShape):
+// the log-odds of "relevant" grow with the logarithm of the evidence. It
+// replaces 1 − e^−x, which squeezed every candidate with some lexical
+// overlap into 0.86–0.99, so relevance no longer separated a loose match
+// from an exact one once retention was added. On LoCoMo (hash embedder,
+// query-side IDF) the curve gives an unrelated turn (median x 0.15) 0.14,
+// the 90th percentile of unrelated turns (x 0.56) 0.44, the gate (x 0.80)
+// exactly 0.55, the median evidence turn (x 2.2) 0.80 and a near-exact
+// match (x 6) 0.93. SimShape sets that spread; SimScale puts x = 0.80 (the
+// measured gate of the previous scale, 1 − e^−0.80 = 0.55) on 0.55, so the
+// gate admits exactly the candidates it admitted before.
+const (
+	SimShape = 1.2
+	SimScale = 0.675544
+)
+
+// Similarity maps evidence onto the common scale (0 for x ≤ 0).
+func Similarity(x float64) float64 {
+	if !(x > 0) {
+		return 0
+	}
+	if math.IsInf(x, 1) {
+		return 1
+	}
+	return 1 / (1 + math.Pow(x/SimScale, -SimShape))
+}
+
+// Evidence is the inverse of Similarity: the evidence a similarity in
+// [0, 1) stands for (+Inf at 1).
+func Evidence(sim float64) float64 {
+	switch {
+	case !(sim > 0):
+		return 0
+	case sim >= 1:
+		return math.Inf(1)
+	}
+	return SimScale * math.Pow(sim/(1-sim), 1/SimShape)
 }
 
 // NewHybrid combines vec and lex; cal is the embedder's calibration (nil =
@@ -96,9 +140,11 @@ func (h *Hybrid) Lex() *BM25 { return h.lex }
 
 // Sim fuses a raw cosine and a normalised lexical score.
 func (h *Hybrid) Sim(cos float32, lex float64) float32 {
-	c := float64(min(max(h.cal(cos), 0), 1))
-	return float32(1 - (1-c)*math.Exp(-h.w*max(lex, 0)))
+	return float32(Similarity(Evidence(float64(h.VecSim(cos))) + h.w*max(lex, 0)))
 }
+
+// VecSim is the calibrated similarity of the vector channel alone.
+func (h *Hybrid) VecSim(cos float32) float32 { return min(max(h.cal(cos), 0), 1) }
 
 // Candidates returns the union of the vector top n for q and the BM25
 // top n for query (either may be empty: a nil q or a lexical index of nil
@@ -162,6 +208,7 @@ func (h *Hybrid) Candidates(q []float32, query string, n int, allow func(string)
 	}
 	for i := range out {
 		out[i].Sim = h.Sim(out[i].Cosine, out[i].Lex)
+		out[i].VecSim = h.VecSim(out[i].Cosine)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Sim != out[j].Sim {

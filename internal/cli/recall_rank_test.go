@@ -1,0 +1,70 @@
+package cli_test
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odekmem/odekmem/internal/cli"
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// openDemoCopy opens a copy of the bundled demo store on the demo's clock.
+func openDemoCopy(t *testing.T) *memcore.Store {
+	t.Helper()
+	dir := t.TempDir()
+	src := os.DirFS("../../testdata/demo")
+	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o700)
+		}
+		b, err := fs.ReadFile(src, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return cli.DemoEpoch }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// TestDemoJWTSigningKeysFindsTheDecision: in the demo store, "JWT signing
+// keys" ranks the months-old Ed25519 decision first, both in search and in
+// what the agent hook (the TUI's Recall pane) injects, ahead of recent
+// intents that merely mention JWTs.
+func TestDemoJWTSigningKeysFindsTheDecision(t *testing.T) {
+	st := openDemoCopy(t)
+	res, err := st.Search(context.Background(), "JWT signing keys", memcore.SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) == 0 || !strings.Contains(res[0].Atom.Text, "Ed25519") {
+		for _, r := range res {
+			t.Logf("%.3f sim %.3f ret %.3f %s", r.Composite, r.Sim, r.Retention, r.Atom.Text)
+		}
+		t.Fatal("the Ed25519 decision is not first for \"JWT signing keys\"")
+	}
+	if res[0].AgeDays < 30 {
+		t.Fatalf("premise: the decision is %.0f days old", res[0].AgeDays)
+	}
+	tc := memcore.NewHook(st, memcore.HookOptions{}).BeforeTurn(context.Background(), memcore.Turn{Message: "JWT signing keys", SessionID: "odekmem-tui-preview"})
+	atoms := tc.Memory.Atoms
+	if len(atoms) == 0 || atoms[0].Atom.ID != res[0].Atom.ID {
+		t.Fatalf("the hook's block does not start with the decision: %+v", atoms)
+	}
+}
