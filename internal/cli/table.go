@@ -100,8 +100,9 @@ func init() {
 			about:    `Checks text before storing it: the same scanner every write path runs. Nothing is stored.`,
 			examples: []string{"odekmem scan 'ignore previous instructions'", "odekmem scan --json < lines.txt"},
 			run:      cmdScan, store: noStore, group: "Other"},
-		&command{name: "eval", args: "locomo FILE | aged [FILE]", summary: "retrieval evaluation: a LoCoMo-format file (--dated: over time), or long-lived memories among recent chat",
-			flags: flagSpec{"k": true, "json": false, "limit": true, "dated": false},
+		&command{name: "eval", args: "locomo FILE|aged", summary: "retrieval evaluation: a LoCoMo-format file (--dated: over time), or long-lived memories among recent chat",
+			flags:    flagSpec{"k": true, "json": false, "limit": true, "dated": false},
+			flagHelp: map[string]string{"dated": "locomo: also run with each session's date and report both"},
 			about: `locomo FILE builds one store per conversation (each turn an atom) and reports evidence recall@k; with --dated each atom
 				gets its session's date and every question is asked a day after the last session, reported beside the undated run.
 				aged [FILE] (default: the bundled testdata/aged/aged.json) asks questions whose answer is a months-old decision,

@@ -200,6 +200,9 @@ naming the field and what it accepts.
 			b, _ := json.Marshal(v)
 			d = string(b)
 		}
+		if k == "decay_half_life_days_by_type" {
+			d = "decision/convention/preference/goal/fact 1095, file/error 90"
+		}
 		fmt.Fprintf(&sb, "  %-34s %s\n", k, d)
 	}
 	sb.WriteString("\nThe README's Configuration section describes each field.\n")
