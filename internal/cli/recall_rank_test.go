@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/cli"
+	"github.com/odekmem/odekmem/internal/demo"
 	"github.com/odekmem/odekmem/memcore"
 )
 
-// openDemoCopy opens a copy of the bundled demo store on the demo's clock.
+// openDemoCopy opens a copy of the bundled demo store, re-dated to now.
 func openDemoCopy(t *testing.T) *memcore.Store {
 	t.Helper()
 	dir := t.TempDir()
@@ -35,7 +35,11 @@ func openDemoCopy(t *testing.T) *memcore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return cli.DemoEpoch }})
+	// As `odekmem demo` does: the copy is re-dated to now.
+	if err := demo.Redate(dir, demo.Epoch, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := memcore.Open(dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
