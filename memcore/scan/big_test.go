@@ -9,7 +9,8 @@ import (
 
 // BenchmarkLargeInputs watches for super-linear behaviour on big or
 // adversarial inputs (imports and loaded files are scanned too): each
-// sub-benchmark scans about 60 KB of one repeated unit.
+// sub-benchmark scans scan.MaxInput (256 KiB) of one repeated unit — the
+// largest text Scan examines — and reports bytes allocated.
 func BenchmarkLargeInputs(b *testing.B) {
 	units := map[string]string{
 		"prose":      "User prefers concise answers and tabs. ",
@@ -27,11 +28,18 @@ func BenchmarkLargeInputs(b *testing.B) {
 		"pem":        "-----BEGIN PRIVATE KEY-----",
 		"mixed":      "pаy ",
 		"whitespace": " \t\n",
+		"csi":        "\x1b[",
+		"spaced":     "I g n o r e ",
+		"leet":       "1gn0r3 ",
+		"password":   "password: x ",
+		"dialogue":   "Q: a A: b ",
+		"urlpw":      "://a:b@",
 	}
-	size := 60_000
+	size := scan.MaxInput
 	for name, u := range units {
 		in := strings.Repeat(u, size/len(u))
 		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
 			b.SetBytes(int64(len(in)))
 			for b.Loop() {
 				scan.Scan(in)
