@@ -85,8 +85,15 @@ type Tool struct {
 	store *Store
 
 	mu       sync.Mutex
-	proposed map[string]map[string]bool // session → ids this tool added
-	sessions []string                   // sessions in first-use order, for the bound
+	proposed map[string]map[string]proposal // session → atoms this tool added
+	sessions []string                       // sessions in first-use order, for the bound
+}
+
+// proposal is what an atom was when the tool added it. If a person has
+// reviewed it since (promoted it, for one), it is theirs, not the agent's.
+type proposal struct {
+	source      string
+	quarantined bool
 }
 
 // Bounds on what a Tool remembers about its own proposals.
@@ -96,7 +103,7 @@ const (
 )
 
 // NewTool returns the memory tool over a store.
-func NewTool(s *Store) *Tool { return &Tool{store: s, proposed: map[string]map[string]bool{}} }
+func NewTool(s *Store) *Tool { return &Tool{store: s, proposed: map[string]map[string]proposal{}} }
 
 // CallJSON decodes the model's arguments, runs the action and returns the
 // JSON result. Bad arguments produce an ok=false result, not an error.
@@ -114,7 +121,7 @@ func (t *Tool) CallJSON(ctx context.Context, args []byte, turn ToolTurn) []byte 
 	return b
 }
 
-func (t *Tool) remember(session, id string) {
+func (t *Tool) remember(session string, r AddResult) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ids := t.proposed[session]
@@ -123,19 +130,29 @@ func (t *Tool) remember(session, id string) {
 			delete(t.proposed, t.sessions[0])
 			t.sessions = t.sessions[1:]
 		}
-		ids = map[string]bool{}
+		ids = map[string]proposal{}
 		t.proposed[session] = ids
 		t.sessions = append(t.sessions, session)
 	}
 	if len(ids) < toolMaxPerSession {
-		ids[id] = true
+		ids[r.Atom.ID] = proposal{source: r.Atom.SourceClass, quarantined: r.Quarantined}
 	}
 }
 
+// proposedHere reports whether id is an atom this tool added in session
+// and still is as the tool left it.
 func (t *Tool) proposedHere(session, id string) bool {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.proposed[session][id]
+	p, ok := t.proposed[session][id]
+	t.mu.Unlock()
+	if !ok {
+		return false
+	}
+	a, q, err := t.store.Get(id)
+	if err != nil {
+		return true // gone already: Forget reports not found
+	}
+	return a.SourceClass == p.source && (q != nil) == p.quarantined
 }
 
 func (t *Tool) forgetProposal(session, id string) {
@@ -149,7 +166,7 @@ var ErrHumanOnly = errors.New("only the user can do this: tell them what you wan
 
 // ErrNotYours is returned when the agent asks to forget or pin an atom it
 // did not add in this session.
-var ErrNotYours = errors.New("refused: the memory tool may only forget or pin memories it added itself in this session; anything else is the user's to change")
+var ErrNotYours = errors.New("refused: the memory tool may only forget or pin memories it added itself in this session and the user has not reviewed since; anything else is the user's to change")
 
 // Call runs one action.
 func (t *Tool) Call(ctx context.Context, c ToolCall, turn ToolTurn) ToolResult {
@@ -193,7 +210,7 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn ToolTurn) ToolResult {
 		// A refresh or a duplicate names an atom that already existed
 		// (possibly the person's): it is not the agent's to forget later.
 		if !r.Refreshed && !r.Duplicate {
-			t.remember(turn.SessionID, r.Atom.ID)
+			t.remember(turn.SessionID, r)
 		}
 		res := ToolResult{OK: true, AtomID: r.Atom.ID, SourceClass: r.Atom.SourceClass, Quarantined: r.Quarantined, Reason: r.Reason}
 		if r.Quarantined {

@@ -226,6 +226,19 @@ func TestToolCannotForgetOrPinWhatItDidNotAdd(t *testing.T) {
 	if st.Len() != 2 || len(st.Quarantined()) != 1 {
 		t.Fatalf("the person's atoms changed: %d live, %d quarantined", st.Len(), len(st.Quarantined()))
 	}
+	// A proposal the person has since promoted is theirs.
+	later := hTool(t, tool, `{"action":"add_atom","content":"the user likes long meetings"}`, turn)
+	if _, err := st.Promote(context.Background(), later.AtomID); err != nil {
+		t.Fatal(err)
+	}
+	for _, action := range []string{"forget_atom", "pin_atom"} {
+		if r := hTool(t, tool, `{"action":"`+action+`","atom_id":"`+later.AtomID+`"}`, turn); r.OK {
+			t.Fatalf("%s of a proposal the person promoted: %+v", action, r)
+		}
+	}
+	if a, _, err := st.Get(later.AtomID); err != nil || a.Pin {
+		t.Fatalf("promoted proposal changed: %+v %v", a, err)
+	}
 }
 
 // Issue 12 item 5: the schema is data, lists only what the tool can do,

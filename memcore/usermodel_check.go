@@ -117,6 +117,12 @@ func checkStyleWords(canon, v string, vocab []string) error {
 	return nil
 }
 
+// UserModelForPrompt returns the confirmed values of m (canonical path,
+// value) that may reach a prompt or an agent, each passed through
+// CheckUserModelValue, and a note for each value dropped. Every surface
+// that shows the user model to a model uses it.
+func UserModelForPrompt(m UserModel) (values [][2]string, dropped []string) { return promptValues(m) }
+
 // promptValues returns the confirmed values of m that may reach a prompt,
 // each checked again (an edited user_model.json is read as it is), and a
 // warning for each one dropped. A list keeps its first MaxUserModelItems
