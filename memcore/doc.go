@@ -24,8 +24,10 @@
 //     atoms) with predicted-intent recall and LLM rerank; RecordUserMessage
 //     extracts atoms from the person's message, applies inline approvals,
 //     links associations and runs user-state inference on its cadence.
-//   - Tool is the agent's memory tool (ToolSchema). It decides provenance
-//     itself and cannot promote, confirm or unpin.
+//   - Tool is the agent's memory tool (MemoryToolSpec describes it as
+//     data). It decides provenance itself (VerbatimUserSpan), may forget or
+//     pin only what it added in the same session, and cannot promote,
+//     confirm, unpin or change the user model.
 //   - LoadSettings layers ~/.odek/config.json, ODEK_MEMORY_EXTENDED_* and
 //     --memory-extended-* flags into a validated Config.
 //
