@@ -112,7 +112,7 @@ func BenchmarkHookEndToEnd(b *testing.B) {
 					if mode == "process" {
 						env = append(env, "ODEKMEM_NO_SERVE=1")
 					} else {
-						srv := exec.Command(exe, serveArgs...)
+						srv := exec.Command(bin, serveArgs...) // odekmem-hook is a client only
 						srv.Env = env
 						if err := srv.Start(); err != nil {
 							b.Fatal(err)
