@@ -216,7 +216,7 @@ func TestPromoteExpireRace(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := 0; i < 20; i++ {
-			if _, err := b.ExpireQuarantine(); err != nil {
+			if _, err := memcore.ExpireQuarantine(b); err != nil {
 				t.Error(err)
 			}
 		}

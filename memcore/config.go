@@ -1,15 +1,9 @@
 package memcore
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/memcore/guard"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
@@ -18,8 +12,14 @@ import (
 )
 
 // Config is the memory.extended section of the design's field reference,
-// plus a few odekmem additions (marked). Zero values are meaningful where
-// the field allows zero; use DefaultConfig for the design's defaults.
+// plus a few odekmem additions (marked).
+//
+// A Config you write as a literal (including the zero Config) means the
+// defaults field by field: Open replaces every field left zero with its
+// DefaultConfig value, so &Config{SemanticSearchTopK: 5} changes only the
+// top K. To set a field to zero on purpose (no cap, no min-score gate, a
+// feature off), start from DefaultConfig() and change it: a Config that
+// came from DefaultConfig keeps its zero values.
 type Config struct {
 	Enabled                 bool    `json:"enabled"`
 	MaxSizeMB               float64 `json:"max_size_mb"`
@@ -62,14 +62,23 @@ type Config struct {
 	QuarantineSharePercent float64 `json:"quarantine_share_percent"`
 	// BreakHours is the gap after which a session counts as resumed.
 	BreakHours float64 `json:"break_hours"`
-	// LLMTimeoutSeconds bounds each per-turn LLM call when llm is omitted.
+	// HookTimeoutSeconds bounds each LLM call the Hook makes in a turn
+	// (extraction, intents, rerank, summaries, inference).
 	HookTimeoutSeconds float64 `json:"hook_timeout_seconds"`
 	// AgentName is the name the person addresses the agent by in inline
 	// commands ("odek, remember that"); "" means DefaultAgentName.
 	AgentName string `json:"agent_name"`
 
-	LLM       *LLMConfig       `json:"llm,omitempty"`
+	// LLM is the memory LLM Open builds when Options.LLM is nil; nil
+	// means no LLM (rule-based fallbacks).
+	LLM *LLMConfig `json:"llm,omitempty"`
+	// Embedding is the embedder Open builds when Options.Embedder is nil;
+	// nil means the offline hash embedder.
 	Embedding *EmbeddingConfig `json:"embedding,omitempty"`
+
+	// fromDefaults is set by DefaultConfig: the zero values of such a
+	// Config are explicit, not "unset".
+	fromDefaults bool
 }
 
 // LLMConfig configures an OpenAI-compatible chat model.
@@ -106,6 +115,7 @@ func DefaultConfig() Config {
 		MemoryBudgetChars:           2000,
 		DecayHalfLifeDays:           30,
 		DecayHalfLifeByType:         DefaultHalfLives(),
+		fromDefaults:                true,
 		QuarantineTTLDays:           7,
 		EvictionPolicy:              "retention_decay",
 		PredictiveIntents:           3,
@@ -126,6 +136,23 @@ func DefaultConfig() Config {
 		HookTimeoutSeconds:          30,
 		AgentName:                   DefaultAgentName,
 	}
+}
+
+// withDefaults is the Config as Open uses it: a Config that did not come
+// from DefaultConfig has each zero field replaced by its default.
+func (c Config) withDefaults() Config {
+	if c.fromDefaults {
+		return c
+	}
+	def := reflect.ValueOf(DefaultConfig())
+	v := reflect.ValueOf(&c).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if f := v.Field(i); f.CanSet() && f.IsZero() {
+			f.Set(def.Field(i))
+		}
+	}
+	c.fromDefaults = true
+	return c
 }
 
 // DefaultAgentName is the agent's name in inline commands when
@@ -274,8 +301,10 @@ func (c Config) CapBytes() int64 {
 }
 
 // Validate reports the first out-of-range field, naming it and the values
-// it allows.
+// it allows. It checks the Config as Open would use it (zero fields of a
+// literal Config take their defaults).
 func (c Config) Validate() error {
+	c = c.withDefaults()
 	bad := func(field, allowed string, got any) error {
 		return fmt.Errorf("%w: memory.extended.%s = %v: allowed %s", ErrInvalidConfig, field, got, allowed)
 	}
@@ -376,391 +405,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// configField is one scalar field of Config reachable from JSON, the
-// environment and flags.
-type configField struct {
-	key   string // json key, e.g. max_size_mb
-	index int
-	kind  reflect.Kind
-}
-
-func scalarFields() []configField {
-	t := reflect.TypeOf(Config{})
-	var out []configField
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		k := f.Type.Kind()
-		if k == reflect.Pointer {
-			continue
-		}
-		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		out = append(out, configField{key: key, index: i, kind: k})
-	}
-	return out
-}
-
-// ConfigKeys lists every scalar memory.extended key in declaration order.
-func ConfigKeys() []string {
-	var keys []string
-	for _, f := range scalarFields() {
-		keys = append(keys, f.key)
-	}
-	return keys
-}
-
-// EnvName is the environment variable for a key: ODEK_MEMORY_EXTENDED_<KEY>.
-func EnvName(key string) string { return "ODEK_MEMORY_EXTENDED_" + strings.ToUpper(key) }
-
-// FlagName is the command-line flag for a key: memory-extended-<key-with-dashes>.
-func FlagName(key string) string {
-	return "memory-extended-" + strings.ReplaceAll(key, "_", "-")
-}
-
-// Set assigns one scalar field from its string form, as the environment and
-// flags give it. The error names the field and what it accepts.
-func (c *Config) Set(key, value string) error {
-	for _, f := range scalarFields() {
-		if f.key != key {
-			continue
-		}
-		v := reflect.ValueOf(c).Elem().Field(f.index)
-		value = strings.TrimSpace(value)
-		switch f.kind {
-		case reflect.Bool:
-			b, err := strconv.ParseBool(value)
-			if err != nil {
-				return fmt.Errorf("%w: memory.extended.%s = %q: allowed true or false", ErrInvalidConfig, key, value)
-			}
-			v.SetBool(b)
-		case reflect.Int:
-			n, err := strconv.Atoi(value)
-			if err != nil {
-				return fmt.Errorf("%w: memory.extended.%s = %q: allowed an integer", ErrInvalidConfig, key, value)
-			}
-			v.SetInt(int64(n))
-		case reflect.Float64:
-			x, err := strconv.ParseFloat(value, 64)
-			if err != nil {
-				return fmt.Errorf("%w: memory.extended.%s = %q: allowed a number", ErrInvalidConfig, key, value)
-			}
-			v.SetFloat(x)
-		case reflect.String:
-			if hl, ok := v.Addr().Interface().(*HalfLives); ok {
-				// type=days pairs, comma-separated, over the current values.
-				cur, _ := hl.Map()
-				m, err := parseHalfLives(value, cur)
-				if err != nil {
-					return fmt.Errorf("%w: memory.extended.%s = %q: %v", ErrInvalidConfig, key, value, err)
-				}
-				*hl = HalfLivesOf(m)
-				break
-			}
-			v.SetString(value)
-		}
-		return nil
-	}
-	return fmt.Errorf("%w: unknown key memory.extended.%s", ErrInvalidConfig, key)
-}
-
-// applyJSON overlays the keys present in raw (a memory.extended object).
-// Keys that are present are honoured even when zero.
-func (c *Config) applyJSON(raw map[string]json.RawMessage, warn func(string)) error {
-	known := map[string]configField{}
-	for _, f := range scalarFields() {
-		known[f.key] = f
-	}
-	for _, key := range sortedKeys(raw) {
-		msg := raw[key]
-		switch key {
-		case "llm":
-			var l LLMConfig
-			if err := json.Unmarshal(msg, &l); err != nil {
-				return fmt.Errorf("%w: memory.extended.llm: %v", ErrInvalidConfig, err)
-			}
-			if string(msg) != "null" {
-				c.LLM = &l
-			}
-			continue
-		case "embedding":
-			var e EmbeddingConfig
-			if err := json.Unmarshal(msg, &e); err != nil {
-				return fmt.Errorf("%w: memory.extended.embedding: %v", ErrInvalidConfig, err)
-			}
-			if string(msg) != "null" {
-				c.Embedding = &e
-			}
-			continue
-		}
-		f, ok := known[key]
-		if !ok {
-			if warn != nil {
-				warn(fmt.Sprintf("unknown config key memory.extended.%s ignored", key))
-			}
-			continue
-		}
-		field := reflect.ValueOf(c).Elem().Field(f.index)
-		if err := json.Unmarshal(msg, field.Addr().Interface()); err != nil {
-			return fmt.Errorf("%w: memory.extended.%s: %v", ErrInvalidConfig, key, err)
-		}
-	}
-	return nil
-}
-
-// Settings is everything odekmem reads from the layered configuration: the
-// memory.extended section and the top-level model settings that the shared
-// LLM client is built from.
-type Settings struct {
-	Home     string
-	Extended Config
-	// Shared is the agent's own model (top-level model, base_url, …).
-	Shared LLMConfig
-	// SharedEmbedding is memory.embedding, used when memory.extended.embedding
-	// is omitted.
-	SharedEmbedding *EmbeddingConfig
-	// Guard is the top-level "guard" section of ~/.odek/config.json (the
-	// optional second opinion; see memcore/guard). A project's odek.json
-	// may not set it.
-	Guard guard.Config
-	// Warnings are problems that did not stop loading (ignored project keys,
-	// unknown keys); callers print them on stderr.
-	Warnings []string
-}
-
-// StoreDir is <home>/memory/extended.
-func (s Settings) StoreDir() string { return filepath.Join(s.Home, "memory", "extended") }
-
-// EffectiveEmbedding is memory.extended.embedding, falling back to the shared
-// memory.embedding, falling back to the offline hash embedder.
-func (s Settings) EffectiveEmbedding() EmbeddingConfig {
-	if s.Extended.Embedding != nil {
-		return *s.Extended.Embedding
-	}
-	if s.SharedEmbedding != nil {
-		return *s.SharedEmbedding
-	}
-	return EmbeddingConfig{Provider: "hash"}
-}
-
-type fileConfig struct {
-	Model       *string                    `json:"model"`
-	BaseURL     *string                    `json:"base_url"`
-	APIKey      *string                    `json:"api_key"`
-	Thinking    *bool                      `json:"thinking"`
-	MaxTokens   *int                       `json:"max_tokens"`
-	Temperature *float64                   `json:"temperature"`
-	Timeout     *int                       `json:"timeout"`
-	Memory      map[string]json.RawMessage `json:"memory"`
-	Embedding   json.RawMessage            `json:"embedding"`
-	Guard       json.RawMessage            `json:"guard"`
-}
-
-func (fc fileConfig) applyShared(l *LLMConfig) {
-	if fc.Model != nil {
-		l.Model = *fc.Model
-	}
-	if fc.BaseURL != nil {
-		l.BaseURL = *fc.BaseURL
-	}
-	if fc.APIKey != nil {
-		l.APIKey = *fc.APIKey
-	}
-	if fc.Thinking != nil {
-		l.Thinking = *fc.Thinking
-	}
-	if fc.MaxTokens != nil {
-		l.MaxTokens = *fc.MaxTokens
-	}
-	if fc.Temperature != nil {
-		l.Temperature = *fc.Temperature
-	}
-	if fc.Timeout != nil {
-		l.TimeoutSeconds = *fc.Timeout
-	}
-}
-
-// LoadOptions says where the layers come from. Zero fields mean the real
-// process environment: HOME/ODEK_HOME, os.Getenv and ./odek.json.
-type LoadOptions struct {
-	Home       string // --home; overrides ODEK_HOME and ~/.odek
-	Getenv     func(string) string
-	ProjectDir string            // directory holding odek.json; "" = current directory
-	Flags      map[string]string // memory.extended key → value from --memory-extended-* flags
-}
-
-// LoadSettings merges ~/.odek/config.json, the project ./odek.json (which
-// may not set memory, embedding or guard), ODEK_* environment variables and
-// flags, in that order, and validates the result.
-func LoadSettings(opts LoadOptions) (Settings, error) {
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	s := Settings{Extended: DefaultConfig()}
-	switch {
-	case opts.Home != "":
-		s.Home = opts.Home
-	case getenv("ODEK_HOME") != "":
-		s.Home = getenv("ODEK_HOME")
-	default:
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return s, fmt.Errorf("find home directory: %w (set ODEK_HOME or --home)", err)
-		}
-		s.Home = filepath.Join(h, ".odek")
-	}
-	warn := func(m string) { s.Warnings = append(s.Warnings, m) }
-
-	userPath := filepath.Join(s.Home, "config.json")
-	if fc, ok, err := readFileConfig(userPath); err != nil {
-		return s, err
-	} else if ok {
-		fc.applyShared(&s.Shared)
-		if err := s.applyMemory(fc, userPath, warn); err != nil {
-			return s, err
-		}
-		if len(fc.Guard) > 0 {
-			dec := json.NewDecoder(bytes.NewReader(fc.Guard))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&s.Guard); err != nil {
-				return s, fmt.Errorf("%s: guard: %w", userPath, err)
-			}
-			if err := s.Guard.Validate(); err != nil {
-				return s, fmt.Errorf("%s: %w", userPath, err)
-			}
-		}
-	}
-
-	projDir := opts.ProjectDir
-	if projDir == "" {
-		projDir, _ = os.Getwd()
-	}
-	if projDir != "" {
-		projPath := filepath.Join(projDir, "odek.json")
-		if filepath.Clean(projPath) != filepath.Clean(userPath) {
-			fc, ok, err := readFileConfig(projPath)
-			if err != nil {
-				warn(fmt.Sprintf("%s ignored: %v", projPath, err))
-			} else if ok {
-				for _, sect := range []struct {
-					name string
-					set  bool
-				}{{"memory", fc.Memory != nil}, {"embedding", len(fc.Embedding) > 0}, {"guard", len(fc.Guard) > 0}} {
-					if sect.set {
-						warn(fmt.Sprintf("%s: project config may not set %q; ignored (set it in %s, ODEK_MEMORY_EXTENDED_* or --memory-extended-*)", projPath, sect.name, userPath))
-					}
-				}
-				// The shared model is the memory LLM when memory.extended.llm
-				// is omitted, so a cloned repository must not redirect it
-				// either: it would receive the person's API key and messages
-				// and could plant trusted atoms.
-				var shared []string
-				for _, f := range []struct {
-					name string
-					set  bool
-				}{{"model", fc.Model != nil}, {"base_url", fc.BaseURL != nil}, {"api_key", fc.APIKey != nil}, {"thinking", fc.Thinking != nil},
-					{"max_tokens", fc.MaxTokens != nil}, {"temperature", fc.Temperature != nil}, {"timeout", fc.Timeout != nil}} {
-					if f.set {
-						shared = append(shared, f.name)
-					}
-				}
-				if len(shared) > 0 {
-					warn(fmt.Sprintf("%s: project config may not set the model odekmem uses for memory (%s); ignored (set it in %s or ODEK_*)", projPath, strings.Join(shared, ", "), userPath))
-				}
-			}
-		}
-	}
-
-	// Environment.
-	for _, key := range ConfigKeys() {
-		if v, ok := lookupEnv(getenv, EnvName(key)); ok {
-			if err := s.Extended.Set(key, v); err != nil {
-				return s, fmt.Errorf("%s: %w", EnvName(key), err)
-			}
-		}
-	}
-	for _, e := range []struct {
-		name string
-		set  func(string) error
-	}{
-		{"ODEK_MODEL", func(v string) error { s.Shared.Model = v; return nil }},
-		{"ODEK_BASE_URL", func(v string) error { s.Shared.BaseURL = v; return nil }},
-		{"ODEK_API_KEY", func(v string) error { s.Shared.APIKey = v; return nil }},
-		{"ODEK_THINKING", func(v string) error { b, err := strconv.ParseBool(v); s.Shared.Thinking = b; return err }},
-		{"ODEK_MAX_TOKENS", func(v string) error { n, err := strconv.Atoi(v); s.Shared.MaxTokens = n; return err }},
-		{"ODEK_TEMPERATURE", func(v string) error { x, err := strconv.ParseFloat(v, 64); s.Shared.Temperature = x; return err }},
-		{"ODEK_TIMEOUT", func(v string) error { n, err := strconv.Atoi(v); s.Shared.TimeoutSeconds = n; return err }},
-	} {
-		if v, ok := lookupEnv(getenv, e.name); ok {
-			if err := e.set(v); err != nil {
-				return s, fmt.Errorf("%w: %s=%q: %v", ErrInvalidConfig, e.name, v, err)
-			}
-		}
-	}
-
-	// Flags last.
-	for _, key := range sortedKeys(opts.Flags) {
-		if err := s.Extended.Set(key, opts.Flags[key]); err != nil {
-			return s, fmt.Errorf("--%s: %w", FlagName(key), err)
-		}
-	}
-	if err := s.Extended.Validate(); err != nil {
-		return s, err
-	}
-	return s, nil
-}
-
-func lookupEnv(getenv func(string) string, name string) (string, bool) {
-	v := getenv(name)
-	return v, v != ""
-}
-
-func (s *Settings) applyMemory(fc fileConfig, path string, warn func(string)) error {
-	if fc.Memory == nil {
-		return nil
-	}
-	if raw, ok := fc.Memory["extended"]; ok {
-		var ext map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &ext); err != nil {
-			return fmt.Errorf("%s: memory.extended: %w", path, err)
-		}
-		if err := s.Extended.applyJSON(ext, warn); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	if raw, ok := fc.Memory["embedding"]; ok && string(raw) != "null" {
-		var e EmbeddingConfig
-		if err := json.Unmarshal(raw, &e); err != nil {
-			return fmt.Errorf("%s: memory.embedding: %w", path, err)
-		}
-		s.SharedEmbedding = &e
-	}
-	return nil
-}
-
-func readFileConfig(path string) (fileConfig, bool, error) {
-	var fc fileConfig
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fc, false, nil
-	}
-	if err != nil {
-		return fc, false, fmt.Errorf("read config: %w", err)
-	}
-	if err := json.Unmarshal(data, &fc); err != nil {
-		return fc, false, fmt.Errorf("%s: invalid JSON: %w", path, err)
-	}
-	return fc, true, nil
-}
-
-// IsBoolKey reports whether a memory.extended key holds a boolean, so a
-// bare --memory-extended-<key> flag means true.
-func IsBoolKey(key string) bool {
-	for _, f := range scalarFields() {
-		if f.key == key {
-			return f.kind == reflect.Bool
-		}
-	}
-	return false
 }

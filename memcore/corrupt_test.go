@@ -25,10 +25,10 @@ func stSeedStore(t *testing.T) (string, []string) {
 		ids = append(ids, stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 120)}).Atom.ID)
 	}
 	stAdd(t, s, memcore.AddRequest{Text: "quarantined note from the web", Source: memcore.SourceWeb})
-	if _, err := s.AddLinks(ctx, []memcore.LinkRequest{{A: ids[0], B: ids[1], Kind: memcore.LinkTask}}); err != nil {
+	if _, err := memcore.AddLinks(s, ctx, []memcore.LinkRequest{{A: ids[0], B: ids[1], Kind: memcore.LinkTask}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ApplyDirect(ctx, "style.tone", "plain"); err != nil {
+	if err := memcore.ApplyDirect(s, ctx, "style.tone", "plain"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Compact(ctx); err != nil {

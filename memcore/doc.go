@@ -28,8 +28,13 @@
 //     data). It decides provenance itself (VerbatimUserSpan), may forget or
 //     pin only what it added in the same session, and cannot promote,
 //     confirm, unpin or change the user model.
-//   - LoadSettings layers ~/.odek/config.json, ODEK_MEMORY_EXTENDED_* and
-//     --memory-extended-* flags into a validated Config.
+//   - Open builds what the Config says: the embedder (Config.Embedding)
+//     and the memory LLM (Config.LLM). The library reads no configuration
+//     files or environment variables; a Config literal means the defaults
+//     field by field.
+//   - Lifecycle: Hook.Close waits for (or cancels) the Hook's background
+//     inference; Store.Close waits for the store's background work. After
+//     Close, methods return ErrClosed.
 //
 // # Caveats
 //

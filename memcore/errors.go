@@ -3,6 +3,7 @@ package memcore
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // ErrNotFound means no live or quarantined atom, or no pending review, has
@@ -55,4 +56,28 @@ func (e *notFoundError) Unwrap() error { return ErrNotFound }
 
 func notFound(format string, a ...any) error {
 	return &notFoundError{msg: fmt.Sprintf(format, a...)}
+}
+
+// missingAtom is the error for an id that no live or quarantined atom has:
+// ErrInvalidID when the id is not in odekmem's own form (32 lowercase hex
+// digits) — a typo or a made-up id — and ErrNotFound when it is (the atom
+// was forgotten, evicted or never existed here). Ids other programs wrote in
+// other safe spellings are still found: this runs only after the lookup.
+func missingAtom(id string) error {
+	if !isHexID(id) {
+		return fmt.Errorf("%w: %s is not an atom id (odekmem ids are 32 lowercase hex digits)", ErrInvalidID, strconv.Quote(scanRedact(TruncateChars(id, 80))))
+	}
+	return notFound("no atom %s", id)
+}
+
+func isHexID(id string) bool {
+	if len(id) != 32 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -31,7 +31,7 @@ func (s *Store) Export(w io.Writer) error {
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	var err error
-	s.read(func() {
+	rerr := s.read(func() {
 		for _, e := range s.order {
 			a := cloneAtom(e.atom)
 			if err = enc.Encode(ExportRecord{Kind: "atom", Atom: &a}); err != nil {
@@ -75,6 +75,9 @@ func (s *Store) Export(w io.Writer) error {
 			}
 		}
 	})
+	if rerr != nil {
+		return rerr
+	}
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}

@@ -2,7 +2,6 @@ package memcore
 
 import (
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/odekmem/odekmem/memcore/embed"
@@ -37,42 +36,13 @@ func NewEmbedder(c EmbeddingConfig) (Embedder, error) {
 	return nil, fmt.Errorf("%w: embedding.provider = %q: allowed \"hash\", \"http\", \"openai\" or \"ollama\"", ErrInvalidConfig, c.Provider)
 }
 
-// NewLLM builds the memory LLM: the dedicated memory.extended.llm when set,
-// otherwise the shared top-level model, otherwise nil (rule-based
-// fallbacks). The warning is non-empty when the shared model has thinking
-// enabled and no dedicated memory LLM is set.
-func NewLLM(s Settings) (LLMClient, string, error) {
-	if l := s.Extended.LLM; l != nil && l.Model != "" {
-		c, err := llm.NewOpenAI(llmConfig(*l))
-		if err != nil {
-			return nil, "", fmt.Errorf("memory.extended.llm: %w", err)
-		}
-		return c, "", nil
+// newLLM builds the memory LLM a configuration names (an OpenAI-compatible
+// chat endpoint); both the model and the base URL are required.
+func newLLM(c LLMConfig) (LLMClient, error) {
+	cl, err := llm.NewOpenAI(llm.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxTokens: c.MaxTokens,
+		Temperature: c.Temperature, TimeoutSeconds: c.TimeoutSeconds, Thinking: c.Thinking})
+	if err != nil {
+		return nil, fmt.Errorf("%w: memory.extended.llm: %v", ErrInvalidConfig, err)
 	}
-	if s.Shared.Model != "" && s.Shared.BaseURL != "" {
-		cfg := llmConfig(s.Shared)
-		c, err := llm.NewOpenAI(cfg)
-		if err != nil {
-			return nil, "", fmt.Errorf("shared model: %w", err)
-		}
-		return c, warnOnce(llm.ThinkingWarning(cfg, false)), nil
-	}
-	return nil, "", nil
-}
-
-var warned sync.Map
-
-// warnOnce returns w the first time it is seen in this process, "" after.
-func warnOnce(w string) string {
-	if w == "" {
-		return ""
-	}
-	if _, loaded := warned.LoadOrStore(w, true); loaded {
-		return ""
-	}
-	return w
-}
-
-func llmConfig(l LLMConfig) llm.Config {
-	return llm.Config{BaseURL: l.BaseURL, APIKey: l.APIKey, Model: l.Model, MaxTokens: l.MaxTokens, Temperature: l.Temperature, TimeoutSeconds: l.TimeoutSeconds, Thinking: l.Thinking}
+	return cl, nil
 }

@@ -7,27 +7,6 @@ import (
 	"github.com/odekmem/odekmem/memcore"
 )
 
-func TestNewLLMChoosesDedicatedThenSharedThenNone(t *testing.T) {
-	s := memcore.Settings{Extended: memcore.DefaultConfig()}
-	c, w, err := memcore.NewLLM(s)
-	if err != nil || c != nil || w != "" {
-		t.Fatalf("no model configured: %v %v %q", c, err, w)
-	}
-	s.Shared = memcore.LLMConfig{Model: "deep-thinker", BaseURL: "http://127.0.0.1:1/v1", Thinking: true}
-	c, w, err = memcore.NewLLM(s)
-	if err != nil || c == nil || !strings.Contains(w, "thinking") {
-		t.Fatalf("shared thinking model: %v %v %q", c, err, w)
-	}
-	if _, w2, _ := memcore.NewLLM(s); w2 != "" {
-		t.Fatalf("the thinking warning should be given once, got it again: %q", w2)
-	}
-	s.Extended.LLM = &memcore.LLMConfig{Model: "qwen2.5:7b", BaseURL: "http://127.0.0.1:1/v1"}
-	c, w, err = memcore.NewLLM(s)
-	if err != nil || c == nil || w != "" {
-		t.Fatalf("dedicated model: %v %v %q", c, err, w)
-	}
-}
-
 func TestNewEmbedderProviders(t *testing.T) {
 	for _, tc := range []struct {
 		cfg  memcore.EmbeddingConfig

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
+	"path"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,8 +34,14 @@ type Hook struct {
 	now     func() time.Time
 
 	mu       sync.Mutex
-	sessions map[string]*sessionState
+	sessions *sessionLRU
 	focus    string // normalised project of the last inference
+	closed   bool   // set by Close under mu; no background work starts after
+
+	// bgCtx is the context of the Hook's background work; Close cancels
+	// it when its own ctx ends before that work finishes.
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
 
 	inferring atomic.Bool
 	inferWG   sync.WaitGroup
@@ -77,15 +83,55 @@ func NewHook(s *Store, o HookOptions) *Hook {
 	if t <= 0 {
 		t = 30 * time.Second
 	}
-	return &Hook{store: s, llm: c, cfg: s.cfg, timeout: t, now: s.now, sessions: map[string]*sessionState{}}
+	bg, cancel := context.WithCancel(context.Background())
+	return &Hook{store: s, llm: c, cfg: s.cfg, timeout: t, now: s.now, sessions: newSessionLRU(maxHookSessions),
+		bgCtx: bg, bgCancel: cancel}
 }
 
-// Turn is one user message as the agent sees it.
+// Close stops the Hook: no background work starts afterwards, and Close
+// waits for the running user-state inference to finish. When ctx ends
+// first, Close cancels that work, waits for it to return and reports
+// ctx's error. After Close, RecordUserMessage returns ErrClosed and
+// BeforeTurn returns only the message. Close the Hook before its Store.
+func (h *Hook) Close(ctx context.Context) error {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		h.inferWG.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		h.bgCancel()
+		return nil
+	case <-ctx.Done():
+		h.bgCancel()
+		<-done
+		return ctx.Err()
+	}
+}
+
+func (h *Hook) isClosed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
+// Turn is what the agent knows about the turn it is in: the Hook's calls
+// and the memory Tool's calls take the same value. Provenance is decided
+// from it, never from a model's arguments.
 type Turn struct {
-	Message   string
+	// Message is the person's current message, verbatim.
+	Message string
+	// SessionID groups turns; it also scopes what the memory tool may
+	// forget or pin (only atoms it added in the same session).
 	SessionID string
-	Project   string
-	// TurnIndex is the turn within the session; 0 counts automatically.
+	// Project is the working directory or project name; memcore compares
+	// projects by their lower-cased base name.
+	Project string
+	// TurnIndex is the turn within the session; 0 lets the Hook count.
 	TurnIndex int
 	// Time is when the message was sent; zero means now.
 	Time time.Time
@@ -120,13 +166,7 @@ type TurnContext struct {
 func (h *Hook) session(t Turn) *sessionState {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	id := t.SessionID
-	st := h.sessions[id]
-	if st == nil {
-		st = &sessionState{}
-		h.sessions[id] = st
-	}
-	return st
+	return h.sessions.get(t.SessionID)
 }
 
 func (h *Hook) llmCtx(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -142,6 +182,10 @@ func (h *Hook) BeforeTurn(ctx context.Context, t Turn) TurnContext {
 	}
 	msg := strings.TrimSpace(scan.StripUntrusted(t.Message))
 	tc.Message = msg
+	if h.isClosed() {
+		warn("memory hook is closed")
+		return tc
+	}
 	now := t.Time
 	if now.IsZero() {
 		now = h.now()
@@ -176,7 +220,7 @@ func (h *Hook) BeforeTurn(ctx context.Context, t Turn) TurnContext {
 		warn("recall: %v", err)
 	}
 	tc.Intents, tc.Reranked = intents, reranked
-	tc.Memory = h.store.RenderBlock(atoms)
+	tc.Memory = h.store.renderBlock(atoms)
 	for _, w := range tc.Memory.Warnings {
 		warn("%s", w)
 	}
@@ -304,7 +348,9 @@ func projectKey(p string) string {
 	if p == "" {
 		return ""
 	}
-	return strings.ToLower(filepath.Base(filepath.ToSlash(p)))
+	// Either separator, whatever OS wrote the atom (odek on Windows
+	// stores C:\src\app).
+	return strings.ToLower(path.Base(strings.ReplaceAll(p, "\\", "/")))
 }
 
 func (h *Hook) resumeBlock(ctx context.Context, t Turn, st *sessionState, now time.Time, warn func(string, ...any)) string {
@@ -462,19 +508,23 @@ func (h *Hook) maybeInfer(turn int, project string) bool {
 	if changed {
 		h.focus = key
 	}
-	h.mu.Unlock()
-	if !due && !changed {
+	if !due && !changed || h.closed {
+		h.mu.Unlock()
 		return false
 	}
 	if !h.inferring.CompareAndSwap(false, true) {
+		h.mu.Unlock()
 		return false
 	}
+	// Added under mu, so Close (which sets closed under mu) always waits
+	// for it.
 	h.inferWG.Add(1)
+	h.mu.Unlock()
 	go func() {
 		defer h.inferWG.Done()
 		defer h.inferring.Store(false)
 		h.inferences.Add(1)
-		if err := h.Infer(context.Background()); err != nil {
+		if err := h.Infer(h.bgCtx); err != nil {
 			h.warnMu.Lock()
 			h.warnings = append(h.warnings, "user-state inference: "+err.Error())
 			h.warnMu.Unlock()
@@ -509,11 +559,11 @@ func (h *Hook) Infer(ctx context.Context) error {
 	}
 	for _, u := range ups {
 		if u.Direct {
-			if err := h.store.ApplyDirect(ctx, u.Field, u.Value); err == nil {
+			if err := h.store.applyDirect(ctx, u.Field, u.Value); err == nil {
 				continue
 			}
 		}
-		_, _, err := h.store.QueuePending(ctx, PendingReview{Field: u.Field, Value: u.Value, Evidence: u.Evidence, Confidence: u.Confidence})
+		_, _, err := h.store.queuePending(ctx, PendingReview{Field: u.Field, Value: u.Value, Evidence: u.Evidence, Confidence: u.Confidence})
 		switch {
 		case errors.Is(err, ErrBlocked) || errors.Is(err, ErrInvalidValue):
 			// Never dropped silently: the blocked or malformed inference

@@ -442,8 +442,8 @@ func TestReturnAfterBreakStaysInProject(t *testing.T) {
 func TestBlocksFollowDesignOrderAndAreWrapped(t *testing.T) {
 	st := hOpen(t, nil, nil)
 	ctx := context.Background()
-	st.ApplyDirect(ctx, "style.verbosity", "low")
-	st.ApplyDirect(ctx, "focus.project", "payments-api")
+	memcore.ApplyDirect(st, ctx, "style.verbosity", "low")
+	memcore.ApplyDirect(st, ctx, "focus.project", "payments-api")
 	hAdd(t, st, "The payments service uses PostgreSQL for ledger storage", "fact", "", 0)
 	h := memcore.NewHook(st, memcore.HookOptions{})
 	tc := h.BeforeTurn(ctx, memcore.Turn{Message: "where is the payments ledger stored?"})
@@ -486,8 +486,9 @@ func ExampleHook() {
 	defer os.RemoveAll(dir)
 	st, _ := memcore.Open(dir, memcore.Options{})
 	defer st.Close()
-	h := memcore.NewHook(st, memcore.HookOptions{})
 	ctx := context.Background()
+	h := memcore.NewHook(st, memcore.HookOptions{})
+	defer h.Close(ctx) // waits for background inference; runs before st.Close
 
 	// Each turn: build the context first, then record what the person said.
 	turn := memcore.Turn{Message: "We decided to use PostgreSQL over MySQL for the ledger.", SessionID: "s1", Project: "payments-api"}

@@ -100,7 +100,7 @@ type importer struct {
 	res   ImportResult
 	reqs  []AddRequest
 	lines []int // line of each req
-	links []LinkRequest
+	links []linkRequest
 	now   time.Time
 }
 
@@ -120,6 +120,9 @@ func (im *importer) fail(line int, format string, a ...any) {
 // already stored is touched. See the comment at the top of import.go for
 // what is checked.
 func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions) (ImportResult, error) {
+	if s.isClosed() {
+		return ImportResult{}, ErrClosed
+	}
 	im := &importer{s: s, opts: opts, now: s.now().UTC()}
 	lr := jsonl.NewReader(r, jsonl.MaxLine)
 	progress := func(done bool) {
@@ -200,7 +203,7 @@ func (im *importer) record(ctx context.Context, line int, b []byte) error {
 			im.fail(line, "unknown link kind %q: allowed %s, %s, %s", truncateRunes(rec.LinkKind, 40), LinkTemporal, LinkTask, LinkSemantic)
 			return nil
 		}
-		im.links = append(im.links, LinkRequest{A: rec.A, B: rec.B, Kind: rec.LinkKind})
+		im.links = append(im.links, linkRequest{A: rec.A, B: rec.B, Kind: rec.LinkKind})
 		if len(im.links) >= linkBatch {
 			// The atoms a link names come before it in an export.
 			if err := im.flushAtoms(ctx); err != nil {
@@ -395,7 +398,7 @@ func (im *importer) flushLinks(ctx context.Context) error {
 	if len(im.links) == 0 {
 		return nil
 	}
-	n, err := im.s.AddLinks(ctx, im.links)
+	n, err := im.s.addLinks(ctx, im.links)
 	if err != nil {
 		return fmt.Errorf("import: links: %w", err)
 	}

@@ -16,6 +16,9 @@ import (
 // a batch are counted on its last message. Results are in turn order.
 func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordResult, error) {
 	results := make([]RecordResult, len(turns))
+	if h.isClosed() {
+		return results, ErrClosed
+	}
 	var reqs []AddRequest
 	var owner []int // index into turns of each request
 	flush := func() error {
@@ -26,7 +29,7 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 		if err != nil {
 			return err
 		}
-		var links []LinkRequest
+		var links []linkRequest
 		last := owner[len(owner)-1]
 		for i, r := range res {
 			ti := owner[i]
@@ -43,7 +46,7 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 		if len(links) == 0 {
 			return nil
 		}
-		n, err := h.store.AddLinks(ctx, links)
+		n, err := h.store.addLinks(ctx, links)
 		if err != nil {
 			results[last].Warnings = append(results[last].Warnings, "associations: "+err.Error())
 		}

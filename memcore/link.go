@@ -5,15 +5,15 @@ import (
 	"sort"
 )
 
-// LinkRequest asks for one association.
-type LinkRequest struct {
+// linkRequest asks for one association.
+type linkRequest struct {
 	A, B, Kind string
 }
 
-// AddLinks records associations between existing atoms (live or
+// addLinks records associations between existing atoms (live or
 // quarantined) in one write. Links are symmetric; links to unknown atoms
 // are skipped. It returns how many were new.
-func (s *Store) AddLinks(ctx context.Context, links []LinkRequest) (int, error) {
+func (s *Store) addLinks(ctx context.Context, links []linkRequest) (int, error) {
 	n := 0
 	err := s.withWrite(func() error {
 		exists := func(id string) bool { return s.byID[id] != nil || s.quarIndex(id) >= 0 }
@@ -53,13 +53,13 @@ func (s *Store) Associate(ctx context.Context, id string) (int, error) {
 	if err != nil || q != nil {
 		return 0, err
 	}
-	return s.AddLinks(ctx, s.associationLinks(ctx, a))
+	return s.addLinks(ctx, s.associationLinks(ctx, a))
 }
 
 // associationLinks plans Associate's links for a live atom without
 // writing them, so a batch (ingest) links many atoms in one write.
-func (s *Store) associationLinks(ctx context.Context, a Atom) []LinkRequest {
-	var links []LinkRequest
+func (s *Store) associationLinks(ctx context.Context, a Atom) []linkRequest {
+	var links []linkRequest
 	s.read(func() {
 		var task []Atom
 		for i := len(s.order) - 1; i >= 0; i-- {
@@ -69,7 +69,7 @@ func (s *Store) associationLinks(ctx context.Context, a Atom) []LinkRequest {
 			}
 			if a.Context.SessionID != "" && b.Context.SessionID == a.Context.SessionID {
 				if d := b.Context.Turn - a.Context.Turn; d >= -temporalWindow && d <= temporalWindow {
-					links = append(links, LinkRequest{a.ID, b.ID, LinkTemporal})
+					links = append(links, linkRequest{a.ID, b.ID, LinkTemporal})
 				}
 			}
 			if taskTypes[a.Type] && taskTypes[b.Type] && a.Context.Project != "" && b.Context.Project == a.Context.Project && len(task) < maxTaskLinks {
@@ -77,7 +77,7 @@ func (s *Store) associationLinks(ctx context.Context, a Atom) []LinkRequest {
 			}
 		}
 		for _, b := range task {
-			links = append(links, LinkRequest{a.ID, b.ID, LinkTask})
+			links = append(links, linkRequest{a.ID, b.ID, LinkTask})
 		}
 	})
 	if k := s.cfg.AssociationSemanticTopK; k > 0 {
@@ -88,7 +88,7 @@ func (s *Store) associationLinks(ctx context.Context, a Atom) []LinkRequest {
 				if r.Atom.ID == a.ID || added >= k {
 					continue
 				}
-				links = append(links, LinkRequest{a.ID, r.Atom.ID, LinkSemantic})
+				links = append(links, linkRequest{a.ID, r.Atom.ID, LinkSemantic})
 				added++
 			}
 		}

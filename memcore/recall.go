@@ -2,6 +2,7 @@ package memcore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -15,8 +16,12 @@ import (
 type SearchOptions struct {
 	// K is how many atoms to return (default semantic_search_top_k).
 	K int
-	// Project, Type and Source filter candidates exactly.
-	Project, Type, Source string
+	// Project keeps atoms of one project, compared as the Hook compares
+	// them: by lower-cased base name, so "/home/me/payments-api" and
+	// "payments-api" match.
+	Project string
+	// Type and Source filter candidates exactly.
+	Type, Source string
 	// Types, when set, admits only these types (type-targeted recall).
 	Types []string
 	// MinScore overrides semantic_search_min_score when non-nil.
@@ -56,7 +61,7 @@ func (o SearchOptions) allows(a Atom) bool {
 	if IsTainted(a.SourceClass) {
 		return false
 	}
-	if o.Project != "" && a.Context.Project != o.Project || o.Type != "" && a.Type != o.Type || o.Source != "" && a.SourceClass != o.Source {
+	if o.Project != "" && projectKey(a.Context.Project) != projectKey(o.Project) || o.Type != "" && a.Type != o.Type || o.Source != "" && a.SourceClass != o.Source {
 		return false
 	}
 	if len(o.Types) > 0 {
@@ -88,10 +93,12 @@ func (s *Store) embedQuery(ctx context.Context, q string) ([]float32, error) {
 // 0.6·similarity + 0.4·retention and return the top K. It never returns
 // quarantined atoms.
 func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([]Scored, error) {
+	if _, err := s.Refresh(); errors.Is(err, ErrClosed) {
+		return nil, err
+	}
 	if strings.TrimSpace(query) == "" {
 		return nil, nil
 	}
-	s.Refresh()
 	if err := s.vec.waitReady(ctx); err != nil {
 		return nil, err
 	}
@@ -99,16 +106,16 @@ func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([
 	if err != nil {
 		return nil, err
 	}
-	return s.searchVec(query, q, opts), nil
+	return s.searchVec(query, q, opts)
 }
 
-func (s *Store) searchVec(query string, q []float32, opts SearchOptions) []Scored {
+func (s *Store) searchVec(query string, q []float32, opts SearchOptions) ([]Scored, error) {
 	k := opts.K
 	if k <= 0 {
 		k = s.cfg.SemanticSearchTopK
 	}
 	if k <= 0 {
-		return nil
+		return nil, nil
 	}
 	minScore := s.cfg.SemanticSearchMinScore
 	if opts.MinScore != nil {
@@ -117,12 +124,15 @@ func (s *Store) searchVec(query string, q []float32, opts SearchOptions) []Score
 	n := k * max(1, s.cfg.SemanticSearchOverfetch)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
 	v := s.vec
 	v.mu.RLock()
 	hy := v.hy
 	v.mu.RUnlock()
 	if hy == nil {
-		return nil
+		return nil, nil
 	}
 	// The index holds live atoms only, so an unfiltered search needs no
 	// per-row check; every candidate is still checked below.
@@ -151,7 +161,7 @@ func (s *Store) searchVec(query string, q []float32, opts SearchOptions) []Score
 	if len(out) > k {
 		out = out[:k]
 	}
-	return out
+	return out, nil
 }
 
 // score computes every part of an atom's rank: retention = confidence ×
@@ -202,12 +212,12 @@ type Block struct {
 	Budget int `json:"budget"`
 }
 
-// RenderBlock renders atoms as the memory block: a header saying the
+// renderBlock renders atoms as the memory block: a header saying the
 // content is data, one line per atom carrying its type, wrapped in an
 // untrusted-content wrapper with a fresh nonce. Whole atoms are cut to fit
 // memory_budget_chars (counted in characters, wrapper included); an atom
 // that fails the final scan is dropped alone.
-func (s *Store) RenderBlock(atoms []Scored) Block {
+func (s *Store) renderBlock(atoms []Scored) Block {
 	budget := s.cfg.MemoryBudgetChars
 	b := Block{Budget: budget}
 	if budget <= 0 || len(atoms) == 0 {
@@ -260,7 +270,7 @@ func (s *Store) Recall(ctx context.Context, message string, opts SearchOptions) 
 	if err != nil {
 		return Block{}, err
 	}
-	return s.RenderBlock(atoms), nil
+	return s.renderBlock(atoms), nil
 }
 
 // newestMatching returns up to n live atoms for which match is true, newest

@@ -91,7 +91,7 @@ func TestBudgetCutsWholeAtoms(t *testing.T) {
 		hAdd(t, st, text, "fact", "", time.Duration(i)*time.Hour)
 	}
 	res, _ := st.Search(context.Background(), "payments ledger", memcore.SearchOptions{})
-	b := st.RenderBlock(res)
+	b := memcore.RenderBlock(st, res)
 	if len([]rune(b.Text)) > 420 || b.Used > 420 {
 		t.Fatalf("block of %d chars exceeds the 420 budget", len([]rune(b.Text)))
 	}
@@ -123,7 +123,7 @@ func TestFinalScanDropsOneAtomNotTheBlock(t *testing.T) {
 	}
 	defer st.Close()
 	res, _ := st.Search(context.Background(), "payments ledger", memcore.SearchOptions{MinScore: new(float64)})
-	b := st.RenderBlock(res)
+	b := memcore.RenderBlock(st, res)
 	if len(b.Dropped) != 1 || b.Dropped[0] != bad.ID || len(b.Atoms) != 1 || b.Atoms[0].Atom.ID != good.ID {
 		t.Fatalf("final scan: dropped %v atoms %d", b.Dropped, len(b.Atoms))
 	}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -185,31 +184,3 @@ func TestAgeByKind(t *testing.T) {
 	}
 }
 
-// TestHalfLivesConfigLayers: the per-type half-lives come from the config
-// file (an object that overrides only the types it names), the
-// environment and flags; bad keys and values are named.
-func TestHalfLivesConfigLayers(t *testing.T) {
-	home := t.TempDir()
-	hWriteFile(t, home+"/config.json", `{"memory":{"extended":{"decay_half_life_days":20,"decay_half_life_days_by_type":{"decision":400,"question":5}}}}`)
-	s, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: hEnv(map[string]string{"ODEK_MEMORY_EXTENDED_DECAY_HALF_LIFE_DAYS_BY_TYPE": "goal=0"}), ProjectDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := s.Extended
-	for typ, want := range map[string]float64{"decision": 400, "question": 5, "goal": 0, "fact": 1095, "intent": 20, "observation": 20, "file": 90} {
-		if got := c.HalfLife(typ); got != want {
-			t.Errorf("half-life of %s = %v, want %v", typ, got, want)
-		}
-	}
-	for _, bad := range []string{`{"decision":-1}`, `{"widget":10}`, `[1,2]`} {
-		hWriteFile(t, home+"/config.json", `{"memory":{"extended":{"decay_half_life_days_by_type":`+bad+`}}}`)
-		_, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: t.TempDir()})
-		if err == nil || !strings.Contains(err.Error(), "decay_half_life_days_by_type") {
-			t.Errorf("%s: error %v does not name the field", bad, err)
-		}
-	}
-	out, err := json.Marshal(c)
-	if err != nil || !strings.Contains(string(out), `"decay_half_life_days_by_type":{`) {
-		t.Fatalf("config JSON %s %v", out, err)
-	}
-}

@@ -37,7 +37,7 @@ func TestNoSecretByteReachesDisk(t *testing.T) {
 		st.Add(ctx, memcore.AddRequest{Text: "env dump: TOKEN=" + s, Source: memcore.SourceToolOutput})
 		h.RecordUserMessage(ctx, memcore.Turn{Message: "I always use the token " + s + " for staging deploys.", SessionID: "s"})
 		msg := "remember that the CI token is " + s
-		tool.CallJSON(ctx, []byte(`{"action":"add_atom","content":"the CI token is `+s+`"}`), memcore.ToolTurn{UserMessage: msg})
+		tool.CallJSON(ctx, []byte(`{"action":"add_atom","content":"the CI token is `+s+`"}`), memcore.Turn{Message: msg})
 		imp := `{"kind":"atom","id":"` + strings.Repeat("ab", 15) + "0" + string(rune('0'+i)) + `","source_class":"user_said","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{},"text":"imported ` + s + `"}` + "\n"
 		st.Import(ctx, strings.NewReader(imp))
 	}

@@ -49,7 +49,7 @@ func TestEverySecretKindEveryWritePath(t *testing.T) {
 			}
 			h.RecordUserMessage(ctx, memcore.Turn{Message: "I always use this for staging deploys: " + text, SessionID: "s"})
 			arg, _ := json.Marshal(map[string]string{"action": "add_atom", "content": "the CI setting is " + text})
-			tool.CallJSON(ctx, arg, memcore.ToolTurn{UserMessage: "remember that the CI setting is " + text})
+			tool.CallJSON(ctx, arg, memcore.Turn{Message: "remember that the CI setting is " + text})
 			line, _ := json.Marshal(map[string]any{"kind": "atom", "id": fmt.Sprintf("%030x%02d", n, n%100), "source_class": "user_said", "type": "fact",
 				"created_at": time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), "context": map[string]any{}, "text": "imported " + text})
 			if _, err := st.Import(ctx, bytes.NewReader(append(line, '\n'))); err != nil {

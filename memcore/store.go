@@ -31,16 +31,20 @@ const (
 	maxChunkReadSize = 1 << 20
 )
 
-// Options configures Open. Zero values mean documented defaults.
+// Options configures Open. Open builds what the Config says (the embedder
+// from Config.Embedding, the memory LLM from Config.LLM); Embedder and LLM
+// override those. The zero Options is a store with DefaultConfig(), the
+// offline hash embedder and no LLM.
 type Options struct {
-	// Config is memory.extended; zero value means DefaultConfig().
+	// Config is memory.extended; nil means DefaultConfig(), and zero
+	// fields of a literal Config take their defaults (see Config).
 	Config *Config
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Embedder computes vectors; nil means the configured embedder (the
-	// offline hash embedder by default).
+	// Embedder, when set, is used instead of the one Config.Embedding
+	// names.
 	Embedder Embedder
-	// LLM is the memory LLM; nil means rule-based fallbacks only.
+	// LLM, when set, is used instead of the one Config.LLM names.
 	LLM LLMClient
 	// Guard is the optional second opinion (memcore/guard): text the local
 	// scanner passes on a tainted or inferred path, and every promote of
@@ -95,9 +99,10 @@ type Store struct {
 	now  func() time.Time
 	opts Options
 
-	mu     sync.RWMutex
-	lock   *fileLock
-	closed bool
+	mu      sync.RWMutex
+	lock    *fileLock
+	closed  bool
+	closing bool // Close has begun: no new background work starts
 
 	order []*entry
 	byID  map[string]*entry
@@ -151,10 +156,27 @@ func (s *Store) Config() Config { return s.cfg }
 func Open(dir string, opts Options) (*Store, error) {
 	cfg := DefaultConfig()
 	if opts.Config != nil {
-		cfg = *opts.Config
+		cfg = opts.Config.withDefaults()
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	emb := opts.Embedder
+	if emb == nil {
+		var ec EmbeddingConfig
+		if cfg.Embedding != nil {
+			ec = *cfg.Embedding
+		}
+		var err error
+		if emb, err = NewEmbedder(ec); err != nil {
+			return nil, err
+		}
+	}
+	if opts.LLM == nil && cfg.LLM != nil {
+		var err error
+		if opts.LLM, err = newLLM(*cfg.LLM); err != nil {
+			return nil, err
+		}
 	}
 	now := opts.Now
 	if now == nil {
@@ -170,10 +192,6 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.lock = l
-	emb := opts.Embedder
-	if emb == nil {
-		emb = NewHashEmbedder()
-	}
 	s.vec = newVectorState(s, emb)
 	if err := s.lock.lock(true); err != nil {
 		l.close()
@@ -196,17 +214,35 @@ func Open(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// Close releases the lock file. The store is unusable afterwards.
+// Close waits for the store's background work (a compaction, an index
+// build), then releases the lock file. Afterwards every method that returns
+// an error returns ErrClosed, and the others return empty results. A Hook
+// over the store must be closed first (Hook.Close).
 func (s *Store) Close() error {
-	s.bg.Wait() // a background compaction finishes first
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	if s.closed || s.closing {
+		s.mu.Unlock()
 		return nil
 	}
+	// Background compactions start only inside a write, under mu, while
+	// the store is not closing: none starts after this, and one already
+	// started runs to its end.
+	s.closing = true
+	s.mu.Unlock()
+	s.bg.Wait()
+	s.mu.Lock()
 	s.closed = true
+	s.mu.Unlock()
 	s.vec.close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return s.lock.close()
+}
+
+func (s *Store) isClosed() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.closed
 }
 
 // Problems returns the damage found since open, each reported once.
@@ -351,12 +387,17 @@ func (s *Store) Refresh() (bool, error) {
 	return true, s.vec.reconcile()
 }
 
-// read runs fn under the read lock after an opportunistic refresh.
-func (s *Store) read(fn func()) {
+// read runs fn under the read lock after an opportunistic refresh; after
+// Close it returns ErrClosed without running fn.
+func (s *Store) read(fn func()) error {
 	s.Refresh()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if s.closed {
+		return ErrClosed
+	}
 	fn()
+	return nil
 }
 
 // loadAllLocked (re)reads every metadata file. With repair, damaged pieces
@@ -1240,8 +1281,8 @@ func (s *Store) Len() int {
 // Get returns a live or quarantined atom by id. For a quarantined atom, q is
 // non-nil.
 func (s *Store) Get(id string) (a Atom, q *QuarantinedAtom, err error) {
-	err = notFound("no atom %s", id)
-	s.read(func() {
+	err = missingAtom(id)
+	if rerr := s.read(func() {
 		if e := s.byID[id]; e != nil {
 			a, err = cloneAtom(e.atom), nil
 			return
@@ -1254,7 +1295,9 @@ func (s *Store) Get(id string) (a Atom, q *QuarantinedAtom, err error) {
 				return
 			}
 		}
-	})
+	}); rerr != nil {
+		return Atom{}, nil, rerr
+	}
 	return
 }
 

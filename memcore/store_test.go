@@ -313,7 +313,7 @@ func TestStoreFileShapes(t *testing.T) {
 		t.Fatalf("quarantine.json:\n%s\nwant:\n%s", got, wantQ)
 	}
 	// user_model.json: empty sections omitted, 2-space indent.
-	if _, _, err := s.QueuePending(context.Background(), memcore.PendingReview{ID: stID(10), Field: "style.tone", Value: "dry", CreatedAt: clk.Now()}); err != nil {
+	if _, _, err := memcore.QueuePending(s, context.Background(), memcore.PendingReview{ID: stID(10), Field: "style.tone", Value: "dry", CreatedAt: clk.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Confirm(context.Background(), stID(10)); err != nil {
@@ -334,7 +334,7 @@ func TestStoreTTLExpiry(t *testing.T) {
 	clk.Advance(6 * 24 * time.Hour)
 	young := stAdd(t, s, memcore.AddRequest{Text: "web said the port is 8080", Source: memcore.SourceWeb})
 	clk.Advance(36 * time.Hour) // old is 7.5 days, young 1.5 days
-	n, err := s.ExpireQuarantine()
+	n, err := memcore.ExpireQuarantine(s)
 	if err != nil || n != 1 {
 		t.Fatalf("expire: %d %v", n, err)
 	}
@@ -432,7 +432,7 @@ func TestStoreConfirmReject(t *testing.T) {
 	}
 	for i, c := range cases {
 		clk.Advance(time.Second)
-		p, ok, err := s.QueuePending(ctx, memcore.PendingReview{ID: stID(100 + i), Field: c.field, Value: c.value})
+		p, ok, err := memcore.QueuePending(s, ctx, memcore.PendingReview{ID: stID(100 + i), Field: c.field, Value: c.value})
 		if err != nil || !ok {
 			t.Fatalf("%s: queue %v %v", c.field, ok, err)
 		}
@@ -447,7 +447,7 @@ func TestStoreConfirmReject(t *testing.T) {
 		t.Fatal("confirmed entries still pending")
 	}
 	// Reject removes without applying.
-	p, _, err := s.QueuePending(ctx, memcore.PendingReview{Field: "style.tone", Value: "grumpy"})
+	p, _, err := memcore.QueuePending(s, ctx, memcore.PendingReview{Field: "style.tone", Value: "grumpy"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +475,7 @@ func TestStoreConfirmReject(t *testing.T) {
 	if len(s.Pending()) != 1 {
 		t.Fatal("entry with an unknown field was dropped")
 	}
-	if _, _, err := s.QueuePending(ctx, memcore.PendingReview{Field: "nope.nothing", Value: "x"}); !errors.Is(err, memcore.ErrUnknownField) {
+	if _, _, err := memcore.QueuePending(s, ctx, memcore.PendingReview{Field: "nope.nothing", Value: "x"}); !errors.Is(err, memcore.ErrUnknownField) {
 		t.Fatalf("queue unknown field: %v", err)
 	}
 }
@@ -565,7 +565,7 @@ func TestStoreOdekFixture(t *testing.T) {
 	if !strings.Contains(raw, `"odek_score": 0.25`) || !strings.Contains(raw, `"future_field": 7`) {
 		t.Fatalf("unknown atom fields lost:\n%s", raw)
 	}
-	if err := s.ApplyDirect(context.Background(), "focus.task", "curate"); err != nil {
+	if err := memcore.ApplyDirect(s, context.Background(), "focus.task", "curate"); err != nil {
 		t.Fatal(err)
 	}
 	um := string(stReadFile(t, filepath.Join(dir, "user_model.json")))

@@ -23,18 +23,6 @@ type ToolCall struct {
 	PendingID  string   `json:"pending_id,omitempty"`
 }
 
-// ToolTurn is what the agent knows about the turn a tool call happens in.
-// Provenance is decided from it, never from the model's arguments.
-type ToolTurn struct {
-	// UserMessage is the person's current message, verbatim.
-	UserMessage string
-	// SessionID scopes what the tool may forget or pin: only atoms it
-	// added in the same session (of the same Tool value).
-	SessionID string
-	Project   string
-	Turn      int
-}
-
 // ToolResult is the tool's JSON answer.
 type ToolResult struct {
 	OK          bool              `json:"ok"`
@@ -107,7 +95,7 @@ func NewTool(s *Store) *Tool { return &Tool{store: s, proposed: map[string]map[s
 
 // CallJSON decodes the model's arguments, runs the action and returns the
 // JSON result. Bad arguments produce an ok=false result, not an error.
-func (t *Tool) CallJSON(ctx context.Context, args []byte, turn ToolTurn) []byte {
+func (t *Tool) CallJSON(ctx context.Context, args []byte, turn Turn) []byte {
 	var c ToolCall
 	dec := json.NewDecoder(strings.NewReader(string(args)))
 	dec.DisallowUnknownFields()
@@ -169,7 +157,7 @@ var ErrHumanOnly = errors.New("only the user can do this: tell them what you wan
 var ErrNotYours = errors.New("refused: the memory tool may only forget or pin memories it added itself in this session and the user has not reviewed since; anything else is the user's to change")
 
 // Call runs one action.
-func (t *Tool) Call(ctx context.Context, c ToolCall, turn ToolTurn) ToolResult {
+func (t *Tool) Call(ctx context.Context, c ToolCall, turn Turn) ToolResult {
 	fail := func(err error) ToolResult { return ToolResult{Error: err.Error()} }
 	need := func(v, name string) error {
 		if strings.TrimSpace(v) == "" {
@@ -197,13 +185,13 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn ToolTurn) ToolResult {
 			}
 		}
 		src, why := SourceAgentGenerated, ""
-		if ok, reason := VerbatimUserSpan(turn.UserMessage, c.Content); ok {
+		if ok, reason := VerbatimUserSpan(turn.Message, c.Content); ok {
 			src = SourceUserSaid
 		} else {
 			why = reason
 		}
 		r, err := t.store.Add(ctx, AddRequest{Text: c.Content, Type: typ, Confidence: conf, Source: src,
-			Context: AtomContext{SessionID: turn.SessionID, Turn: turn.Turn, Project: turn.Project}})
+			Context: AtomContext{SessionID: turn.SessionID, Turn: turn.TurnIndex, Project: turn.Project}})
 		if err != nil {
 			return fail(err)
 		}

@@ -38,7 +38,7 @@ func (s *Store) Unpromote(ctx context.Context, q QuarantinedAtom, links []Link) 
 		}
 		return fmt.Errorf("unpromote %s: %w", q.ID, err)
 	}
-	return s.relink(ctx, q.ID, links)
+	return s.Relink(ctx, q.ID, links)
 }
 
 // UndoConfirm undoes a Confirm: the field gets back prev, the value Get
@@ -79,15 +79,18 @@ func (s *Store) UndoConfirm(ctx context.Context, p PendingReview, prev string) e
 	})
 }
 
-func (s *Store) relink(ctx context.Context, id string, links []Link) error {
+// Relink puts back the links an atom had, as Links returned them before a
+// Forget (undo of a forget restores the atom with Restore, then its links).
+// Links to atoms that no longer exist are skipped.
+func (s *Store) Relink(ctx context.Context, id string, links []Link) error {
 	if len(links) == 0 {
 		return nil
 	}
-	reqs := make([]LinkRequest, len(links))
+	reqs := make([]linkRequest, len(links))
 	for i, l := range links {
-		reqs[i] = LinkRequest{A: id, B: l.ID, Kind: l.Kind}
+		reqs[i] = linkRequest{A: id, B: l.ID, Kind: l.Kind}
 	}
-	if _, err := s.AddLinks(ctx, reqs); err != nil {
+	if _, err := s.addLinks(ctx, reqs); err != nil {
 		return fmt.Errorf("restore links of %s: %w", id, err)
 	}
 	return nil

@@ -22,7 +22,7 @@ func TestUnpromoteRestoresQuarantineAndLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AddLinks(ctx, []memcore.LinkRequest{{A: web.Atom.ID, B: live.Atom.ID, Kind: memcore.LinkSemantic}}); err != nil {
+	if _, err := memcore.AddLinks(st, ctx, []memcore.LinkRequest{{A: web.Atom.ID, B: live.Atom.ID, Kind: memcore.LinkSemantic}}); err != nil {
 		t.Fatal(err)
 	}
 	_, before, _ := st.Get(web.Atom.ID)
@@ -57,10 +57,10 @@ func TestUnpromoteRestoresQuarantineAndLinks(t *testing.T) {
 func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 	ctx := context.Background()
 	st := stOpen(t, stDir(t), memcore.Options{})
-	if err := st.ApplyDirect(ctx, "technical.tools", "go test, pnpm"); err != nil {
+	if err := memcore.ApplyDirect(st, ctx, "technical.tools", "go test, pnpm"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.ApplyDirect(ctx, "style.verbosity", "low"); err != nil {
+	if err := memcore.ApplyDirect(st, ctx, "style.verbosity", "low"); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ field, value, prev string }{
@@ -68,7 +68,7 @@ func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 		{"style.verbosity", "high", "low"},
 		{"style.humor", "dry", ""},
 	} {
-		p, ok, err := st.QueuePending(ctx, memcore.PendingReview{Field: c.field, Value: c.value, Evidence: "said so", Confidence: 0.7})
+		p, ok, err := memcore.QueuePending(st, ctx, memcore.PendingReview{Field: c.field, Value: c.value, Evidence: "said so", Confidence: 0.7})
 		if err != nil || !ok {
 			t.Fatalf("%s: queue: %v %v", c.field, ok, err)
 		}

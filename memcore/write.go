@@ -459,19 +459,6 @@ func (s *Store) expireLocked() {
 	}
 }
 
-// ExpireQuarantine removes quarantine entries past their TTL now and
-// returns how many went.
-func (s *Store) ExpireQuarantine() (int, error) {
-	n := 0
-	err := s.withWrite(func() error {
-		before := len(s.quar)
-		s.expireLocked()
-		n = before - len(s.quar)
-		return nil
-	})
-	return n, err
-}
-
 // ---- size accounting and eviction ----
 
 func roundUp(n, block int64) int64 {
@@ -672,7 +659,7 @@ func (s *Store) finishVictimsLocked(victims []string) []string {
 		s.vec.remove(id)
 		s.dropLinksLocked(id)
 	}
-	if len(victims) > 0 && len(victims)*10 > len(s.order)+len(victims) {
+	if len(victims) > 0 && len(victims)*10 > len(s.order)+len(victims) && !s.closing {
 		// A large eviction (over 10% of the corpus) compacts the vector
 		// cache in the background, once this write has released the lock.
 		s.bg.Add(1)
@@ -722,7 +709,7 @@ func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 			s.dropLinksLocked(id)
 			return nil
 		}
-		return notFound("no atom %s", id)
+		return missingAtom(id)
 	})
 	return a, q, err
 }
@@ -796,7 +783,7 @@ func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, error) {
 			if s.quarIndex(id) >= 0 {
 				return fmt.Errorf("%w: %s is quarantined; promote it first", ErrNotLive, id)
 			}
-			return notFound("no atom %s", id)
+			return missingAtom(id)
 		}
 		if e.atom.Pin != pin {
 			oldRaw := e.raw
@@ -878,11 +865,11 @@ func (s *Store) pendingIndex(id string) int {
 	return -1
 }
 
-// QueuePending adds an inference to pending_review: scanned (a blocked value
+// queuePending adds an inference to pending_review: scanned (a blocked value
 // is refused), deduplicated by field and value, and capped at
 // user_state_max_pending by dropping the oldest. It returns the entry, or
 // ok=false when it was a duplicate.
-func (s *Store) QueuePending(ctx context.Context, p PendingReview) (PendingReview, bool, error) {
+func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingReview, bool, error) {
 	canon := CanonicalField(p.Field)
 	if canon == "" {
 		return p, false, fmt.Errorf("%w %q", ErrUnknownField, p.Field)
@@ -928,10 +915,10 @@ func (s *Store) QueuePending(ctx context.Context, p PendingReview) (PendingRevie
 	return p, ok, err
 }
 
-// ApplyDirect sets a user-model field without review. It is for direct,
+// applyDirect sets a user-model field without review. It is for direct,
 // low-impact inferences (focus, technical) and for human edits; the value
 // is scanned first.
-func (s *Store) ApplyDirect(ctx context.Context, field, value string) error {
+func (s *Store) applyDirect(ctx context.Context, field, value string) error {
 	value, err := CheckUserModelValue(field, value)
 	if err != nil {
 		return err
@@ -950,7 +937,7 @@ func (s *Store) ApplyDirect(ctx context.Context, field, value string) error {
 
 // RestorePending puts back a pending review that Reject removed (undo).
 func (s *Store) RestorePending(ctx context.Context, p PendingReview) error {
-	_, _, err := s.QueuePending(ctx, p)
+	_, _, err := s.queuePending(ctx, p)
 	return err
 }
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"github.com/odekmem/odekmem/internal/config"
 	"os"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -46,7 +47,7 @@ func (t Terminal) Apply() string {
 
 // Run opens the TUI on an open store and blocks until the person quits.
 // title is shown in the header ("demo" for the demo store).
-func Run(ctx context.Context, st *memcore.Store, settings memcore.Settings, title string) error {
+func Run(ctx context.Context, st *memcore.Store, settings config.Settings, title string) error {
 	if st == nil {
 		return RunError(ctx, errors.New("no store"))
 	}

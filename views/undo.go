@@ -56,16 +56,11 @@ func forgetUndo(d Deps, done []forgotten) *Undo {
 				return err
 			}
 		}
-		var reqs []memcore.LinkRequest
 		for _, f := range done {
-			for _, l := range f.links {
-				reqs = append(reqs, memcore.LinkRequest{A: f.atom.ID, B: l.ID, Kind: l.Kind})
+			if err := d.Store.Relink(d.Ctx, f.atom.ID, f.links); err != nil {
+				return err
 			}
 		}
-		if len(reqs) == 0 {
-			return nil
-		}
-		_, err := d.Store.AddLinks(d.Ctx, reqs)
-		return err
+		return nil
 	}}
 }

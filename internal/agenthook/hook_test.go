@@ -230,10 +230,15 @@ func TestSessionStartResumeAndConfirmedModel(t *testing.T) {
 	ctx := context.Background()
 	old := time.Now().Add(-72 * time.Hour)
 	st.Add(ctx, memcore.AddRequest{Text: "Working on the parser rewrite, next step is the error recovery", Type: memcore.TypeGoal, Source: memcore.SourceUserSaid, CreatedAt: old, Context: memcore.AtomContext{Project: root, SessionID: "old"}})
-	if err := st.ApplyDirect(ctx, "technical.languages", "Go and Rust"); err != nil {
+	// A person confirmed one inference; another still waits for review.
+	confirmed := memcore.PendingReview{ID: memcore.NewID(), Field: "technical.languages", Value: "Go and Rust", Confidence: 0.9}
+	if err := st.RestorePending(ctx, confirmed); err != nil {
 		t.Fatal(err)
 	}
-	st.QueuePending(ctx, memcore.PendingReview{Field: "focus.blocker", Value: "pendingsecretvalue", Confidence: 0.5})
+	if _, err := st.Confirm(ctx, confirmed.ID); err != nil {
+		t.Fatal(err)
+	}
+	st.RestorePending(ctx, memcore.PendingReview{Field: "focus.blocker", Value: "pendingsecretvalue", Confidence: 0.5})
 	st.Close()
 	r := hook(t, bin, home, payload(t, map[string]any{"session_id": "new", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup"}), nil)
 	c := context_(t, r, "SessionStart")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/config"
 	"io"
 	"os"
 	"os/exec"
@@ -25,22 +26,14 @@ var Agents = []string{"claude-code", "codex", "gemini"}
 func SocketPath(storeDir string) string { return hookproto.SocketPath(storeDir) }
 
 // OpenStore opens the configured store with its embedder and memory LLM.
-func OpenStore(s memcore.Settings) (*memcore.Store, error) {
-	emb, err := memcore.NewEmbedder(s.EffectiveEmbedding())
-	if err != nil {
-		return nil, err
-	}
-	llmc, _, err := memcore.NewLLM(s)
-	if err != nil {
-		return nil, err
-	}
-	cfg := s.Extended
-	return memcore.Open(s.StoreDir(), memcore.Options{Config: &cfg, Embedder: emb, LLM: llmc})
+func OpenStore(s config.Settings) (*memcore.Store, error) {
+	cfg := s.StoreConfig()
+	return memcore.Open(s.StoreDir(), memcore.Options{Config: &cfg})
 }
 
 // HookTimeout bounds a memory LLM call inside a hook: a per-prompt hook
 // cannot wait for the library's default.
-func HookTimeout(s memcore.Settings, budget time.Duration) time.Duration {
+func HookTimeout(s config.Settings, budget time.Duration) time.Duration {
 	t := time.Duration(s.Extended.HookTimeoutSeconds * float64(time.Second))
 	if t <= 0 || t > budget/2 {
 		t = budget / 2
@@ -66,7 +59,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	ctx, cancel := context.WithTimeout(context.Background(), a.Timeout)
 	defer cancel()
 
-	settings, err := memcore.LoadSettings(memcore.LoadOptions{Home: a.Home, Getenv: getenv})
+	settings, err := config.Load(config.LoadOptions{Home: a.Home, Getenv: getenv})
 	storeDir := ""
 	if settings.Home != "" {
 		storeDir = settings.StoreDir()
@@ -105,7 +98,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 
 // call asks a running odekmem serve, or starts one and handles this call
 // itself.
-func call(ctx context.Context, s memcore.Settings, a hookproto.Args, payload []byte, getenv func(string) string) ([]byte, string, error) {
+func call(ctx context.Context, s config.Settings, a hookproto.Args, payload []byte, getenv func(string) string) ([]byte, string, error) {
 	if len(strings.TrimSpace(string(payload))) == 0 {
 		return nil, "", errors.New("empty hook input on stdin")
 	}
@@ -137,7 +130,7 @@ func call(ctx context.Context, s memcore.Settings, a hookproto.Args, payload []b
 
 // startServer launches `odekmem serve` detached from the hook's pipes, so
 // the agent does not wait for it.
-func startServer(s memcore.Settings, getenv func(string) string) {
+func startServer(s config.Settings, getenv func(string) string) {
 	if getenv("ODEKMEM_NO_SERVE") == "1" {
 		return
 	}

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/config"
 )
 
 // usageError is a command-line mistake: exit status 2. verb, when set,
@@ -51,8 +51,8 @@ type flagSpec map[string]bool
 func parseArgs(args []string, spec flagSpec) (*parsed, error) {
 	p := &parsed{flags: map[string]string{}, bools: map[string]bool{}, ext: map[string]string{}}
 	extKeys := map[string]string{}
-	for _, k := range memcore.ConfigKeys() {
-		extKeys[memcore.FlagName(k)] = k
+	for _, k := range config.Keys() {
+		extKeys[config.FlagName(k)] = k
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -92,7 +92,7 @@ func parseArgs(args []string, spec flagSpec) (*parsed, error) {
 			p.home = v
 		case extKeys[name] != "":
 			key := extKeys[name]
-			if memcore.IsBoolKey(key) && !hasVal && (i+1 >= len(args) || (args[i+1] != "true" && args[i+1] != "false")) {
+			if config.IsBoolKey(key) && !hasVal && (i+1 >= len(args) || (args[i+1] != "true" && args[i+1] != "false")) {
 				p.ext[key] = "true"
 				continue
 			}
@@ -133,8 +133,8 @@ func unknownFlag(name string, spec flagSpec) error {
 	sort.Strings(cands)
 	if strings.HasPrefix(name, "memory-extended-") {
 		cands = cands[:0]
-		for _, k := range memcore.ConfigKeys() {
-			cands = append(cands, memcore.FlagName(k))
+		for _, k := range config.Keys() {
+			cands = append(cands, config.FlagName(k))
 		}
 	}
 	if s := nearest(name, cands); s != "" {

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/config"
 	"github.com/odekmem/odekmem/memcore/guard"
 	"io"
 	"io/fs"
@@ -52,11 +53,12 @@ type Env struct {
 	// AgedFixture is the bundled fixture of `eval aged` (testdata/aged/aged.json).
 	AgedFixture []byte
 	// RunTUI opens the review TUI on a store; nil means no TUI is built in.
-	RunTUI func(ctx context.Context, st *memcore.Store, settings memcore.Settings, title string) error
+	RunTUI func(ctx context.Context, st *memcore.Store, settings config.Settings, title string) error
 	// RunTUIError shows a full-screen error when the TUI's store cannot be
 	// opened; nil means print it like any other error.
 	RunTUIError func(ctx context.Context, err error) error
-	// ProjectDir is where ./odek.json is looked for ("" = working dir).
+	// ProjectDir is where odek.json is looked for ("" = the working
+	// directory, as odek itself does).
 	ProjectDir string
 }
 
@@ -98,7 +100,7 @@ type ctx struct {
 	env      Env
 	cmd      *command
 	p        *parsed
-	settings memcore.Settings
+	settings config.Settings
 	store    *memcore.Store
 	json     bool
 }
@@ -242,7 +244,11 @@ func run(base context.Context, args []string, env Env) (err error) {
 		c.env.Stdout = tw
 		defer tw.Flush()
 	}
-	c.settings, err = memcore.LoadSettings(memcore.LoadOptions{Home: p.home, Getenv: env.Getenv, Flags: p.ext, ProjectDir: env.ProjectDir})
+	projDir := env.ProjectDir
+	if projDir == "" {
+		projDir, _ = os.Getwd()
+	}
+	c.settings, err = config.Load(config.LoadOptions{Home: p.home, Getenv: env.Getenv, Flags: p.ext, ProjectDir: projDir})
 	for _, w := range c.settings.Warnings {
 		c.warn("%s", w)
 	}
@@ -320,25 +326,15 @@ func checkStoreExists(dir string, cmd *command, create bool) error {
 func openStore(c *ctx, dir string) (*memcore.Store, error) { return openStoreWith(c, dir, nil) }
 
 func openStoreWith(c *ctx, dir string, now func() time.Time) (*memcore.Store, error) {
-	emb, err := memcore.NewEmbedder(c.settings.EffectiveEmbedding())
-	if err != nil {
-		return nil, err
-	}
-	llmc, warning, err := memcore.NewLLM(c.settings)
-	if err != nil {
-		return nil, err
-	}
-	if warning != "" {
-		c.warn("%s", warning)
-	}
-	cfg := c.settings.Extended
+	cfg := c.settings.StoreConfig()
 	var g *guard.Guard
 	if c.settings.Guard.CoversMemory() {
+		var err error
 		if g, err = guard.New(c.settings.Guard, c.env.Getenv, nil); err != nil {
 			return nil, err
 		}
 	}
-	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, Embedder: emb, LLM: llmc, Now: now, Guard: g})
+	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, Now: now, Guard: g})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
@@ -380,7 +376,7 @@ func splitVerb(args []string) (string, []string) {
 			i++
 			continue
 		}
-		if key, ok := strings.CutPrefix(name, "memory-extended-"); ok && !memcore.IsBoolKey(strings.ReplaceAll(key, "-", "_")) {
+		if key, ok := strings.CutPrefix(name, "memory-extended-"); ok && !config.IsBoolKey(strings.ReplaceAll(key, "-", "_")) {
 			i++
 		}
 	}

@@ -155,7 +155,7 @@ func TestExportImportLossless(t *testing.T) {
 	run(t, src, "", "add", "Decided to use PostgreSQL over MySQL", "--type", "decision", "--pin")
 	st, _ := memcore.Open(filepath.Join(src, "memory", "extended"), memcore.Options{})
 	st.Add(t.Context(), memcore.AddRequest{Text: "page says port 3001", Source: memcore.SourceWeb})
-	st.QueuePending(t.Context(), memcore.PendingReview{Field: "style.tone", Value: "direct", Evidence: "said so", Confidence: 0.8})
+	st.RestorePending(t.Context(), memcore.PendingReview{Field: "style.tone", Value: "direct", Evidence: "said so", Confidence: 0.8})
 	st.Close()
 	export := filepath.Join(t.TempDir(), "mem.jsonl")
 	if r := run(t, src, "", "export", export); r.code != 0 {

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"github.com/odekmem/odekmem/internal/config"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,7 +24,7 @@ func TestDemoOneClock(t *testing.T) {
 	var out, errb bytes.Buffer
 	var tmpHome string
 	ranTUI := false
-	runTUI := func(ctx context.Context, st *memcore.Store, settings memcore.Settings, title string) error {
+	runTUI := func(ctx context.Context, st *memcore.Store, settings config.Settings, title string) error {
 		ranTUI = true
 		tmpHome = settings.Home
 		if d := time.Since(st.Now()); d < -time.Minute || d > time.Minute {

@@ -57,6 +57,7 @@ func (c *ctx) evalOptions() (eval.Options, error) {
 		limit = n
 	}
 	cfg := c.settings.Extended
+	cfg.LLM = nil // evaluation measures retrieval: no memory LLM
 	embCfg := c.settings.EffectiveEmbedding()
 	return eval.Options{K: k, Config: &cfg, Limit: limit,
 		Embedder: func() (memcore.Embedder, error) { return memcore.NewEmbedder(embCfg) }}, nil

@@ -48,7 +48,7 @@ func hostileHome(t *testing.T) (home string, live, quar string, pend string) {
 	if err != nil || !q.Quarantined {
 		t.Fatalf("quarantined atom: %+v %v", q, err)
 	}
-	if _, err := st.AddLinks(ctx, []memcore.LinkRequest{{A: l.Atom.ID, B: q.Atom.ID, Kind: "task" + osc52}}); err != nil {
+	if err := st.Relink(ctx, l.Atom.ID, []memcore.Link{{ID: q.Atom.ID, Kind: "task" + osc52}}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/config"
 	"io"
 	"strings"
 
@@ -194,7 +195,7 @@ naming the field and what it accepts.
 		json.Unmarshal(b, &defaults)
 	}
 	sb.WriteString("  field                              default\n")
-	for _, k := range memcore.ConfigKeys() {
+	for _, k := range config.Keys() {
 		d := "-"
 		if v, ok := defaults[k]; ok {
 			b, _ := json.Marshal(v)

@@ -56,7 +56,7 @@ type Response struct {
 // ErrStale is Response.Stale as an error.
 var ErrStale = errors.New("server runs another binary or configuration")
 
-// Home resolves the odek home the way memcore.LoadSettings does: --home,
+// Home resolves the odek home the way internal/config.Load does: --home,
 // else ODEK_HOME, else ~/.odek.
 func Home(flagHome string, getenv func(string) string) string {
 	switch {

@@ -260,9 +260,9 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	key := sessionKey(req)
 	// Provenance comes from the store's records, never from the client:
 	// the person's message is what a hook recorded for the linked session.
-	turn := memcore.ToolTurn{SessionID: s.fallbackSession(key), Project: s.opts.Project}
+	turn := memcore.Turn{SessionID: s.fallbackSession(key), Project: s.opts.Project}
 	if ls, ok := s.linkedSession(); ok {
-		turn.SessionID, turn.UserMessage, turn.Turn = ls.ID, ls.Latest(), ls.Turn
+		turn.SessionID, turn.Message, turn.TurnIndex = ls.ID, ls.Latest(), ls.Turn
 	}
 	r := s.tool.Call(ctx, memcore.ToolCall{Action: "add_atom", Content: a.Text, AtomType: a.Type, Confidence: a.Confidence}, turn)
 	if !r.OK {

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/config"
 	"io"
 	"net"
 	"os"
@@ -51,7 +52,7 @@ var ErrRunning = errors.New("odekmem serve is already running for this store")
 
 // Run serves until ctx ends, the server has been idle for o.Idle, or a
 // client with another fingerprint shows the server is stale.
-func Run(ctx context.Context, s memcore.Settings, o Options) error {
+func Run(ctx context.Context, s config.Settings, o Options) error {
 	if o.Idle <= 0 {
 		o.Idle = DefaultIdle()
 	}
@@ -160,7 +161,7 @@ func Run(ctx context.Context, s memcore.Settings, o Options) error {
 
 // serveConn answers one request and reports whether the client showed
 // that this server is stale.
-func serveConn(ctx context.Context, rt *agenthook.Runtime, fp, self string, s memcore.Settings, c net.Conn) bool {
+func serveConn(ctx context.Context, rt *agenthook.Runtime, fp, self string, s config.Settings, c net.Conn) bool {
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(30 * time.Second))
 	var req hookproto.Request
@@ -188,7 +189,7 @@ func serveConn(ctx context.Context, rt *agenthook.Runtime, fp, self string, s me
 // selfSig identifies this server's binary and the user config file on
 // disk; when either changes, clients are told to fall back and the server
 // exits, so the next one runs the new code and settings.
-func selfSig(s memcore.Settings) string {
+func selfSig(s config.Settings) string {
 	var b strings.Builder
 	for _, p := range []string{executable(), filepath.Join(s.Home, "config.json")} {
 		if fi, err := os.Stat(p); err == nil {

@@ -1,4 +1,4 @@
-package memcore_test
+package config_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/config"
 )
 
 func TestGuardSectionLoaded(t *testing.T) {
@@ -17,7 +17,7 @@ func TestGuardSectionLoaded(t *testing.T) {
 		}
 	}
 	write(`{"guard": {"enabled": true, "provider": "classifier", "base_url": "http://127.0.0.1:9/classify", "timeout_ms": 500, "scope": ["memory"]}}`)
-	s, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: func(string) string { return "" }, ProjectDir: t.TempDir()})
+	s, err := config.Load(config.LoadOptions{Home: home, Getenv: func(string) string { return "" }, ProjectDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,11 +25,11 @@ func TestGuardSectionLoaded(t *testing.T) {
 		t.Fatalf("guard section: %+v", s.Guard)
 	}
 	write(`{"guard": {"enabled": true, "provider": "classifier", "base_url": "http://x", "timeout": 5}}`)
-	if _, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: func(string) string { return "" }, ProjectDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "timeout") {
+	if _, err := config.Load(config.LoadOptions{Home: home, Getenv: func(string) string { return "" }, ProjectDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "timeout") {
 		t.Fatalf("unknown guard key accepted: %v", err)
 	}
 	write(`{"guard": {"enabled": true, "provider": "sidecar", "base_url": "http://x"}}`)
-	if _, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: func(string) string { return "" }, ProjectDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "provider") {
+	if _, err := config.Load(config.LoadOptions{Home: home, Getenv: func(string) string { return "" }, ProjectDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "provider") {
 		t.Fatalf("bad provider accepted: %v", err)
 	}
 }

@@ -1,12 +1,14 @@
-package memcore_test
+package config_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/odekmem/odekmem/internal/config"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -20,13 +22,22 @@ func hWriteFile(t *testing.T, path, data string) {
 	}
 }
 
+func hJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func hEnv(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
 func TestConfigDefaultsMatchFieldReference(t *testing.T) {
 	home := t.TempDir()
-	s, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: t.TempDir()})
+	s, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +49,7 @@ func TestConfigDefaultsMatchFieldReference(t *testing.T) {
 		StyleMirroringEnabled: true, AnaphoraResolutionEnabled: true, FollowUpAnticipationEnabled: true,
 		DedupThreshold: 0.92, Index: "exact", QuarantineSharePercent: 5, BreakHours: 6, HookTimeoutSeconds: 30, AgentName: "odek",
 		DecayHalfLifeByType: memcore.DefaultHalfLives()}
-	if c != want {
+	if got, w := hJSON(t, c), hJSON(t, want); got != w {
 		t.Fatalf("defaults:\n got %+v\nwant %+v", c, want)
 	}
 	if s.StoreDir() != filepath.Join(home, "memory", "extended") {
@@ -61,7 +72,7 @@ func TestConfigLayersFileEnvFlags(t *testing.T) {
 		"ODEK_MEMORY_EXTENDED_ATOM_MAX_CHARS":        "280",
 		"ODEK_MODEL":                                 "env-model",
 	})
-	s, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: env, ProjectDir: t.TempDir(),
+	s, err := config.Load(config.LoadOptions{Home: home, Getenv: env, ProjectDir: t.TempDir(),
 		Flags: map[string]string{"atom_max_chars": "200", "associations_enabled": "false"}})
 	if err != nil {
 		t.Fatal(err)
@@ -93,14 +104,14 @@ func TestConfigLayersFileEnvFlags(t *testing.T) {
 }
 
 func TestConfigEveryFieldHasEnvAndFlag(t *testing.T) {
-	keys := memcore.ConfigKeys()
+	keys := config.Keys()
 	if len(keys) < 22 {
 		t.Fatalf("only %d keys", len(keys))
 	}
 	for _, k := range keys {
 		var c memcore.Config = memcore.DefaultConfig()
 		val := "1"
-		if memcore.IsBoolKey(k) {
+		if config.IsBoolKey(k) {
 			val = "false"
 			if k == "enabled" {
 				val = "true" // the only field whose default is false
@@ -115,14 +126,14 @@ func TestConfigEveryFieldHasEnvAndFlag(t *testing.T) {
 		if k == "decay_half_life_days_by_type" {
 			val = "intent=14"
 		}
-		if err := c.Set(k, val); err != nil {
+		if err := config.Set(&c, k, val); err != nil {
 			t.Errorf("Set(%s): %v", k, err)
 		}
-		env := memcore.EnvName(k)
+		env := config.EnvName(k)
 		if !strings.HasPrefix(env, "ODEK_MEMORY_EXTENDED_") || strings.ToUpper(env) != env {
 			t.Errorf("env name %s", env)
 		}
-		s, err := memcore.LoadSettings(memcore.LoadOptions{Home: t.TempDir(), Getenv: hEnv(map[string]string{env: val}), ProjectDir: t.TempDir()})
+		s, err := config.Load(config.LoadOptions{Home: t.TempDir(), Getenv: hEnv(map[string]string{env: val}), ProjectDir: t.TempDir()})
 		if err != nil {
 			t.Errorf("%s=%s: %v", env, val, err)
 			continue
@@ -130,8 +141,8 @@ func TestConfigEveryFieldHasEnvAndFlag(t *testing.T) {
 		if s.Extended == memcore.DefaultConfig() && val != "retention_decay" {
 			t.Errorf("%s=%s changed nothing", env, val)
 		}
-		if !strings.HasPrefix(memcore.FlagName(k), "memory-extended-") {
-			t.Errorf("flag name %s", memcore.FlagName(k))
+		if !strings.HasPrefix(config.FlagName(k), "memory-extended-") {
+			t.Errorf("flag name %s", config.FlagName(k))
 		}
 	}
 }
@@ -150,7 +161,7 @@ func TestConfigInvalidValuesNameTheField(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := memcore.LoadSettings(memcore.LoadOptions{Home: t.TempDir(), Getenv: hEnv(nil), ProjectDir: t.TempDir(), Flags: map[string]string{tc.key: tc.val}})
+			_, err := config.Load(config.LoadOptions{Home: t.TempDir(), Getenv: hEnv(nil), ProjectDir: t.TempDir(), Flags: map[string]string{tc.key: tc.val}})
 			if err == nil || !errors.Is(err, memcore.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an ErrInvalidConfig naming %s", err, tc.want)
 			}
@@ -162,7 +173,7 @@ func TestProjectConfigCannotSetMemory(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	hWriteFile(t, filepath.Join(proj, "odek.json"), `{"model": "project-model", "base_url": "http://p.invalid/v1",
 	  "memory": {"extended": {"max_size_mb": 1, "enabled": true}}, "embedding": {"provider": "http"}, "guard": {"enabled": false}}`)
-	s, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: proj})
+	s, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: proj})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,8 +197,94 @@ func TestProjectConfigCannotSetMemory(t *testing.T) {
 func TestConfigBrokenFileIsAnError(t *testing.T) {
 	home := t.TempDir()
 	hWriteFile(t, filepath.Join(home, "config.json"), `{"memory": {"extended": {"max_size_mb": "big"}}}`)
-	_, err := memcore.LoadSettings(memcore.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: t.TempDir()})
+	_, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "max_size_mb") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestStoreConfigChoosesDedicatedThenSharedThenNone(t *testing.T) {
+	s := config.Settings{Extended: memcore.DefaultConfig()}
+	if c := s.StoreConfig(); c.LLM != nil || c.Embedding == nil || c.Embedding.Provider != "hash" {
+		t.Fatalf("nothing configured: llm %+v embedding %+v", c.LLM, c.Embedding)
+	}
+	s.Shared = memcore.LLMConfig{Model: "deep-thinker", BaseURL: "http://127.0.0.1:1/v1", Thinking: true}
+	if c := s.StoreConfig(); c.LLM == nil || c.LLM.Model != "deep-thinker" {
+		t.Fatalf("shared model not used: %+v", c.LLM)
+	}
+	s.Extended.LLM = &memcore.LLMConfig{Model: "qwen2.5:7b", BaseURL: "http://127.0.0.1:2/v1"}
+	if c := s.StoreConfig(); c.LLM == nil || c.LLM.Model != "qwen2.5:7b" {
+		t.Fatalf("dedicated model not preferred: %+v", c.LLM)
+	}
+	s.Extended.LLM = &memcore.LLMConfig{BaseURL: "http://127.0.0.1:2/v1"} // no model: not a dedicated LLM
+	if c := s.StoreConfig(); c.LLM == nil || c.LLM.Model != "deep-thinker" {
+		t.Fatalf("a dedicated llm without a model should fall back to the shared one: %+v", c.LLM)
+	}
+	s.SharedEmbedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: "http://e/v1", Model: "nomic-embed-text"}
+	if c := s.StoreConfig(); c.Embedding.Model != "nomic-embed-text" {
+		t.Fatalf("shared embedding not used: %+v", c.Embedding)
+	}
+}
+
+func TestThinkingSharedModelWarns(t *testing.T) {
+	home := t.TempDir()
+	hWriteFile(t, filepath.Join(home, "config.json"), `{"model": "deep-thinker", "base_url": "http://x.invalid/v1", "thinking": true}`)
+	s, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(s.Warnings, "\n"), "thinking") {
+		t.Fatalf("no thinking warning in %q", s.Warnings)
+	}
+	hWriteFile(t, filepath.Join(home, "config.json"), `{"model": "deep-thinker", "base_url": "http://x.invalid/v1", "thinking": true,
+	  "memory": {"extended": {"llm": {"model": "small", "base_url": "http://y.invalid/v1"}}}}`)
+	if s, _ = config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil)}); len(s.Warnings) != 0 {
+		t.Fatalf("a dedicated memory LLM still warned: %q", s.Warnings)
+	}
+}
+
+func TestNoProjectFileUnlessAsked(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	hWriteFile(t, filepath.Join(proj, "odek.json"), `{"model": "project-model", "memory": {"extended": {"max_size_mb": 1}}}`)
+	t.Chdir(proj)
+	s, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Warnings) != 0 {
+		t.Fatalf("odek.json in the working directory was read without ProjectDir: %q", s.Warnings)
+	}
+	s, _ = config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: proj})
+	if len(s.Warnings) == 0 {
+		t.Fatal("the project file named by ProjectDir was not read")
+	}
+}
+
+// TestHalfLivesConfigLayers: the per-type half-lives come from the config
+// file (an object that overrides only the types it names), the
+// environment and flags; bad keys and values are named.
+func TestHalfLivesConfigLayers(t *testing.T) {
+	home := t.TempDir()
+	hWriteFile(t, home+"/config.json", `{"memory":{"extended":{"decay_half_life_days":20,"decay_half_life_days_by_type":{"decision":400,"question":5}}}}`)
+	s, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(map[string]string{"ODEK_MEMORY_EXTENDED_DECAY_HALF_LIFE_DAYS_BY_TYPE": "goal=0"}), ProjectDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Extended
+	for typ, want := range map[string]float64{"decision": 400, "question": 5, "goal": 0, "fact": 1095, "intent": 20, "observation": 20, "file": 90} {
+		if got := c.HalfLife(typ); got != want {
+			t.Errorf("half-life of %s = %v, want %v", typ, got, want)
+		}
+	}
+	for _, bad := range []string{`{"decision":-1}`, `{"widget":10}`, `[1,2]`} {
+		hWriteFile(t, home+"/config.json", `{"memory":{"extended":{"decay_half_life_days_by_type":`+bad+`}}}`)
+		_, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), "decay_half_life_days_by_type") {
+			t.Errorf("%s: error %v does not name the field", bad, err)
+		}
+	}
+	out, err := json.Marshal(c)
+	if err != nil || !strings.Contains(string(out), `"decay_half_life_days_by_type":{`) {
+		t.Fatalf("config JSON %s %v", out, err)
 	}
 }

@@ -1,0 +1,451 @@
+// Package config layers odek's configuration for the odekmem binary:
+// ~/.odek/config.json, the project's odek.json, ODEK_* environment
+// variables and --memory-extended-* flags, into a memcore.Config with the
+// memory LLM and embedder resolved. The memcore library itself reads no
+// configuration files or environment.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/odekmem/odekmem/memcore/guard"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/llm"
+)
+
+// configField is one scalar field of Config reachable from JSON, the
+// environment and flags.
+type configField struct {
+	key   string // json key, e.g. max_size_mb
+	index int
+	kind  reflect.Kind
+}
+
+func scalarFields() []configField {
+	t := reflect.TypeOf(memcore.Config{})
+	var out []configField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		k := f.Type.Kind()
+		if !f.IsExported() || k == reflect.Pointer || k == reflect.Struct || k == reflect.Map || k == reflect.Slice {
+			continue
+		}
+		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		out = append(out, configField{key: key, index: i, kind: k})
+	}
+	return out
+}
+
+// Keys lists every scalar memory.extended key in declaration order.
+func Keys() []string {
+	var keys []string
+	for _, f := range scalarFields() {
+		keys = append(keys, f.key)
+	}
+	return keys
+}
+
+// EnvName is the environment variable for a key: ODEK_MEMORY_EXTENDED_<KEY>.
+func EnvName(key string) string { return "ODEK_MEMORY_EXTENDED_" + strings.ToUpper(key) }
+
+// FlagName is the command-line flag for a key: memory-extended-<key-with-dashes>.
+func FlagName(key string) string {
+	return "memory-extended-" + strings.ReplaceAll(key, "_", "-")
+}
+
+// Set assigns one scalar field of c from its string form, as the
+// environment and flags give it. The error names the field and what it
+// accepts.
+func Set(c *memcore.Config, key, value string) error {
+	for _, f := range scalarFields() {
+		if f.key != key {
+			continue
+		}
+		v := reflect.ValueOf(c).Elem().Field(f.index)
+		value = strings.TrimSpace(value)
+		switch f.kind {
+		case reflect.Bool:
+			b, err := strconv.ParseBool(value)
+			if err != nil {
+				return fmt.Errorf("%w: memory.extended.%s = %q: allowed true or false", memcore.ErrInvalidConfig, key, value)
+			}
+			v.SetBool(b)
+		case reflect.Int:
+			n, err := strconv.Atoi(value)
+			if err != nil {
+				return fmt.Errorf("%w: memory.extended.%s = %q: allowed an integer", memcore.ErrInvalidConfig, key, value)
+			}
+			v.SetInt(int64(n))
+		case reflect.Float64:
+			x, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				return fmt.Errorf("%w: memory.extended.%s = %q: allowed a number", memcore.ErrInvalidConfig, key, value)
+			}
+			v.SetFloat(x)
+		case reflect.String:
+			if hl, ok := v.Addr().Interface().(*memcore.HalfLives); ok {
+				// type=days pairs, comma-separated, over the current values.
+				add, err := memcore.HalfLives(value).Map()
+				if err != nil {
+					return fmt.Errorf("%w: memory.extended.%s = %q: %v", memcore.ErrInvalidConfig, key, value, err)
+				}
+				m, _ := hl.Map()
+				if m == nil {
+					m = map[string]float64{}
+				}
+				for t, d := range add {
+					m[t] = d
+				}
+				*hl = memcore.HalfLivesOf(m)
+				break
+			}
+			v.SetString(value)
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: unknown key memory.extended.%s", memcore.ErrInvalidConfig, key)
+}
+
+// applyJSON overlays the keys present in raw (a memory.extended object).
+// Keys that are present are honoured even when zero.
+func applyJSON(c *memcore.Config, raw map[string]json.RawMessage, warn func(string)) error {
+	known := map[string]configField{}
+	for _, f := range scalarFields() {
+		known[f.key] = f
+	}
+	for _, key := range sortedKeys(raw) {
+		msg := raw[key]
+		switch key {
+		case "llm":
+			var l memcore.LLMConfig
+			if err := json.Unmarshal(msg, &l); err != nil {
+				return fmt.Errorf("%w: memory.extended.llm: %v", memcore.ErrInvalidConfig, err)
+			}
+			if string(msg) != "null" {
+				c.LLM = &l
+			}
+			continue
+		case "embedding":
+			var e memcore.EmbeddingConfig
+			if err := json.Unmarshal(msg, &e); err != nil {
+				return fmt.Errorf("%w: memory.extended.embedding: %v", memcore.ErrInvalidConfig, err)
+			}
+			if string(msg) != "null" {
+				c.Embedding = &e
+			}
+			continue
+		}
+		f, ok := known[key]
+		if !ok {
+			if warn != nil {
+				warn(fmt.Sprintf("unknown config key memory.extended.%s ignored", key))
+			}
+			continue
+		}
+		field := reflect.ValueOf(c).Elem().Field(f.index)
+		if err := json.Unmarshal(msg, field.Addr().Interface()); err != nil {
+			return fmt.Errorf("%w: memory.extended.%s: %v", memcore.ErrInvalidConfig, key, err)
+		}
+	}
+	return nil
+}
+
+// Settings is everything odekmem reads from the layered configuration: the
+// memory.extended section and the top-level model settings that the shared
+// LLM client is built from.
+type Settings struct {
+	Home     string
+	Extended memcore.Config
+	// Shared is the agent's own model (top-level model, base_url, …).
+	Shared memcore.LLMConfig
+	// SharedEmbedding is memory.embedding, used when memory.extended.embedding
+	// is omitted.
+	SharedEmbedding *memcore.EmbeddingConfig
+	// Guard is the top-level "guard" section of ~/.odek/config.json (the
+	// optional second opinion; see memcore/guard). A project's odek.json
+	// may not set it.
+	Guard guard.Config
+	// Warnings are problems that did not stop loading (ignored project keys,
+	// unknown keys); callers print them on stderr.
+	Warnings []string
+}
+
+// StoreDir is <home>/memory/extended.
+func (s Settings) StoreDir() string { return filepath.Join(s.Home, "memory", "extended") }
+
+// EffectiveEmbedding is memory.extended.embedding, falling back to the shared
+// memory.embedding, falling back to the offline hash embedder.
+func (s Settings) EffectiveEmbedding() memcore.EmbeddingConfig {
+	if s.Extended.Embedding != nil {
+		return *s.Extended.Embedding
+	}
+	if s.SharedEmbedding != nil {
+		return *s.SharedEmbedding
+	}
+	return memcore.EmbeddingConfig{Provider: "hash"}
+}
+
+type fileConfig struct {
+	Model       *string                    `json:"model"`
+	BaseURL     *string                    `json:"base_url"`
+	APIKey      *string                    `json:"api_key"`
+	Thinking    *bool                      `json:"thinking"`
+	MaxTokens   *int                       `json:"max_tokens"`
+	Temperature *float64                   `json:"temperature"`
+	Timeout     *int                       `json:"timeout"`
+	Memory      map[string]json.RawMessage `json:"memory"`
+	Embedding   json.RawMessage            `json:"embedding"`
+	Guard       json.RawMessage            `json:"guard"`
+}
+
+func (fc fileConfig) applyShared(l *memcore.LLMConfig) {
+	if fc.Model != nil {
+		l.Model = *fc.Model
+	}
+	if fc.BaseURL != nil {
+		l.BaseURL = *fc.BaseURL
+	}
+	if fc.APIKey != nil {
+		l.APIKey = *fc.APIKey
+	}
+	if fc.Thinking != nil {
+		l.Thinking = *fc.Thinking
+	}
+	if fc.MaxTokens != nil {
+		l.MaxTokens = *fc.MaxTokens
+	}
+	if fc.Temperature != nil {
+		l.Temperature = *fc.Temperature
+	}
+	if fc.Timeout != nil {
+		l.TimeoutSeconds = *fc.Timeout
+	}
+}
+
+// LoadOptions says where the layers come from.
+type LoadOptions struct {
+	Home   string              // --home; overrides ODEK_HOME and ~/.odek
+	Getenv func(string) string // nil = os.Getenv
+	// ProjectDir is the directory whose odek.json is read; "" reads no
+	// project file (the working directory is never consulted implicitly).
+	ProjectDir string
+	Flags      map[string]string // memory.extended key → value from --memory-extended-* flags
+}
+
+// Load merges ~/.odek/config.json, the project ./odek.json (which
+// may not set memory, embedding or guard), ODEK_* environment variables and
+// flags, in that order, and validates the result.
+func Load(opts LoadOptions) (Settings, error) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	s := Settings{Extended: memcore.DefaultConfig()}
+	switch {
+	case opts.Home != "":
+		s.Home = opts.Home
+	case getenv("ODEK_HOME") != "":
+		s.Home = getenv("ODEK_HOME")
+	default:
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return s, fmt.Errorf("find home directory: %w (set ODEK_HOME or --home)", err)
+		}
+		s.Home = filepath.Join(h, ".odek")
+	}
+	warn := func(m string) { s.Warnings = append(s.Warnings, m) }
+
+	userPath := filepath.Join(s.Home, "config.json")
+	if fc, ok, err := readFileConfig(userPath); err != nil {
+		return s, err
+	} else if ok {
+		fc.applyShared(&s.Shared)
+		if err := s.applyMemory(fc, userPath, warn); err != nil {
+			return s, err
+		}
+		if len(fc.Guard) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(fc.Guard))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&s.Guard); err != nil {
+				return s, fmt.Errorf("%s: guard: %w", userPath, err)
+			}
+			if err := s.Guard.Validate(); err != nil {
+				return s, fmt.Errorf("%s: %w", userPath, err)
+			}
+		}
+	}
+
+	if projDir := opts.ProjectDir; projDir != "" {
+		projPath := filepath.Join(projDir, "odek.json")
+		if filepath.Clean(projPath) != filepath.Clean(userPath) {
+			fc, ok, err := readFileConfig(projPath)
+			if err != nil {
+				warn(fmt.Sprintf("%s ignored: %v", projPath, err))
+			} else if ok {
+				for _, sect := range []struct {
+					name string
+					set  bool
+				}{{"memory", fc.Memory != nil}, {"embedding", len(fc.Embedding) > 0}, {"guard", len(fc.Guard) > 0}} {
+					if sect.set {
+						warn(fmt.Sprintf("%s: project config may not set %q; ignored (set it in %s, ODEK_MEMORY_EXTENDED_* or --memory-extended-*)", projPath, sect.name, userPath))
+					}
+				}
+				// The shared model is the memory LLM when memory.extended.llm
+				// is omitted, so a cloned repository must not redirect it
+				// either: it would receive the person's API key and messages
+				// and could plant trusted atoms.
+				var shared []string
+				for _, f := range []struct {
+					name string
+					set  bool
+				}{{"model", fc.Model != nil}, {"base_url", fc.BaseURL != nil}, {"api_key", fc.APIKey != nil}, {"thinking", fc.Thinking != nil},
+					{"max_tokens", fc.MaxTokens != nil}, {"temperature", fc.Temperature != nil}, {"timeout", fc.Timeout != nil}} {
+					if f.set {
+						shared = append(shared, f.name)
+					}
+				}
+				if len(shared) > 0 {
+					warn(fmt.Sprintf("%s: project config may not set the model odekmem uses for memory (%s); ignored (set it in %s or ODEK_*)", projPath, strings.Join(shared, ", "), userPath))
+				}
+			}
+		}
+	}
+
+	// Environment.
+	for _, key := range Keys() {
+		if v, ok := lookupEnv(getenv, EnvName(key)); ok {
+			if err := Set(&s.Extended, key, v); err != nil {
+				return s, fmt.Errorf("%s: %w", EnvName(key), err)
+			}
+		}
+	}
+	for _, e := range []struct {
+		name string
+		set  func(string) error
+	}{
+		{"ODEK_MODEL", func(v string) error { s.Shared.Model = v; return nil }},
+		{"ODEK_BASE_URL", func(v string) error { s.Shared.BaseURL = v; return nil }},
+		{"ODEK_API_KEY", func(v string) error { s.Shared.APIKey = v; return nil }},
+		{"ODEK_THINKING", func(v string) error { b, err := strconv.ParseBool(v); s.Shared.Thinking = b; return err }},
+		{"ODEK_MAX_TOKENS", func(v string) error { n, err := strconv.Atoi(v); s.Shared.MaxTokens = n; return err }},
+		{"ODEK_TEMPERATURE", func(v string) error { x, err := strconv.ParseFloat(v, 64); s.Shared.Temperature = x; return err }},
+		{"ODEK_TIMEOUT", func(v string) error { n, err := strconv.Atoi(v); s.Shared.TimeoutSeconds = n; return err }},
+	} {
+		if v, ok := lookupEnv(getenv, e.name); ok {
+			if err := e.set(v); err != nil {
+				return s, fmt.Errorf("%w: %s=%q: %v", memcore.ErrInvalidConfig, e.name, v, err)
+			}
+		}
+	}
+
+	// Flags last.
+	for _, key := range sortedKeys(opts.Flags) {
+		if err := Set(&s.Extended, key, opts.Flags[key]); err != nil {
+			return s, fmt.Errorf("--%s: %w", FlagName(key), err)
+		}
+	}
+	if err := s.Extended.Validate(); err != nil {
+		return s, err
+	}
+	if l := s.Extended.LLM; (l == nil || l.Model == "") && s.Shared.Thinking && s.Shared.Model != "" && s.Shared.BaseURL != "" {
+		warn(llm.ThinkingWarning(llmConfig(s.Shared), false))
+	}
+	return s, nil
+}
+
+func llmConfig(l memcore.LLMConfig) llm.Config {
+	return llm.Config{BaseURL: l.BaseURL, APIKey: l.APIKey, Model: l.Model, MaxTokens: l.MaxTokens, Temperature: l.Temperature, TimeoutSeconds: l.TimeoutSeconds, Thinking: l.Thinking}
+}
+
+// StoreConfig is the memcore.Config to open the store with: memory.extended
+// with its memory LLM resolved (the dedicated memory.extended.llm when it
+// names a model, otherwise the shared top-level model when it has a model
+// and a base URL, otherwise none) and its embedder resolved
+// (EffectiveEmbedding). memcore.Open builds both from it.
+func (s Settings) StoreConfig() memcore.Config {
+	c := s.Extended
+	switch l := c.LLM; {
+	case l != nil && l.Model != "":
+	case s.Shared.Model != "" && s.Shared.BaseURL != "":
+		shared := s.Shared
+		c.LLM = &shared
+	default:
+		c.LLM = nil
+	}
+	e := s.EffectiveEmbedding()
+	c.Embedding = &e
+	return c
+}
+
+func lookupEnv(getenv func(string) string, name string) (string, bool) {
+	v := getenv(name)
+	return v, v != ""
+}
+
+func (s *Settings) applyMemory(fc fileConfig, path string, warn func(string)) error {
+	if fc.Memory == nil {
+		return nil
+	}
+	if raw, ok := fc.Memory["extended"]; ok {
+		var ext map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &ext); err != nil {
+			return fmt.Errorf("%s: memory.extended: %w", path, err)
+		}
+		if err := applyJSON(&s.Extended, ext, warn); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if raw, ok := fc.Memory["embedding"]; ok && string(raw) != "null" {
+		var e memcore.EmbeddingConfig
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return fmt.Errorf("%s: memory.embedding: %w", path, err)
+		}
+		s.SharedEmbedding = &e
+	}
+	return nil
+}
+
+func readFileConfig(path string) (fileConfig, bool, error) {
+	var fc fileConfig
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fc, false, nil
+	}
+	if err != nil {
+		return fc, false, fmt.Errorf("read config: %w", err)
+	}
+	if err := json.Unmarshal(data, &fc); err != nil {
+		return fc, false, fmt.Errorf("%s: invalid JSON: %w", path, err)
+	}
+	return fc, true, nil
+}
+
+// IsBoolKey reports whether a memory.extended key holds a boolean, so a
+// bare --memory-extended-<key> flag means true.
+func IsBoolKey(key string) bool {
+	for _, f := range scalarFields() {
+		if f.key == key {
+			return f.kind == reflect.Bool
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
