@@ -54,8 +54,9 @@ import (
 //     "force-pushing to main");
 //     - a following clause of the same sentence that qualifies it (", not
 //     …", ", unless …", ", which …", ", he said") blocks it;
-//     - a span that is only part of a question ("should we deploy on
-//     Fridays?" does not vouch for "we deploy on Fridays").
+//     - a question stays a question: a span of one counts only when it is
+//     the whole question, proposed with its question mark ("should we
+//     deploy on Fridays?" does not vouch for "we deploy on Fridays").
 //
 // Any occurrence that passes is enough.
 
@@ -71,11 +72,14 @@ const (
 // of the person's message under the rule above, and why not when it is not.
 func VerbatimUserSpan(message, text string) (ok bool, why string) {
 	tt := vTokens(vNormalize(text))
-	// Drop the proposal's leading and trailing punctuation and quotes.
+	// Drop the proposal's leading and trailing punctuation and quotes,
+	// remembering whether it asks a question.
 	for len(tt) > 0 && !tt[0].word {
 		tt = tt[1:]
 	}
+	asks := false
 	for len(tt) > 0 && !tt[len(tt)-1].word {
+		asks = asks || tt[len(tt)-1].s == "?"
 		tt = tt[:len(tt)-1]
 	}
 	words, chars := 0, 0
@@ -107,7 +111,7 @@ func VerbatimUserSpan(message, text string) (ok bool, why string) {
 		if !match {
 			continue
 		}
-		if reason := spanChanged(mt, s, s+len(tt)); reason != "" {
+		if reason := spanChanged(mt, s, s+len(tt), asks); reason != "" {
 			why = reason
 			continue
 		}
@@ -210,8 +214,10 @@ func vTokens(s string) []vToken {
 		t := vToken{space: space, line: line}
 		space, line = false, false
 		if !vWordRune(r) {
-			t.s = string(r)
-			out = append(out, t)
+			if r != '*' && r != '~' { // markdown emphasis carries no words
+				t.s = string(r)
+				out = append(out, t)
+			}
 			i++
 			continue
 		}
@@ -266,7 +272,8 @@ if unless whether suppose supposing assume assuming imagine wonder wondering exc
 should would could might may maybe perhaps possibly ought shall must
 said says say saying claim claims claimed claiming told tell tells telling wrote writes written
 according reportedly allegedly supposedly apparently heard hears rumored rumoured asks asked ask asking
-thinks believes believed argues argued suggests suggested insists insisted
+think thinks thought believe believes believed guess guessed hope hoped wish wished used
+argues argued suggests suggested insists insisted
 formerly previously anymore`)
 
 // vCopulas after a span make it the subject of a predicate the proposal
@@ -304,7 +311,7 @@ func wordSet(s string) map[string]bool {
 
 // spanChanged checks the context of the match mt[s:e] and returns why its
 // meaning differs from the proposal's, or "".
-func spanChanged(mt []vToken, s, e int) string {
+func spanChanged(mt []vToken, s, e int, asks bool) string {
 	sentStart := s
 	for sentStart > 0 && !vSentenceEnd(mt[sentStart-1]) && !mt[sentStart].line {
 		sentStart--
@@ -313,8 +320,9 @@ func spanChanged(mt []vToken, s, e int) string {
 	for sentEnd < len(mt) && !vSentenceEnd(mt[sentEnd]) && !mt[sentEnd].line {
 		sentEnd++
 	}
-	// Part of a question that the span does not open.
-	if sentEnd < len(mt) && mt[sentEnd].s == "?" && s > sentStart {
+	// A question stays a question: only the whole question, proposed with
+	// its question mark, is the person's words.
+	if sentEnd < len(mt) && mt[sentEnd].s == "?" && (s > sentStart || !asks) {
 		return "part of a question in the person's message"
 	}
 	// Before the span, in its clause.
