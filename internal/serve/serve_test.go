@@ -94,6 +94,15 @@ func TestHookStartsServeOnDemandAndServeSeesOtherWriters(t *testing.T) {
 	if !strings.Contains(string(log), "via process") || !strings.Contains(string(log), "via serve") {
 		t.Fatalf("expected one call in process and one via serve:\n%s", log)
 	}
+	// The server answers first and stores the turn right after: the
+	// person's statement lands as user_said with its session.
+	hook(t, bin, home, "I always squash commits before merging to main.")
+	waitFor(t, "the turn stored by serve", 20*time.Second, func() bool {
+		list := exec.Command(bin, "--home", home, "list", "--json")
+		list.Env = env()
+		out, _ := list.Output()
+		return strings.Contains(string(out), "squash commits") && strings.Contains(string(out), `"session_id": "s"`)
+	})
 	// The thin client reaches the same server.
 	if out := hook(t, hookBin, home, "what is the production cluster called?"); !strings.Contains(out, "zenith") {
 		t.Fatalf("odekmem-hook via serve: %q", out)
