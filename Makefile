@@ -6,8 +6,11 @@ PKGS := ./...
 
 all: build
 
+# odekmem and the thin per-prompt hook client beside it (odekmem setup
+# points agents' hooks at bin/odekmem-hook when it is there).
 build:
 	$(GO) build -o bin/odekmem .
+	$(GO) build -o bin/odekmem-hook ./cmd/odekmem-hook
 
 # The test command of README.md and CI: vet, then every test under the race
 # detector (fuzz targets run their seed corpora).
