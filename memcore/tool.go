@@ -35,6 +35,10 @@ type ToolResult struct {
 	Pending     []PendingReview   `json:"pending,omitempty"`
 	Quarantine  []ToolQuarantined `json:"quarantine,omitempty"`
 	Message     string            `json:"message,omitempty"`
+	// Existing is true when add_atom matched a memory that was already
+	// stored (a refresh or a duplicate): nothing new was proposed, and
+	// the memory is not the agent's to forget or pin.
+	Existing bool `json:"existing,omitempty"`
 }
 
 // ToolAtom is an atom as the tool reports it. Score is rounded to two
@@ -200,7 +204,8 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn Turn) ToolResult {
 		if !r.Refreshed && !r.Duplicate {
 			t.remember(turn.SessionID, r)
 		}
-		res := ToolResult{OK: true, AtomID: r.Atom.ID, SourceClass: r.Atom.SourceClass, Quarantined: r.Quarantined, Reason: r.Reason}
+		res := ToolResult{OK: true, AtomID: r.Atom.ID, SourceClass: r.Atom.SourceClass, Quarantined: r.Quarantined, Reason: r.Reason,
+			Existing: r.Refreshed || r.Duplicate}
 		if r.Quarantined {
 			res.Message = "stored in quarantine: the user must approve it before it is recalled"
 			if why != "" && r.Reason == "tainted" {

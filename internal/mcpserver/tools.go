@@ -268,9 +268,16 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if !r.OK {
 		return toolError(errors.New(r.Error))
 	}
-	s.noteProposed(key, r.AtomID, proposal{source: r.SourceClass, quarantined: r.Quarantined})
+	// A refresh names a memory that already existed (possibly the
+	// person's): it is not this session's proposal to forget.
+	if !r.Existing {
+		s.noteProposed(key, r.AtomID, proposal{source: r.SourceClass, quarantined: r.Quarantined})
+	}
 	msg := "stored as the user's own words"
-	if r.Quarantined {
+	switch {
+	case r.Existing:
+		msg = "matched a memory that was already stored; nothing new was added"
+	case r.Quarantined:
 		msg = "stored in quarantine: it is not recalled until the user promotes it (odekmem TUI, quarantine pane, or `odekmem promote " + r.AtomID + "`)"
 	}
 	return result(map[string]any{"id": r.AtomID, "source_class": r.SourceClass, "quarantined": r.Quarantined, "reason": clean(r.Reason), "message": msg})
