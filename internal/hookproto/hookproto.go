@@ -108,8 +108,13 @@ func Fingerprint(home string, environ []string) string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
-// Ask sends one request to the server at sock.
+// Ask sends one request to the server at sock. A socket in a directory
+// someone else could write is never dialled (CheckSocket): the error says
+// why, and it is not a "no server" error, so no server is started there.
 func Ask(ctx context.Context, sock string, req Request) ([]byte, error) {
+	if err := CheckSocket(sock); err != nil {
+		return nil, err
+	}
 	d := net.Dialer{Timeout: 200 * time.Millisecond}
 	c, err := d.DialContext(ctx, "unix", sock)
 	if err != nil {

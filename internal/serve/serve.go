@@ -71,6 +71,11 @@ func Run(ctx context.Context, s config.Settings, o Options) error {
 			return err
 		}
 	}
+	// Clients refuse a socket in a directory others can write; so does the
+	// server (it would be listening where it could be replaced).
+	if err := hookproto.CheckSocket(sock); err != nil {
+		return err
+	}
 	os.Remove(sock) // a stale socket of a server that died; we hold the lock
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
