@@ -102,6 +102,25 @@ type importer struct {
 	lines []int // line of each req
 	links []linkRequest
 	now   time.Time
+	// fields caches checkText of short repeated fields (session ids,
+	// projects): a transcript names the same few thousands of times.
+	fields map[string][2]string
+}
+
+// checkField is checkText with a bounded cache.
+func (im *importer) checkField(v string) (string, string) {
+	if v == "" {
+		return v, ""
+	}
+	if r, ok := im.fields[v]; ok {
+		return r[0], r[1]
+	}
+	clean, why := checkText(v)
+	if len(im.fields) >= 4096 || im.fields == nil {
+		im.fields = map[string][2]string{}
+	}
+	im.fields[v] = [2]string{clean, why}
+	return clean, why
 }
 
 func (im *importer) fail(line int, format string, a ...any) {
@@ -281,7 +300,7 @@ func (im *importer) atomRequest(line int, rec ExportRecord) (AddRequest, bool) {
 			im.fail(line, "%s is longer than %d bytes", f.name, maxContextField)
 			return AddRequest{}, false
 		}
-		clean, why := checkText(*f.v)
+		clean, why := im.checkField(*f.v)
 		*f.v = clean
 		if why != "" {
 			*f.v = ""

@@ -266,3 +266,42 @@ func TestImportStreamsInBatchesWithProgress(t *testing.T) {
 func itoa(i int) string {
 	return strings.TrimSpace(strings.Replace(time.Duration(i).String(), "ns", "", 1))
 }
+
+// BenchmarkImportLines imports 2,000 varied JSONL lines (80% live atoms,
+// 20% quarantine) into a fresh store per iteration.
+func BenchmarkImportLines(b *testing.B) {
+	words := strings.Fields("payments ledger service deploy staging cluster retries webhook timezone report payouts merchant refund invoice cache redis postgres kafka queue worker cron migration schema index latency budget alert oncall runbook feature flag rollout canary tests fixtures golden snapshot lint format release branch tag version api client server handler middleware auth token session cookie header proxy gateway metrics tracing logging dashboard")
+	var sb strings.Builder
+	const n = 2000
+	seed := uint64(7)
+	next := func() int { seed = seed*6364136223846793005 + 1442695040888963407; return int(seed >> 33) }
+	for i := 0; i < n; i++ {
+		var tw []string
+		for j := 0; j < 12+next()%18; j++ {
+			tw = append(tw, words[next()%len(words)])
+		}
+		text := "Note " + itoa(i) + ": " + strings.Join(tw, " ")
+		if i%5 == 4 {
+			sb.WriteString(`{"kind":"quarantine","source_class":"web","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{"session_id":"s` + itoa(i/50) + `","project":"p` + itoa(i%7) + `"},"text":"` + text + `","quarantined_at":"2026-11-29T00:00:00Z","reason":"tainted"}` + "\n")
+		} else {
+			sb.WriteString(`{"kind":"atom","source_class":"user_said","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{"session_id":"s` + itoa(i/50) + `","project":"p` + itoa(i%7) + `"},"text":"` + text + `"}` + "\n")
+		}
+	}
+	data := sb.String()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		s, err := memcore.Open(filepath.Join(b.TempDir(), "x"), memcore.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := s.Import(context.Background(), strings.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "lines/s")
+}
