@@ -155,6 +155,10 @@ type IngestSummary struct {
 }
 
 type ingester struct {
+	// strict keeps the person's messages and other content in file order
+	// for the store (an inline approval answers what came before it); a
+	// file with no inline command lets both kinds batch independently.
+	strict  bool
 	c       *ctx
 	h       *memcore.Hook
 	sum     IngestSummary
@@ -234,8 +238,10 @@ func (in *ingester) flushTainted() error {
 // person queues one of the person's messages; order with tainted content
 // is kept exactly (an inline approval answers what came before it).
 func (in *ingester) person(t memcore.Turn) error {
-	if err := in.flushTainted(); err != nil {
-		return err
+	if in.strict {
+		if err := in.flushTainted(); err != nil {
+			return err
+		}
 	}
 	in.persons = append(in.persons, t)
 	if len(in.persons) >= ingestBatch {
@@ -249,15 +255,17 @@ func (in *ingester) taint(source, text string, t memcore.Turn) error {
 	if text == "" {
 		return nil
 	}
-	if err := in.flushPersons(); err != nil {
-		return err
+	if in.strict {
+		if err := in.flushPersons(); err != nil {
+			return err
+		}
 	}
 	if in.maxText > 1 {
 		text = memcore.TruncateChars(text, in.maxText-1)
 	}
 	in.tainted = append(in.tainted, memcore.AddRequest{Text: text, Type: memcore.TypeObservation, Source: source, Confidence: 0.5, CreatedAt: t.Time,
 		Context: memcore.AtomContext{SessionID: t.SessionID, Turn: t.TurnIndex, Project: t.Project}})
-	if len(in.tainted) >= ingestBatch {
+	if len(in.tainted) >= 4*ingestBatch {
 		return in.flushTainted()
 	}
 	return nil
@@ -269,6 +277,7 @@ func cmdIngest(c *ctx) error {
 	}
 	var r io.Reader = c.env.Stdin
 	var size int64
+	strict := true
 	if len(c.p.pos) == 1 && c.p.pos[0] != "-" {
 		f, err := os.Open(c.p.pos[0])
 		if err != nil {
@@ -281,9 +290,20 @@ func cmdIngest(c *ctx) error {
 			}
 			size = fi.Size()
 		}
+		// A first pass (a file can be read twice, stdin cannot): without
+		// any "remember" there is no inline command, so order between the
+		// person's messages and other content does not matter.
+		mentions, err := mentionsRemember(f)
+		if err != nil {
+			return fmt.Errorf("ingest: %w", err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return fmt.Errorf("ingest: %w", err)
+		}
+		strict = mentions
 		r = f
 	}
-	in := &ingester{c: c, h: memcore.NewHook(c.store, memcore.HookOptions{}), maxText: c.store.Config().AtomMaxChars}
+	in := &ingester{strict: strict, c: c, h: memcore.NewHook(c.store, memcore.HookOptions{}), maxText: c.store.Config().AtomMaxChars}
 	bar := newByteProgress(c.env.Stderr, c.env.StderrIsTerminal && !c.json, "ingest", size)
 	lr := jsonl.NewReader(r, jsonl.MaxLine)
 	mode := 0 // 0 unknown, 1 plain text, 2 JSONL
@@ -436,4 +456,31 @@ func (in *ingester) jsonLine(line int, b []byte, t memcore.Turn) error {
 		return in.person(t)
 	}
 	return nil
+}
+
+// mentionsRemember reports whether "remember" appears anywhere in r, in
+// any letter case (every inline command says it), reading with constant
+// memory.
+func mentionsRemember(r io.Reader) (bool, error) {
+	const word = "remember"
+	buf := make([]byte, 256<<10)
+	var carry []byte
+	for {
+		n, err := r.Read(buf)
+		chunk := append(carry, bytes.ToLower(buf[:n])...)
+		if bytes.Contains(chunk, []byte(word)) {
+			return true, nil
+		}
+		if len(chunk) >= len(word) {
+			carry = append(carry[:0], chunk[len(chunk)-len(word)+1:]...)
+		} else {
+			carry = append(carry[:0], chunk...)
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
 }

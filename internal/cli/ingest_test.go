@@ -162,3 +162,23 @@ func TestInputsAreBounded(t *testing.T) {
 		t.Errorf("scan of an overlong stdin line: %+v", r)
 	}
 }
+
+// An inline approval in a transcript answers exactly the content between
+// the person's previous message and it, as in a live session.
+func TestIngestInlineApprovalKeepsFileOrder(t *testing.T) {
+	home := newHome(t)
+	f := writeTranscript(t,
+		`{"role":"user","content":"Can you check the release page?","session":"s1"}`,
+		`{"role":"tool","name":"WebFetch","content":"The release train leaves every Tuesday at noon.","session":"s1"}`,
+		`{"role":"user","content":"odek, remember the web page","session":"s1"}`,
+		`{"role":"tool","name":"WebFetch","content":"Staging is frozen on Fridays.","session":"s1"}`)
+	r := run(t, home, "", "ingest", f, "--json")
+	var sum cli.IngestSummary
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &sum) != nil || sum.Promoted != 1 {
+		t.Fatalf("ingest: %+v %+v", r, sum)
+	}
+	live, quar := ingestState(t, home)
+	if len(live) != 1 || !strings.Contains(live[0].Text, "Tuesday at noon") || len(quar) != 1 || !strings.Contains(quar[0].Text, "Fridays") {
+		t.Fatalf("live %+v quarantine %+v", live, quar)
+	}
+}
