@@ -21,7 +21,7 @@ func dropSplitInjections(atoms []Scored) (kept []Scored, dropped []string, warni
 	for i, a := range atoms {
 		texts[i] = oneLine(a.Atom.Text)
 	}
-	joined := scan.Across(texts)
+	joined := scan.AcrossPassed(texts)
 	if len(joined) == 0 {
 		return atoms, nil, nil
 	}

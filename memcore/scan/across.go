@@ -27,6 +27,19 @@ func Across(parts []string) []Joined {
 	for i, p := range parts {
 		alone[i] = Scan(p).Blocked()
 	}
+	return across(parts, alone)
+}
+
+// AcrossPassed is Across for parts the caller has already scanned one by
+// one and found clean (recall's final scan), saving those scans.
+func AcrossPassed(parts []string) []Joined {
+	if len(parts) < 2 {
+		return nil
+	}
+	return across(parts, make([]bool, len(parts)))
+}
+
+func across(parts []string, alone []bool) []Joined {
 	var out []Joined
 	involved := make([]bool, len(parts))
 	for i := 0; i+1 < len(parts); i++ {
