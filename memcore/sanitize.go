@@ -1,31 +1,17 @@
 package memcore
 
 import (
-	"strings"
-	"unicode"
-
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
-// stripHidden removes characters a person cannot see: format characters
-// (zero-width, bidi controls, tag characters, soft hyphen), other
-// default-ignorable code points, variation selectors and control
-// characters other than newline and tab. ZWJ and ZWNJ stay: they are part
-// of emoji and of Persian and Indic spelling.
-func stripHidden(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case r == 0x200C || r == 0x200D:
-			return r
-		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r),
-			unicode.Is(unicode.Variation_Selector, r):
-			return -1
-		}
-		return r
-	}, s)
-}
+// stripHidden removes characters a person cannot see — the set the
+// scanner derives from Unicode properties (Default_Ignorable_Code_Point,
+// every format character, private use, noncharacters, braille blank,
+// object replacement), tag characters, bidi controls and marks, variation
+// selectors and control characters other than newline and tab — keeping
+// ZWJ/ZWNJ where they are emoji or Persian/Indic spelling and the tags of
+// a flag emoji. See scan.StripHidden.
+func stripHidden(s string) string { return scan.StripHidden(s) }
 
 // scanText reports whether the scanner blocks text.
 func scanText(text string) bool { return scan.Scan(text).Blocked() }
