@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"time"
@@ -113,7 +112,9 @@ func clean(s string) string {
 // untrusted wraps tainted store text for a model.
 func untrusted(source, text string) string { return scan.Wrap(source, clean(text)) }
 
-func round(f float64) float64 { return math.Round(f*1000) / 1000 }
+// round is the memory tool's rounding (two decimals) so every surface shows
+// a model the same figures.
+func round(f float64) float64 { return memcore.RoundScore(f) }
 
 func ageString(d time.Duration) string {
 	switch {

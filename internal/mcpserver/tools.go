@@ -278,7 +278,7 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	case r.Existing:
 		msg = "matched a memory that was already stored; nothing new was added"
 	case r.Quarantined:
-		msg = "stored in quarantine: it is not recalled until the user promotes it (odekmem TUI, quarantine pane, or `odekmem promote " + r.AtomID + "`)"
+		msg = "stored in quarantine: it is not recalled until the user reviews and promotes it; only the user can do that"
 	}
 	return result(map[string]any{"id": r.AtomID, "source_class": r.SourceClass, "quarantined": r.Quarantined, "reason": clean(r.Reason), "message": msg})
 }
@@ -298,7 +298,7 @@ func (s *Server) forget(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	key := sessionKey(req)
 	p, ok := s.proposedBy(key, a.ID)
 	if !ok {
-		return toolError(fmt.Errorf("refused: %s was not proposed in this session; the user's memories can only be deleted by the user (odekmem forget, or the TUI)", a.ID))
+		return toolError(fmt.Errorf("refused: %s was not proposed in this session; the user's memories can only be deleted by the user", a.ID))
 	}
 	atom, q, err := s.store.Get(a.ID)
 	if err != nil {
@@ -384,7 +384,7 @@ func (s *Server) listPending(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	out := struct {
 		Pending []pending `json:"pending"`
 		Note    string    `json:"note"`
-	}{Pending: []pending{}, Note: "unconfirmed guesses about the user; only the user can confirm them (odekmem confirm, or the TUI)"}
+	}{Pending: []pending{}, Note: "unconfirmed guesses about the user; only the user can confirm them"}
 	for _, p := range s.store.Pending() {
 		ev := ""
 		if p.Evidence != "" {
