@@ -25,10 +25,10 @@ var Agents = []string{"claude-code", "codex", "gemini"}
 // SocketPath is where odekmem serve listens for a store.
 func SocketPath(storeDir string) string { return hookproto.SocketPath(storeDir) }
 
-// OpenStore opens the configured store with its embedder and memory LLM.
+// OpenStore opens the configured store with its embedder, memory LLM and
+// guard, as the CLI does.
 func OpenStore(s config.Settings) (*memcore.Store, error) {
-	cfg := s.StoreConfig()
-	return memcore.Open(s.StoreDir(), memcore.Options{Config: &cfg})
+	return s.OpenStore(s.StoreDir(), nil, nil)
 }
 
 // HookTimeout bounds a memory LLM call inside a hook: a per-prompt hook

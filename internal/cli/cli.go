@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/odekmem/odekmem/internal/config"
-	"github.com/odekmem/odekmem/memcore/guard"
 	"io"
 	"io/fs"
 	"os"
@@ -326,15 +325,7 @@ func checkStoreExists(dir string, cmd *command, create bool) error {
 func openStore(c *ctx, dir string) (*memcore.Store, error) { return openStoreWith(c, dir, nil) }
 
 func openStoreWith(c *ctx, dir string, now func() time.Time) (*memcore.Store, error) {
-	cfg := c.settings.StoreConfig()
-	var g *guard.Guard
-	if c.settings.Guard.CoversMemory() {
-		var err error
-		if g, err = guard.New(c.settings.Guard, c.env.Getenv, nil); err != nil {
-			return nil, err
-		}
-	}
-	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, Now: now, Guard: g})
+	st, err := c.settings.OpenStore(dir, now, c.env.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/llm"
@@ -385,6 +386,27 @@ func (s Settings) StoreConfig() memcore.Config {
 	e := s.EffectiveEmbedding()
 	c.Embedding = &e
 	return c
+}
+
+// OpenStore opens the store at dir the way every odekmem process does: the
+// StoreConfig above plus the guard's second opinion when the guard section
+// covers memory. now is the store's clock (nil: the real one); getenv
+// resolves the guard's key variables (nil: the process environment). The
+// CLI, the MCP server, the per-prompt hook and serve all open through here,
+// so none of them can skip the guard a person configured.
+func (s Settings) OpenStore(dir string, now func() time.Time, getenv func(string) string) (*memcore.Store, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cfg := s.StoreConfig()
+	var g *guard.Guard
+	if s.Guard.CoversMemory() {
+		var err error
+		if g, err = guard.New(s.Guard, getenv, nil); err != nil {
+			return nil, err
+		}
+	}
+	return memcore.Open(dir, memcore.Options{Config: &cfg, Now: now, Guard: g})
 }
 
 func lookupEnv(getenv func(string) string, name string) (string, bool) {
