@@ -196,10 +196,19 @@ func (h *Hook) BeforeTurn(ctx context.Context, t Turn) TurnContext {
 	h.mu.Unlock()
 	model := h.store.UserModel()
 
-	// Anaphora resolution against recent trusted atoms.
-	if h.cfg.AnaphoraResolutionEnabled && msg != "" {
-		if out, ok := h.resolveAnaphora(ctx, msg, t, now); ok {
+	// Anaphora resolution against recent trusted atoms. Its search runs in
+	// one pass with the literal searches of the message, which are kept
+	// for recall when the message stays as it is.
+	var pre *literalResults
+	if h.cfg.AnaphoraResolutionEnabled && msg != "" && llm.HasReferentialPronoun(msg) {
+		out, ok, lit, err := h.resolveAnaphora(ctx, msg, t, now)
+		if err != nil {
+			warn("anaphora: %v", err)
+		}
+		if ok {
 			tc.Message, tc.Resolved = out, true
+		} else {
+			pre = lit
 		}
 	}
 
@@ -215,7 +224,7 @@ func (h *Hook) BeforeTurn(ctx context.Context, t Turn) TurnContext {
 		tc.ResumeBlock = h.resumeBlock(ctx, t, st, now, warn)
 	}
 
-	atoms, intents, reranked, err := h.recall(ctx, tc.Message, recent, model, t, warn)
+	atoms, intents, reranked, err := h.recall(ctx, tc.Message, recent, model, t, warn, pre)
 	if err != nil {
 		warn("recall: %v", err)
 	}
@@ -232,11 +241,38 @@ func (h *Hook) BeforeTurn(ctx context.Context, t Turn) TurnContext {
 	return tc
 }
 
+// literalResults are the literal and type-targeted literal searches of a
+// message, run ahead of recall together with the anaphora search.
+type literalResults struct {
+	literal, typed []Scored
+	typedRan       bool
+}
+
+// targetedTypes are the types of the design's type-targeted recall.
+var targetedTypes = []string{TypeConvention, TypeFile, TypeError}
+
+// literalQueries are the literal search of msg and, when prediction is on,
+// its type-targeted search.
+func (h *Hook) literalQueries(msg string) []Query {
+	k := h.cfg.SemanticSearchTopK
+	qs := []Query{{Text: msg, Options: SearchOptions{K: k * max(1, h.cfg.SemanticSearchOverfetch)}}}
+	if h.anticipates() {
+		qs = append(qs, Query{Text: msg, Options: SearchOptions{K: max(1, k/2), Types: targetedTypes}})
+	}
+	return qs
+}
+
+func (h *Hook) anticipates() bool {
+	return h.cfg.FollowUpAnticipationEnabled && h.cfg.PredictiveIntents > 0
+}
+
 // recall is the design's recall pipeline with prediction and rerank:
 // literal results, plus each predicted intent's results and type-targeted
 // recall of conventions, files and errors, deduplicated and ranked by the
-// composite (or by the memory LLM when rerank is on), top K.
-func (h *Hook) recall(ctx context.Context, msg string, recent []string, model UserModel, t Turn, warn func(string, ...any)) ([]Scored, []string, bool, error) {
+// composite (or by the memory LLM when rerank is on), top K. All the
+// searches run in one pass over the index (Store.SearchMany); pre holds
+// the literal searches when they already ran with the anaphora search.
+func (h *Hook) recall(ctx context.Context, msg string, recent []string, model UserModel, t Turn, warn func(string, ...any), pre *literalResults) ([]Scored, []string, bool, error) {
 	k := h.cfg.SemanticSearchTopK
 	if msg == "" || k <= 0 {
 		return nil, nil, false, nil
@@ -253,34 +289,48 @@ func (h *Hook) recall(ctx context.Context, msg string, recent []string, model Us
 			}
 		}
 	}
-	lit, err := h.store.Search(ctx, msg, SearchOptions{K: k * max(1, h.cfg.SemanticSearchOverfetch)})
+	var intents []string
+	if h.anticipates() {
+		intents = h.predict(ctx, msg, recent, model, warn)
+	}
+	// One pass: the literal searches (unless they ran already), then per
+	// intent an open and a type-targeted search.
+	var qs []Query
+	if pre == nil {
+		qs = append(qs, h.literalQueries(msg)...)
+	}
+	first := len(qs)
+	for _, in := range intents {
+		qs = append(qs, Query{Text: in, Options: SearchOptions{K: k}}, Query{Text: in, Options: SearchOptions{K: max(1, k/2), Types: targetedTypes}})
+	}
+	res, err := h.store.SearchMany(ctx, qs)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	addAll(lit, "literal")
-	targeted := []string{TypeConvention, TypeFile, TypeError}
-	var intents []string
-	if h.cfg.FollowUpAnticipationEnabled && h.cfg.PredictiveIntents > 0 {
-		intents = h.predict(ctx, msg, recent, model, warn)
-		for _, in := range intents {
-			res, err := h.store.Search(ctx, in, SearchOptions{K: k})
-			if err == nil {
-				addAll(res, "intent: "+in)
-			}
-			res, err = h.store.Search(ctx, in, SearchOptions{K: max(1, k/2), Types: targeted})
-			if err == nil {
-				addAll(res, "type: "+in)
-			}
+	lit := pre
+	if lit == nil {
+		lit = &literalResults{literal: res[0]}
+		if first > 1 {
+			lit.typed, lit.typedRan = res[1], true
 		}
-		if res, err := h.store.Search(ctx, msg, SearchOptions{K: max(1, k/2), Types: targeted}); err == nil {
-			addAll(res, "type: literal")
-		}
+	}
+	// The union is built in the order the design lists the searches: the
+	// literal results, each intent's results, the type-targeted literal
+	// results (an atom keeps the first of equal composites).
+	addAll(lit.literal, "literal")
+	for i, in := range intents {
+		addAll(res[first+2*i], "intent: "+in)
+		addAll(res[first+2*i+1], "type: "+in)
+	}
+	if lit.typedRan {
+		addAll(lit.typed, "type: literal")
 	}
 	cands := make([]Scored, 0, len(pool))
 	for _, s := range pool {
 		cands = append(cands, s)
 	}
 	sortScored(cands)
+	cands = h.store.orderSupersededNow(cands)
 	reranked := false
 	if h.cfg.SemanticSearchRerank && h.llm != nil && len(cands) > 1 {
 		seen := cands[:min(len(cands), 2*k)]
@@ -310,7 +360,7 @@ func (h *Hook) recall(ctx context.Context, msg string, recent []string, model Us
 					out = append(out, c)
 				}
 			}
-			cands, reranked = out, true
+			cands, reranked = h.store.orderSupersededNow(out), true
 		}
 	}
 	if len(cands) > k {
@@ -433,11 +483,20 @@ func mentionsOtherProject(text, p string, s *Store) bool {
 	return false
 }
 
-func (h *Hook) resolveAnaphora(ctx context.Context, msg string, t Turn, now time.Time) (string, bool) {
-	res, err := h.store.Search(ctx, msg, SearchOptions{K: 5})
-	if err != nil || len(res) == 0 {
-		return "", false
+// resolveAnaphora resolves the first pronoun of msg against the top five
+// recent trusted atoms. The literal searches of msg run in the same pass
+// and are returned for recall.
+func (h *Hook) resolveAnaphora(ctx context.Context, msg string, t Turn, now time.Time) (string, bool, *literalResults, error) {
+	qs := append([]Query{{Text: msg, Options: SearchOptions{K: 5}}}, h.literalQueries(msg)...)
+	all, err := h.store.SearchMany(ctx, qs)
+	if err != nil {
+		return "", false, nil, err
 	}
+	lit := &literalResults{literal: all[1]}
+	if len(all) > 2 {
+		lit.typed, lit.typedRan = all[2], true
+	}
+	res := all[0]
 	var refs []llm.Referent
 	for _, r := range res {
 		recentEnough := now.Sub(r.Atom.CreatedAt) <= 14*24*time.Hour || (t.SessionID != "" && r.Atom.Context.SessionID == t.SessionID)
@@ -447,13 +506,13 @@ func (h *Hook) resolveAnaphora(ctx context.Context, msg string, t Turn, now time
 		refs = append(refs, llm.Referent{Text: r.Atom.Text, Type: r.Atom.Type, Score: r.Sim})
 	}
 	if len(refs) == 0 {
-		return "", false
+		return "", false, lit, nil
 	}
 	out, ok := llm.ResolveAnaphora(msg, refs, h.cfg.SemanticSearchMinScore)
 	if !ok || scan.Scan(out).Blocked() {
-		return "", false
+		return "", false, lit, nil
 	}
-	return out, true
+	return out, true, lit, nil
 }
 
 // RecordResult reports what RecordUserMessage stored.
@@ -466,6 +525,9 @@ type RecordResult struct {
 	Warnings    []string    `json:"warnings,omitempty"`
 	Approval    bool        `json:"approval,omitempty"`
 	SkippedTurn bool        `json:"skipped,omitempty"`
+	// Contradictions are older atoms the new ones superseded, waiting for
+	// the person (see Store.Contradictions).
+	Contradictions []Contradiction `json:"contradictions,omitempty"`
 }
 
 // RecordUserMessage runs the per-turn pipeline over one message from the

@@ -30,6 +30,7 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 			return err
 		}
 		var links []linkRequest
+		var fresh []int // indexes into res of new live atoms
 		last := owner[len(owner)-1]
 		for i, r := range res {
 			ti := owner[i]
@@ -38,9 +39,20 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 				continue
 			}
 			results[ti].Added = append(results[ti].Added, r)
-			if !r.Quarantined && !r.Duplicate && !r.Refreshed && h.store.cfg.AssociationsEnabled {
-				links = append(links, h.store.associationLinks(ctx, r.Atom)...)
+			if !r.Quarantined && !r.Duplicate && !r.Refreshed {
+				fresh = append(fresh, i)
+				if h.store.cfg.AssociationsEnabled {
+					links = append(links, h.store.associationLinks(ctx, r.Atom)...)
+				}
 			}
+		}
+		// A new trusted atom may supersede an older one (see supersede.go).
+		for _, i := range fresh {
+			cs, err := h.store.detectContradictions(ctx, res[i].Atom.ID, h.llm, h.llmCtx)
+			if err != nil {
+				results[owner[i]].Warnings = append(results[owner[i]].Warnings, "contradictions: "+err.Error())
+			}
+			results[owner[i]].Contradictions = append(results[owner[i]].Contradictions, cs...)
 		}
 		reqs, owner = reqs[:0], owner[:0]
 		if len(links) == 0 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/memcore/vindex"
 )
 
 // SearchOptions narrow and size a search. Zero values mean the store's
@@ -110,18 +111,104 @@ func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([
 }
 
 func (s *Store) searchVec(query string, q []float32, opts SearchOptions) ([]Scored, error) {
-	k := opts.K
-	if k <= 0 {
-		k = s.cfg.SemanticSearchTopK
+	res, err := s.searchVecMulti([][]float32{q}, []Query{{Text: query, Options: opts}}, []int{0})
+	if err != nil {
+		return nil, err
 	}
-	if k <= 0 {
-		return nil, nil
+	return res[0], nil
+}
+
+// Query is one search of SearchMany.
+type Query struct {
+	Text    string
+	Options SearchOptions
+}
+
+// SearchMany runs several searches at once and returns exactly what Search
+// returns for each (result i for qs[i]), reading the vector index in one
+// pass for all of them: each distinct text is embedded once, every row is
+// scored against every query vector, and each query keeps its own K,
+// filters and gate. The agent hook uses it for its per-turn searches.
+func (s *Store) SearchMany(ctx context.Context, qs []Query) ([][]Scored, error) {
+	out := make([][]Scored, len(qs))
+	var texts []string
+	vecOf := make([]int, len(qs))
+	seen := map[string]int{}
+	for i, q := range qs {
+		vecOf[i] = -1
+		if strings.TrimSpace(q.Text) == "" {
+			continue
+		}
+		j, ok := seen[q.Text]
+		if !ok {
+			j = len(texts)
+			seen[q.Text] = j
+			texts = append(texts, q.Text)
+		}
+		vecOf[i] = j
 	}
-	minScore := s.cfg.SemanticSearchMinScore
-	if opts.MinScore != nil {
-		minScore = *opts.MinScore
+	if _, err := s.Refresh(); errors.Is(err, ErrClosed) {
+		return nil, err
 	}
-	n := k * max(1, s.cfg.SemanticSearchOverfetch)
+	if len(texts) == 0 {
+		return out, nil
+	}
+	if err := s.vec.waitReady(ctx); err != nil {
+		return nil, err
+	}
+	vecs, err := s.vec.emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed query: %w", err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embed query: got %d vectors for %d texts", len(vecs), len(texts))
+	}
+	var live []Query
+	var liveVec, liveIdx []int
+	for i, q := range qs {
+		if vecOf[i] >= 0 {
+			live = append(live, q)
+			liveVec = append(liveVec, vecOf[i])
+			liveIdx = append(liveIdx, i)
+		}
+	}
+	res, err := s.searchVecMulti(vecs, live, liveVec)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range liveIdx {
+		out[i] = res[k]
+	}
+	return out, nil
+}
+
+// searchVecMulti is the design's recall steps 2–4 for many queries: qs[i]
+// uses the query vector vecs[vecOf[i]]; result i is what Search gives for
+// qs[i].
+func (s *Store) searchVecMulti(vecs [][]float32, qs []Query, vecOf []int) ([][]Scored, error) {
+	out := make([][]Scored, len(qs))
+	type plan struct {
+		k        int
+		minScore float64
+	}
+	plans := make([]plan, len(qs))
+	hqs := make([]vindex.HybridQuery, len(qs))
+	for i, q := range qs {
+		opts := q.Options
+		k := opts.K
+		if k <= 0 {
+			k = s.cfg.SemanticSearchTopK
+		}
+		minScore := s.cfg.SemanticSearchMinScore
+		if opts.MinScore != nil {
+			minScore = *opts.MinScore
+		}
+		plans[i] = plan{k: k, minScore: minScore}
+		hqs[i] = vindex.HybridQuery{Vec: vecOf[i], Text: q.Text}
+		if k > 0 {
+			hqs[i].N = k * max(1, s.cfg.SemanticSearchOverfetch)
+		}
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
@@ -132,34 +219,46 @@ func (s *Store) searchVec(query string, q []float32, opts SearchOptions) ([]Scor
 	hy := v.hy
 	v.mu.RUnlock()
 	if hy == nil {
-		return nil, nil
+		return out, nil
 	}
-	// The index holds live atoms only, so an unfiltered search needs no
-	// per-row check; every candidate is still checked below.
-	var allow func(string) bool
-	if opts.Project != "" || opts.Type != "" || opts.Source != "" || len(opts.Types) > 0 {
-		allow = func(id string) bool {
-			e := s.byID[id]
-			return e != nil && opts.allows(e.atom)
+	for i, q := range qs {
+		opts := q.Options
+		// The index holds live atoms only, so an unfiltered search needs
+		// no per-row check; every candidate is still checked below.
+		if opts.Project != "" || opts.Type != "" || opts.Source != "" || len(opts.Types) > 0 {
+			hqs[i].Allow = func(id string) bool {
+				e := s.byID[id]
+				return e != nil && opts.allows(e.atom)
+			}
 		}
 	}
 	v.calib.measure(hy.Vec())
-	cands := hy.Candidates(q, query, n, allow)
+	all := hy.CandidatesMulti(vecs, hqs)
 	now := s.now()
 	hls := s.cfg.halfLifeTable()
-	out := make([]Scored, 0, len(cands))
-	for _, c := range cands {
-		e := s.byID[c.ID]
-		if e == nil || !opts.allows(e.atom) || float64(c.Sim) < minScore {
+	succ := s.supersededLocked()
+	for i, cands := range all {
+		p := plans[i]
+		if p.k <= 0 {
 			continue
 		}
-		sc := s.score(e.atom, c.Cosine, c.Sim, c.Lex, c.LexRank, now, hls)
-		sc.VecSim = float64(c.VecSim)
-		out = append(out, sc)
-	}
-	sortScored(out)
-	if len(out) > k {
-		out = out[:k]
+		res := make([]Scored, 0, len(cands))
+		for _, c := range cands {
+			e := s.byID[c.ID]
+			if e == nil || !qs[i].Options.allows(e.atom) || float64(c.Sim) < p.minScore {
+				continue
+			}
+			sc := s.score(e.atom, c.Cosine, c.Sim, c.Lex, c.LexRank, now, hls)
+			sc.VecSim = float64(c.VecSim)
+			res = append(res, sc)
+		}
+		sortScored(res)
+		// A superseded atom never ranks above its successor.
+		res = orderSuperseded(res, succ)
+		if len(res) > p.k {
+			res = res[:p.k]
+		}
+		out[i] = res
 	}
 	return out, nil
 }

@@ -183,4 +183,3 @@ func TestAgeByKind(t *testing.T) {
 		t.Fatalf("a pinned atom decayed: %+v", p)
 	}
 }
-

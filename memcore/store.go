@@ -109,6 +109,8 @@ type Store struct {
 	quar  []*QuarantinedAtom
 	model UserModel
 	graph *assocGraph
+	// contra are the recorded contradictions (contradictions.json).
+	contra []Contradiction
 
 	sigs     map[string]fileSig
 	gen      uint64           // write generation last seen in the lock file
@@ -295,7 +297,7 @@ func (s *Store) saveAside(name string, data []byte) string {
 }
 
 func (s *Store) tracked() []string {
-	return []string{fileAtoms, fileQuarantine, fileUserModel, fileAssoc, fileAssocKinds}
+	return []string{fileAtoms, fileQuarantine, fileUserModel, fileAssoc, fileAssocKinds, fileContradictions}
 }
 
 // changedLocked reports whether any tracked file differs from what this
@@ -420,6 +422,7 @@ func (s *Store) loadAllLocked(repair bool) error {
 	s.loadQuarantineLocked(repair)
 	s.loadUserModelLocked(repair)
 	s.loadAssocLocked(repair)
+	s.loadContradictionsLocked(repair)
 	if repair {
 		s.checkChunksLocked()
 	}

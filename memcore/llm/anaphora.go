@@ -69,6 +69,24 @@ type token struct {
 	start, end int
 }
 
+// HasReferentialPronoun reports whether ResolveAnaphora could replace
+// anything in message: its first pronoun is referential. When it is false,
+// ResolveAnaphora returns message unchanged whatever the referents, so a
+// caller may skip looking for them.
+func HasReferentialPronoun(message string) bool {
+	toks := tokenize(message)
+	for i, t := range toks {
+		base := t.low
+		if j := strings.IndexAny(base, "'\u2019"); j >= 0 {
+			base = base[:j]
+		}
+		if pronouns[base] {
+			return !strings.ContainsAny(t.low, "'\u2019") && referential(message, toks, i)
+		}
+	}
+	return false
+}
+
 // ResolveAnaphora replaces the first pronoun (it, that, this, those, them,
 // these) in message with a short noun phrase from the top-scoring referent,
 // when that referent's Score is at least gate. It is deterministic and makes

@@ -260,3 +260,31 @@ func BenchmarkBM25Search(b *testing.B) {
 		x.Search(qs[i%len(qs)], 40, nil)
 	}
 }
+
+// BenchmarkExactSearchMulti is the agent hook's per-turn pass at 18k × 768:
+// four distinct query vectors, eight searches (k 40, 5, and per intent 10
+// plus a filtered 5), in one pass (multi) against one search per query
+// (separate).
+func BenchmarkExactSearchMulti(b *testing.B) {
+	e, r := buildExact(b, 18000, 768, 1)
+	ws := make([][]float32, 4)
+	for i := range ws {
+		ws[i], _ = e.Query(randUnit(r, 768))
+	}
+	odd := func(id string) bool { return id[len(id)-1]%3 == 0 }
+	specs := []MultiSpec{{0, 40, nil}, {0, 5, odd}, {1, 10, nil}, {1, 5, odd}, {2, 10, nil}, {2, 5, odd}, {3, 10, nil}, {3, 5, odd}}
+	b.Run("multi", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := e.SearchWeightedMulti(ws, specs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("separate", func(b *testing.B) {
+		for b.Loop() {
+			for _, sp := range specs {
+				e.SearchWeighted(ws[sp.Query], sp.K, sp.Allow)
+			}
+		}
+	})
+}

@@ -156,26 +156,108 @@ func (h *Hybrid) Candidates(q []float32, query string, n int, allow func(string)
 	if n <= 0 {
 		return nil
 	}
-	byID := make(map[string]int, 2*n)
-	var out []Candidate
 	useVec := h.vec != nil && len(q) == h.vec.Dims()
 	var w []float32
-	ex, isExact := h.vec.(*Exact)
+	var hits []Hit
 	if useVec {
-		if isExact {
+		if ex, isExact := h.vec.(*Exact); isExact {
 			w, _ = ex.Query(q)
-			hits, _ := ex.SearchWeighted(w, n, allow)
-			for _, hit := range hits {
-				byID[hit.ID] = len(out)
-				out = append(out, Candidate{ID: hit.ID, Cosine: hit.Cosine})
+			hits, _ = ex.SearchWeighted(w, n, allow)
+		} else if hs, err := h.vec.Search(q, n, allow); err == nil {
+			hits = hs
+		}
+	}
+	return h.complete(q, w, useVec, hits, query, n, allow)
+}
+
+// HybridQuery is one query of CandidatesMulti: Vec indexes the distinct
+// query vectors, Text is the query for the lexical channel.
+type HybridQuery struct {
+	Vec   int
+	Text  string
+	N     int
+	Allow func(string) bool
+}
+
+// CandidatesMulti is Candidates for many queries at once: result i equals
+// Candidates(vecs[qs[i].Vec], qs[i].Text, qs[i].N, qs[i].Allow), but with
+// the exact index every row is read once for all queries (one pass scores
+// every distinct vector; see Exact.SearchWeightedMulti), which is what
+// makes the agent hook's nine searches cost little more than one. A nil
+// vector skips the vector channel of the queries that use it.
+func (h *Hybrid) CandidatesMulti(vecs [][]float32, qs []HybridQuery) [][]Candidate {
+	out := make([][]Candidate, len(qs))
+	ex, isExact := h.vec.(*Exact)
+	if !isExact {
+		for i, q := range qs {
+			var v []float32
+			if q.Vec >= 0 && q.Vec < len(vecs) {
+				v = vecs[q.Vec]
 			}
-		} else if hits, err := h.vec.Search(q, n, allow); err == nil {
-			for _, hit := range hits {
-				byID[hit.ID] = len(out)
-				out = append(out, Candidate{ID: hit.ID, Cosine: hit.Cosine})
+			out[i] = h.Candidates(v, q.Text, q.N, q.Allow)
+		}
+		return out
+	}
+	ws := make([][]float32, len(vecs))
+	usable := make([]bool, len(vecs))
+	for i, v := range vecs {
+		if len(v) == ex.Dims() {
+			ws[i], _ = ex.Query(v)
+			usable[i] = ws[i] != nil
+		}
+	}
+	// One pass over the rows for every query whose vector is usable.
+	var specs []MultiSpec
+	var specOf []int // query index of each spec
+	var live [][]float32
+	liveIdx := map[int]int{}
+	for i, q := range qs {
+		if q.N <= 0 || q.Vec < 0 || q.Vec >= len(vecs) || !usable[q.Vec] {
+			continue
+		}
+		j, ok := liveIdx[q.Vec]
+		if !ok {
+			j = len(live)
+			liveIdx[q.Vec] = j
+			live = append(live, ws[q.Vec])
+		}
+		specs = append(specs, MultiSpec{Query: j, K: q.N, Allow: q.Allow})
+		specOf = append(specOf, i)
+	}
+	hits := make([][]Hit, len(qs))
+	if len(specs) > 0 {
+		res, err := ex.SearchWeightedMulti(live, specs)
+		if err == nil {
+			for k, r := range res {
+				hits[specOf[k]] = r
 			}
 		}
 	}
+	for i, q := range qs {
+		if q.N <= 0 {
+			continue
+		}
+		useVec := q.Vec >= 0 && q.Vec < len(vecs) && usable[q.Vec]
+		var v, w []float32
+		if useVec {
+			v, w = vecs[q.Vec], ws[q.Vec]
+		}
+		out[i] = h.complete(v, w, useVec, hits[i], q.Text, q.N, q.Allow)
+	}
+	return out
+}
+
+// complete adds the lexical channel to a query's vector hits and scores
+// and sorts the union. w is the exact index's weighted form of q (nil for
+// another index).
+func (h *Hybrid) complete(q, w []float32, useVec bool, hits []Hit, query string, n int, allow func(string) bool) []Candidate {
+	byID := make(map[string]int, 2*n)
+	out := make([]Candidate, 0, len(hits))
+	for _, hit := range hits {
+		byID[hit.ID] = len(out)
+		out = append(out, Candidate{ID: hit.ID, Cosine: hit.Cosine})
+	}
+	ex, isExact := h.vec.(*Exact)
 	if h.lex != nil && query != "" {
 		want := make(map[string]float64, len(out))
 		for _, c := range out {
