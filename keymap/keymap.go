@@ -27,7 +27,7 @@ type Global struct {
 	Quit     key.Binding
 	NextPane key.Binding
 	PrevPane key.Binding
-	Panes    [7]key.Binding
+	Panes    [8]key.Binding
 	Help     key.Binding
 	Undo     key.Binding
 	// CopyID copies the selected atom's id to the clipboard (OSC 52).
@@ -124,7 +124,7 @@ func DefaultKeyMap() KeyMap {
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
 	}
-	names := []string{"atoms", "quarantine", "pending", "user model", "associations", "budget", "recall"}
+	names := []string{"atoms", "quarantine", "pending", "user model", "associations", "budget", "recall", "contradictions"}
 	for i := range k.Global.Panes {
 		d := string(rune('1' + i))
 		k.Global.Panes[i] = key.NewBinding(key.WithKeys(d), key.WithHelp(d, names[i]))

@@ -240,8 +240,9 @@ func Test80x24TabAndHelpBars(t *testing.T) {
 		{"pending", []tea.KeyMsg{runes("3")}, []string{"A205", "Q14", "[3 Pending 5]"}},
 		{"user model", []tea.KeyMsg{runes("4")}, []string{"Q14", "P5", "[4 User model 13]"}},
 		{"associations", []tea.KeyMsg{runes("5")}, []string{"Q14", "P5", "[5 Associations"}},
-		{"budget", []tea.KeyMsg{runes("6")}, []string{"Quar 14", "Pend 5", "[6 Budget"}},
-		{"recall", []tea.KeyMsg{runes("7")}, []string{"Quar 14", "Pend 5", "[7 Recall"}},
+		{"budget", []tea.KeyMsg{runes("6")}, []string{"Q14", "P5", "[6 Budget"}},
+		{"recall", []tea.KeyMsg{runes("7")}, []string{"Q14", "P5", "[7 Recall"}},
+		{"contradictions", []tea.KeyMsg{runes("8")}, []string{"Q14", "P5", "[8 Contradictions"}},
 	}
 	for _, s := range states {
 		press(sm, keyEsc, keyEsc)

@@ -12,8 +12,8 @@ import (
 func TestHelpKeysPerPane(t *testing.T) {
 	st, _ := demoStore(t)
 	nav := "↑/k ↓/j pgup pgdn g/home G/end"
-	global := "tab shift+tab ? q 1-7"
-	withID := "tab shift+tab Y ? q 1-7" // Y copies the selected id
+	global := "tab shift+tab ? q 1-8"
+	withID := "tab shift+tab Y ? q 1-8" // Y copies the selected id
 	tests := []struct {
 		name  string
 		setup func(m *Model)

@@ -34,6 +34,7 @@ const (
 	PaneAssoc
 	PaneBudget
 	PaneRecall
+	PaneContradictions
 	paneCount
 )
 
@@ -124,6 +125,7 @@ func New(ctx context.Context, st *memcore.Store, opts Options) *Model {
 		views.NewAssoc(d),
 		views.NewBudget(d),
 		views.NewRecall(d),
+		views.NewContradictions(d),
 	}
 	m.help = help.New()
 	m.help.Styles.ShortKey = opts.Styles.Accent

@@ -11,7 +11,7 @@ import (
 	"github.com/odekmem/odekmem/views"
 )
 
-var paneNames = [paneCount]string{"Atoms", "Quarantine", "Pending", "User model", "Associations", "Budget", "Recall"}
+var paneNames = [paneCount]string{"Atoms", "Quarantine", "Pending", "User model", "Associations", "Budget", "Recall", "Contradictions"}
 
 // View draws header, tabs, the focused pane, the status line and help.
 func (m *Model) View() string {
@@ -63,11 +63,11 @@ func (m *Model) header() string {
 	return views.Cut(h, m.width)
 }
 
-var shortNames = [paneCount]string{"Atoms", "Quar", "Pend", "Model", "Assoc", "Budget", "Recall"}
+var shortNames = [paneCount]string{"Atoms", "Quar", "Pend", "Model", "Assoc", "Budget", "Recall", "Contra"}
 
 // letters abbreviate the panes when even the short names do not fit:
 // Q14 is the quarantine with 14 entries.
-var letters = [paneCount]string{"A", "Q", "P", "M", "G", "B", "R"}
+var letters = [paneCount]string{"A", "Q", "P", "M", "G", "B", "R", "C"}
 
 // tabLayout is the tab bar's text and each tab's cell range. Tiers, tried
 // in order until one fits: full titles; short names with counts
@@ -292,7 +292,7 @@ func (m *Model) helpKeys() keyMap {
 	short := append(append([]key.Binding{}, p.ShortHelp()...), g.CopyID, g.Undo, g.Dismiss, g.NextPane, g.Help, g.Quit)
 	full := append(append([][]key.Binding{}, p.FullHelp()...),
 		[]key.Binding{g.NextPane, g.PrevPane, g.Undo, g.CopyID, g.Dismiss, g.Help, g.Quit})
-	digits := key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7"), key.WithHelp("1-7", "go to pane"))
+	digits := key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1-8", "go to pane"))
 	full[len(full)-1] = append(full[len(full)-1], digits)
 	return keyMap{short: short, full: full}
 }

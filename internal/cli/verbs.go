@@ -206,6 +206,7 @@ func cmdAdd(c *ctx) error {
 	if err != nil {
 		return err
 	}
+	checkSupersedes(c, res)
 	if c.json {
 		return c.emitJSON(res)
 	}

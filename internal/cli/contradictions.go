@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// The superseded-memory verbs: list the contradictions waiting for the
+// person, and resolve one.
+
+func init() {
+	register(
+		&command{name: "contradictions", summary: "list newer memories that replaced older ones, waiting for you",
+			flags:    flagSpec{"all": false, "json": false},
+			flagHelp: map[string]string{"all": "also list the ones already resolved"},
+			about: `When a new trusted memory contradicts an older one on the same subject, the older one is
+				marked superseded: kept, but never recalled above the new one. Each pair waits here until you
+				resolve it with odekmem resolve.`,
+			examples: []string{"odekmem contradictions", "odekmem resolve 4f2a keep-new"},
+			run:      cmdContradictions, group: "Review"},
+		&command{name: "resolve", args: "<id> <how>", summary: "decide a contradiction: keep-new, keep-old or keep-both",
+			flags: flagSpec{"json": false},
+			about: `keep-new: the older memory stays superseded. keep-old: the newer one is superseded instead.
+				keep-both: neither is superseded; both are recalled normally.`,
+			examples: []string{"odekmem resolve 4f2a keep-both"},
+			run:      cmdResolve, store: writesStore, group: "Review"},
+	)
+}
+
+// ContradictionEntry is one line of `contradictions --json`.
+type ContradictionEntry struct {
+	memcore.Contradiction
+	OldText string `json:"old_text"`
+	NewText string `json:"new_text"`
+	OldType string `json:"old_type"`
+	NewType string `json:"new_type"`
+}
+
+func contradictionEntries(c *ctx, all bool) []ContradictionEntry {
+	out := []ContradictionEntry{}
+	for _, x := range c.store.Contradictions(all) {
+		e := ContradictionEntry{Contradiction: x}
+		if a, _, err := c.store.Get(x.Old); err == nil {
+			e.OldText, e.OldType = a.Text, a.Type
+		}
+		if a, _, err := c.store.Get(x.New); err == nil {
+			e.NewText, e.NewType = a.Text, a.Type
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func cmdContradictions(c *ctx) error {
+	list := contradictionEntries(c, c.p.bools["all"])
+	if c.json {
+		return c.emitJSON(list)
+	}
+	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATE\tOLDER (superseded)\tNEWER")
+	for _, e := range list {
+		state := "pending"
+		if !e.Pending() {
+			state = e.Resolution
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.ID, state, clip(e.OldText, 45), clip(e.NewText, 45))
+	}
+	tw.Flush()
+	if len(list) == 0 {
+		fmt.Fprintln(c.env.Stderr, "(no contradictions waiting)")
+	}
+	return nil
+}
+
+func cmdResolve(c *ctx) error {
+	if err := needArgs(c, 2, "resolve <contradiction-id> keep-new|keep-old|keep-both"); err != nil {
+		return err
+	}
+	want := strings.ToLower(strings.TrimSpace(c.p.pos[0]))
+	var match []string
+	for _, x := range c.store.Contradictions(true) {
+		if strings.HasPrefix(x.ID, want) {
+			match = append(match, x.ID)
+		}
+	}
+	switch {
+	case want == "":
+		return usagef("expected a contradiction id (see odekmem contradictions)")
+	case len(match) > 1 && !contains(match, want):
+		return usagef("id %q matches %d contradictions: give more of it", c.p.pos[0], len(match))
+	case len(match) == 0:
+		return fmt.Errorf("%w: no contradiction %s (see odekmem contradictions)", memcore.ErrNotFound, c.p.pos[0])
+	case len(want) < minPrefix && !contains(match, want):
+		return usagef("id %q is too short: give at least %d characters of it", c.p.pos[0], minPrefix)
+	}
+	id := match[0]
+	if contains(match, want) {
+		id = want
+	}
+	res := c.p.pos[1]
+	switch res {
+	case memcore.ResolveKeepNew, memcore.ResolveKeepOld, memcore.ResolveKeepBoth:
+	default:
+		return usagef("resolution must be keep-new, keep-old or keep-both, got %q", res)
+	}
+	x, err := c.store.ResolveContradiction(c, id, res)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return c.emitJSON(x)
+	}
+	c.out("resolved %s: %s\n", x.ID, x.Resolution)
+	return nil
+}
+
+// checkSupersedes looks for older memories a newly added one replaces and
+// says so on stderr.
+func checkSupersedes(c *ctx, res memcore.AddResult) {
+	if res.Quarantined || res.Refreshed || res.Duplicate {
+		return
+	}
+	cs, err := c.store.DetectContradictions(c, res.Atom.ID)
+	if err != nil {
+		c.warn("contradiction check: %v", err)
+		return
+	}
+	for _, x := range cs {
+		old := x.Old
+		if a, _, err := c.store.Get(x.Old); err == nil {
+			old += " (" + clip(a.Text, 60) + ")"
+		}
+		c.warn("supersedes %s; decide with odekmem resolve %s keep-new|keep-old|keep-both", old, x.ID[:8])
+	}
+}

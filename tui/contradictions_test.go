@@ -1,0 +1,48 @@
+package tui
+
+import (
+	"context"
+	"testing"
+
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// TestE2EContradictionsPane: a newer decision replaced an older one; the
+// Contradictions pane (8) shows the pair, "n" keeps the newer one, the
+// pair leaves the list, the store records keep-new, and recall still never
+// ranks the superseded decision above its successor.
+func TestE2EContradictionsPane(t *testing.T) {
+	t.Parallel()
+	st, _ := demoStore(t)
+	ctx := context.Background()
+	add := func(text string) memcore.Atom {
+		r, err := st.Add(ctx, memcore.AddRequest{Text: text, Type: memcore.TypeDecision, Source: memcore.SourceUserApproved})
+		if err != nil || r.Quarantined {
+			t.Fatalf("add %q: %v %+v", text, err, r)
+		}
+		return r.Atom
+	}
+	old := add("Decided to use Jenkins for CI builds")
+	newer := add("Decided to use Buildkite for CI builds")
+	cs, err := st.DetectContradictions(ctx, newer.ID)
+	if err != nil || len(cs) != 1 || cs[0].Old != old.ID {
+		t.Fatalf("premise: %+v %v", cs, err)
+	}
+	tm := startApp(t, st)
+	waitOut(t, tm, "Atoms ·")
+	send(tm, runes("8"))
+	waitOut(t, tm, "Contradictions · 1 pair waiting", "Jenkins for CI builds", "Buildkite for CI builds", "keep new")
+	send(tm, runes("n"))
+	waitOut(t, tm, "No contradictions waiting")
+	m := finish(t, tm)
+	if m.Focus() != PaneContradictions {
+		t.Errorf("focus %d", m.Focus())
+	}
+	all := st.Contradictions(true)
+	if len(all) != 1 || all[0].Resolution != memcore.ResolveKeepNew || len(st.Contradictions(false)) != 0 {
+		t.Fatalf("store after n: %+v", all)
+	}
+	if succ, ok := st.SupersededBy(old.ID); !ok || succ != newer.ID {
+		t.Fatalf("keep-new: the older decision is not superseded (%q %v)", succ, ok)
+	}
+}

@@ -1,0 +1,262 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// The Contradictions pane: pairs where a newer trusted memory replaced an
+// older one on the same subject. The older one is superseded (kept, never
+// recalled above the newer) until the person decides: keep the new one,
+// keep the old one, or keep both.
+
+// CItem is one contradiction with both atoms.
+type CItem struct {
+	C        memcore.Contradiction
+	Old, New memcore.Atom
+}
+
+// ContradictionsLoadedMsg carries the pending contradictions.
+type ContradictionsLoadedMsg struct {
+	Items []CItem
+	Err   error
+}
+
+// LoadContradictions reads the pending contradictions and their atoms.
+func LoadContradictions(d Deps) tea.Cmd {
+	return func() tea.Msg {
+		if d.Store == nil {
+			return ContradictionsLoadedMsg{}
+		}
+		var items []CItem
+		for _, c := range d.Store.Contradictions(false) {
+			o, _, err1 := d.Store.Get(c.Old)
+			n, _, err2 := d.Store.Get(c.New)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			items = append(items, CItem{C: c, Old: o, New: n})
+		}
+		return ContradictionsLoadedMsg{Items: items}
+	}
+}
+
+// ContradictionKeys are the pane's decisions.
+type ContradictionKeys struct {
+	KeepNew, KeepOld, KeepBoth key.Binding
+}
+
+// DefaultContradictionKeys binds n, o and b.
+func DefaultContradictionKeys() ContradictionKeys {
+	return ContradictionKeys{
+		KeepNew:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "keep new")),
+		KeepOld:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "keep old")),
+		KeepBoth: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "keep both")),
+	}
+}
+
+// Contradictions is the pane.
+type Contradictions struct {
+	d      Deps
+	keys   ContradictionKeys
+	nav    keymap.Nav
+	items  []CItem
+	cur    Cursor
+	selID  string
+	loaded bool
+	err    error
+	width  int
+	height int
+	listH  int
+}
+
+// NewContradictions returns the pane.
+func NewContradictions(d Deps) *Contradictions {
+	c := &Contradictions{d: d, keys: DefaultContradictionKeys(), nav: d.Keys.Nav}
+	c.refreshKeys()
+	return c
+}
+
+// Init loads the list.
+func (c *Contradictions) Init() tea.Cmd { return LoadContradictions(c.d) }
+
+// Title is "Contradictions N".
+func (c *Contradictions) Title() string { return fmt.Sprintf("Contradictions %d", len(c.items)) }
+
+// SetSize sets the size.
+func (c *Contradictions) SetSize(w, h int) {
+	c.width, c.height = w, h
+	c.listH = max((h-2)/2, 3)
+	c.cur.SetH(c.listH)
+}
+
+func (c *Contradictions) refreshKeys() {
+	has := len(c.items) > 0
+	c.keys.KeepNew.SetEnabled(has)
+	c.keys.KeepOld.SetEnabled(has)
+	c.keys.KeepBoth.SetEnabled(has)
+}
+
+func (c *Contradictions) selected() (CItem, bool) {
+	if len(c.items) == 0 {
+		return CItem{}, false
+	}
+	return c.items[c.cur.Pos], true
+}
+
+// SetItems replaces the data; the selection follows its id, or stays put
+// (on the next entry) when the entry was resolved.
+func (c *Contradictions) SetItems(items []CItem) {
+	c.items, c.loaded = items, true
+	pos := c.cur.Pos
+	c.cur.SetN(len(items))
+	c.cur.Set(pos)
+	for i, it := range items {
+		if it.C.ID == c.selID {
+			c.cur.Set(i)
+		}
+	}
+	if it, ok := c.selected(); ok {
+		c.selID = it.C.ID
+	}
+	c.refreshKeys()
+}
+
+// Update handles keys and results.
+func (c *Contradictions) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case ContradictionsLoadedMsg:
+		c.err = msg.Err
+		if msg.Err == nil {
+			c.SetItems(msg.Items)
+		}
+	case ReloadMsg:
+		return LoadContradictions(c.d)
+	case tea.MouseMsg:
+		if c.cur.HandleNav(msg, c.nav) || c.cur.Click(msg, 1) {
+			if it, ok := c.selected(); ok {
+				c.selID = it.C.ID
+			}
+		}
+	case tea.KeyMsg:
+		if c.cur.HandleNav(msg, c.nav) {
+			if it, ok := c.selected(); ok {
+				c.selID = it.C.ID
+			}
+			return nil
+		}
+		it, ok := c.selected()
+		if !ok {
+			return nil
+		}
+		var how string
+		switch {
+		case key.Matches(msg, c.keys.KeepNew):
+			how = memcore.ResolveKeepNew
+		case key.Matches(msg, c.keys.KeepOld):
+			how = memcore.ResolveKeepOld
+		case key.Matches(msg, c.keys.KeepBoth):
+			how = memcore.ResolveKeepBoth
+		default:
+			return nil
+		}
+		c.selID = "" // the next entry takes the cursor
+		return Work(ResolveContradictionCmd(c.d, it, how))
+	}
+	return nil
+}
+
+// ResolveContradictionCmd records the person's decision.
+func ResolveContradictionCmd(d Deps, it CItem, how string) func() tea.Msg {
+	return func() tea.Msg {
+		if _, err := d.Store.ResolveContradiction(d.Ctx, it.C.ID, how); err != nil {
+			return MutatedMsg{Err: fmt.Errorf("resolve: %w", err)}
+		}
+		what := map[string]string{
+			memcore.ResolveKeepNew:  "kept the newer memory; the older stays superseded",
+			memcore.ResolveKeepOld:  "kept the older memory; the newer is superseded",
+			memcore.ResolveKeepBoth: "kept both; neither is superseded",
+		}[how]
+		return MutatedMsg{Status: what + ": “" + Cut(Line(it.New.Text), 40) + "”"}
+	}
+}
+
+// View renders the list and the selected pair.
+func (c *Contradictions) View() string {
+	s := c.d.Styles
+	var b strings.Builder
+	head := s.Title.Render("Contradictions") + s.Muted.Render(" · "+Count(len(c.items), "pair", "pairs")+" waiting · the older memory is never recalled above the newer")
+	b.WriteString(Cut(head, c.width) + "\n")
+	switch {
+	case c.err != nil:
+		return b.String() + s.StatusErr.Render("cannot read contradictions: "+Line(c.err.Error()))
+	case !c.loaded:
+		return b.String() + s.Muted.Render("loading…")
+	case len(c.items) == 0:
+		return b.String() + s.Muted.Render("No contradictions waiting. When a new memory replaces an older one on the same subject, the pair shows up here.")
+	}
+	half := max((c.width-8)/2, 10)
+	start, end := c.cur.Range()
+	var list []string
+	for i := start; i < end; i++ {
+		it := c.items[i]
+		sel := " "
+		if i == c.cur.Pos {
+			sel = ">"
+		}
+		line := fmt.Sprintf("%s %-*s → %s", sel, half, Cut(Line(it.Old.Text), half), Cut(Line(it.New.Text), half))
+		if i == c.cur.Pos {
+			line = s.Selected.Render(Fit(line, c.width))
+		}
+		list = append(list, line)
+	}
+	for len(list) < c.listH {
+		list = append(list, "")
+	}
+	b.WriteString(strings.Join(list, "\n"))
+	b.WriteString("\n" + s.Muted.Render(strings.Repeat("─", c.width)) + "\n")
+	it, _ := c.selected()
+	lbl := func(k string) string { return s.Label.Render(fmt.Sprintf("%-11s", k)) }
+	now := c.d.Now
+	atom := func(name string, a memcore.Atom, style func(...string) string) []string {
+		meta := fmt.Sprintf("%s · %s · %s old", a.Type, a.SourceClass, Age(now().Sub(a.CreatedAt).Hours()/24))
+		var rows []string
+		for i, l := range strings.Split(Wrap(Line(a.Text), max(c.width-11, 10)), "\n") {
+			if i == 0 {
+				rows = append(rows, lbl(name)+style(l))
+			} else {
+				rows = append(rows, strings.Repeat(" ", 11)+style(l))
+			}
+		}
+		return append(rows, strings.Repeat(" ", 11)+s.Muted.Render(meta))
+	}
+	rows := atom("older", it.Old, s.Warn.Render)
+	rows = append(rows, atom("newer", it.New, s.OK.Render)...)
+	found := "the offline rule"
+	if it.C.Method == "llm" {
+		found = "the memory LLM"
+	}
+	if it.C.Subject != "" {
+		found += " (subject: " + Line(it.C.Subject) + ")"
+	}
+	rows = append(rows, lbl("found by")+found,
+		lbl("decide")+s.Accent.Render("n")+" keep new  "+s.Accent.Render("o")+" keep old  "+s.Accent.Render("b")+" keep both")
+	b.WriteString(strings.Join(rows, "\n"))
+	return b.String()
+}
+
+// ShortHelp lists the main keys.
+func (c *Contradictions) ShortHelp() []key.Binding {
+	return []key.Binding{c.keys.KeepNew, c.keys.KeepOld, c.keys.KeepBoth}
+}
+
+// FullHelp lists every key.
+func (c *Contradictions) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{c.nav.Up, c.nav.Down}, {c.keys.KeepNew, c.keys.KeepOld, c.keys.KeepBoth}}
+}
