@@ -104,13 +104,16 @@ func BenchmarkHookTurn(b *testing.B) {
 		h := memcore.NewHook(st, memcore.HookOptions{})
 		var lat []time.Duration
 		b.ResetTimer()
+		cpu0 := processCPU()
 		for i := 0; i < b.N; i++ {
 			t0 := time.Now()
 			h.BeforeTurn(context.Background(), memcore.Turn{Message: msgs[i%len(msgs)], SessionID: "bench", Project: "p1"})
 			lat = append(lat, time.Since(t0))
 		}
+		cpu := processCPU() - cpu0
 		b.StopTimer()
 		hReportPercentiles(b, lat)
+		b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	})
 	b.Run("nine-searches", func(b *testing.B) {
 		cfg := memcore.DefaultConfig()
@@ -120,6 +123,7 @@ func BenchmarkHookTurn(b *testing.B) {
 		var lat []time.Duration
 		ctx := context.Background()
 		b.ResetTimer()
+		cpu0 := processCPU()
 		for i := 0; i < b.N; i++ {
 			msg := msgs[i%len(msgs)]
 			t0 := time.Now()
@@ -140,8 +144,10 @@ func BenchmarkHookTurn(b *testing.B) {
 			_ = pool[:min(len(pool), k)] // the block itself is rendered by both the same way
 			lat = append(lat, time.Since(t0))
 		}
+		cpu := processCPU() - cpu0
 		b.StopTimer()
 		hReportPercentiles(b, lat)
+		b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	})
 }
 

@@ -123,7 +123,7 @@ func BuildRows(d Deps, atoms []memcore.Atom) []AtomRow {
 			Atom:      at,
 			lower:     strings.ToLower(at.Text),
 			Age:       at.AgeDays(now),
-			Retention: at.Retention(now, d.HalfLife),
+			Retention: at.Retention(now, d.halfLifeFor(at)),
 		}
 	}
 	return rows

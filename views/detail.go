@@ -118,7 +118,7 @@ func DetailCmd(d Deps, id string, width int) tea.Cmd {
 			}
 			rel = append(rel, related{Kind: l.Kind, Atom: n})
 		}
-		md := AtomMarkdown(at, q, rel, d.Now(), d.HalfLife)
+		md := AtomMarkdown(at, q, rel, d.Now(), d.halfLifeFor(at))
 		out, err := RenderMarkdown(d, md, width)
 		return DetailMsg{ID: id, Width: width, Atom: at, Out: out, Err: err}
 	}

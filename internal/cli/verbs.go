@@ -101,7 +101,8 @@ func cmdShow(c *ctx) error {
 		return err
 	}
 	now, cfg := c.store.Now(), c.store.Config()
-	r := ShowResult{Atom: a, Retention: a.Retention(now, cfg.DecayHalfLifeDays), AgeDays: a.AgeDays(now), Decay: memcore.Decay(a.AgeDays(now), cfg.DecayHalfLifeDays), Links: c.store.Links(a.ID)}
+	hl := cfg.HalfLifeFor(a) // per type; pinned atoms do not decay
+	r := ShowResult{Atom: a, Retention: a.Retention(now, hl), AgeDays: a.AgeDays(now), Decay: memcore.Decay(a.AgeDays(now), hl), Links: c.store.Links(a.ID)}
 	if r.Links == nil {
 		r.Links = []memcore.Link{}
 	}
