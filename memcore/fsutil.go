@@ -4,12 +4,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/internal/par"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 )
 
@@ -100,19 +100,10 @@ func writeFilesAtomic(dir string, files map[string][]byte) error {
 	}
 	// File creation is a synchronous metadata operation that dominates
 	// small writes; several in flight overlap their latency.
-	workers := min(8, (len(staged)+15)/16)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(staged); i += workers {
-				t := &staged[i]
-				t.tmp, t.err = writeTemp(t.path, t.data)
-			}
-		}(w)
-	}
-	wg.Wait()
+	par.For(len(staged), 8, 8, func(i int) {
+		t := &staged[i]
+		t.tmp, t.err = writeTemp(t.path, t.data)
+	})
 	abort := func() {
 		for _, t := range staged {
 			if t.tmp != "" {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"time"
 )
 
 // Stats describes a store: disk use per component against the cap, counts
@@ -166,8 +165,6 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 	})
 	return r, err
 }
-
-var _ = time.Now
 
 // rewriteIfPresent runs write when the file exists or has content to hold.
 func (s *Store) rewriteIfPresent(name string, hasContent bool, write func() error) error {

@@ -2,11 +2,11 @@ package memcore
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/odekmem/odekmem/memcore/guard"
+	"github.com/odekmem/odekmem/memcore/internal/par"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -639,7 +639,7 @@ type decodedRecord struct {
 // atoms.json holds it, on every core: this is most of Open's work.
 func decodeRecords(recs []json.RawMessage) []decodedRecord {
 	out := make([]decodedRecord, len(recs))
-	parallelFor(len(recs), 256, func(i int) {
+	par.For(len(recs), 256, 0, func(i int) {
 		d := &out[i]
 		if d.err = json.Unmarshal(recs[i], &d.atom); d.err == nil {
 			d.raw = indentRecord(recs[i])
@@ -1348,8 +1348,6 @@ func (s *Store) LinkCount() int {
 
 // Now is the store's clock.
 func (s *Store) Now() time.Time { return s.now() }
-
-var _ = context.Background
 
 // orphanGrace is how old a chunk without metadata must be before it counts
 // as damage.

@@ -791,18 +791,6 @@ func decodeVectorCache(data []byte) (string, map[string]cacheEntry, error) {
 	return hdr.Fingerprint, out, nil
 }
 
-// statfsBlock is the file system's block size.
-func statfsBlock(dir string) (int64, error) {
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return 0, err
-	}
-	_ = fi
-	return 4096, nil
-}
-
-var _ = filepath.Join
-
 func (v *vectorState) dims() int {
 	v.mu.RLock()
 	defer v.mu.RUnlock()

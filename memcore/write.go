@@ -3,8 +3,8 @@ package memcore
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/internal/par"
 	"math"
 	"path/filepath"
 	"sort"
@@ -183,7 +183,7 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	errs := make([]error, len(reqs))
 	results := make([]AddResult, len(reqs))
 	// Scanning and embedding are pure CPU work: spread them over the cores.
-	parallelFor(len(reqs), 32, func(i int) { preps[i], errs[i] = s.prepare(ctx, reqs[i]) })
+	par.For(len(reqs), 32, 0, func(i int) { preps[i], errs[i] = s.prepare(ctx, reqs[i]) })
 	err := s.withWrite(func() error {
 		s.batching = true
 		defer func() {
@@ -956,5 +956,3 @@ func humanBytes(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
-
-var _ = errors.New

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -61,37 +62,23 @@ type QAtom struct {
 	Reason        string   `json:"reason"`
 }
 
-type Style struct {
-	Verbosity        string `json:"verbosity,omitempty"`
-	Humor            string `json:"humor,omitempty"`
-	Formality        string `json:"formality,omitempty"`
-	ExplanationDepth string `json:"explanation_depth,omitempty"`
-	Tone             string `json:"tone,omitempty"`
-}
+// The user model's parts are memcore's own types, so the generator writes
+// exactly what the store reads (a copy here had drifted: blocker lost its
+// omitempty).
+type (
+	Style       = memcore.Style
+	Technical   = memcore.Technical
+	Focus       = memcore.Focus
+	Interaction = memcore.Interaction
+)
 
-type Technical struct {
-	Languages []string `json:"languages,omitempty"`
-	Patterns  []string `json:"patterns,omitempty"`
-	Tools     []string `json:"tools,omitempty"`
-}
-
-type Focus struct {
-	Project string  `json:"project,omitempty"`
-	Task    string  `json:"task,omitempty"`
-	Blocker *string `json:"blocker"`
-}
-
-type Interaction struct {
-	CommonOpeners         []string `json:"common_openers,omitempty"`
-	FollowupAfterRefactor string   `json:"followup_after_refactor,omitempty"`
-	FollowupAfterBugfix   string   `json:"followup_after_bugfix,omitempty"`
-}
-
+// Pending is one pending_review entry; CreatedAt is pre-formatted with
+// nanoseconds (memcore.PendingReview holds a time.Time).
 type Pending struct {
 	ID         string  `json:"id"`
 	Field      string  `json:"field"`
 	Value      string  `json:"value"`
-	Evidence   string  `json:"evidence"`
+	Evidence   string  `json:"evidence,omitempty"`
 	Confidence float64 `json:"confidence"`
 	CreatedAt  string  `json:"created_at"`
 }

@@ -2,7 +2,6 @@ package scan
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -619,5 +618,3 @@ func weightOf(s string) float64 {
 func (h scoreHit) reason(prefix string) string {
 	return fmt.Sprintf("%saddresses the agent to change its behaviour (score %.1f ≥ %.1f: %s)", prefix, h.score, scoreThreshold, strings.Join(h.feats, ", "))
 }
-
-var _ = regexp.MustCompile

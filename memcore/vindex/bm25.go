@@ -1,6 +1,7 @@
 package vindex
 
 import (
+	"github.com/odekmem/odekmem/memcore/internal/par"
 	"math"
 	"slices"
 	"sort"
@@ -89,7 +90,7 @@ func (x *BM25) AddMany(ids, texts []string) { x.AddManyN(ids, texts, 0) }
 func (x *BM25) AddManyN(ids, texts []string, workers int) {
 	n := min(len(ids), len(texts))
 	docs := make([]analyzed, n)
-	parallelRangeN(n, 64, workers, func(lo, hi int) {
+	par.Range(n, 64, workers, func(lo, hi int) {
 		tf := make(map[string]int32, 64)
 		for i := lo; i < hi; i++ {
 			docs[i] = analyzeWith(texts[i], tf)

@@ -2,8 +2,8 @@ package vindex
 
 import (
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/internal/par"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 )
@@ -220,31 +220,7 @@ func rowFactor(row []int8) float32 {
 
 // parallelRange calls fn on consecutive chunks of [0, n) across
 // GOMAXPROCS goroutines; below minChunk items per goroutine it runs inline.
-func parallelRange(n, minChunk int, fn func(lo, hi int)) { parallelRangeN(n, minChunk, 0, fn) }
-
-// parallelRangeN is parallelRange on at most maxWorkers goroutines (0 =
-// GOMAXPROCS).
-func parallelRangeN(n, minChunk, maxWorkers int, fn func(lo, hi int)) {
-	if maxWorkers <= 0 {
-		maxWorkers = runtime.GOMAXPROCS(0)
-	}
-	workers := min(maxWorkers, n/max(minChunk, 1))
-	if workers <= 1 {
-		fn(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	per := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += per {
-		hi := min(lo+per, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
-}
+func parallelRange(n, minChunk int, fn func(lo, hi int)) { par.Range(n, minChunk, 0, fn) }
 
 func (e *Exact) countDF(row []int8, delta int32) {
 	if !e.idf {

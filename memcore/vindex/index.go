@@ -6,8 +6,9 @@
 // scored on the calibrated similarity scale that the min-score gate and
 // the composite ranking use).
 //
-// It also owns the derived vector cache encoding (WriteTo / ReadCache) and
-// the corpus hash of vectors_meta.json (CorpusHash).
+// The vector cache file (vectors.odm) and the corpus hash of
+// vectors_meta.json belong to the store (memcore/vectors.go), not to this
+// package.
 //
 // Caveats: vectors are expected to be L2-normalised (Add normalises a copy
 // of anything that is not); HNSW recall against exact search is measured by

@@ -1,7 +1,6 @@
 package vindex
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -417,85 +416,5 @@ func TestHybridCandidates(t *testing.T) {
 	}
 	if h.Sim(0.1, 0.2) <= h.Sim(0.1, 0.1) || h.Sim(0.2, 0.1) <= h.Sim(0.1, 0.1) {
 		t.Fatal("not monotonic")
-	}
-}
-
-func TestCacheRoundTrip(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 5))
-	e := NewExact(16, Options{IDF: true})
-	texts := map[string]string{}
-	for i := range 50 {
-		id := fmt.Sprintf("%032x", i)
-		e.Add(id, randUnit(r, 16))
-		texts[id] = fmt.Sprintf("atom number %d about ünïcode", i)
-	}
-	var buf bytes.Buffer
-	n, err := e.Snapshot("hash/1/16", func(id string) string { return texts[id] }).WriteTo(&buf)
-	if err != nil || n != int64(buf.Len()) {
-		t.Fatal(err, n, buf.Len())
-	}
-	raw := append([]byte(nil), buf.Bytes()...)
-	c, err := ReadCache(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Fingerprint != "hash/1/16" || c.Dims != 16 || len(c.IDs) != 50 || c.Texts[3] != texts[c.IDs[3]] {
-		t.Fatalf("%+v", c.Fingerprint)
-	}
-	e2, err := c.Exact(Options{IDF: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := randUnit(r, 16)
-	a, _ := e.Search(q, 10, nil)
-	b, _ := e2.Search(q, 10, nil)
-	if fmt.Sprint(a) != fmt.Sprint(b) || fmt.Sprint(e.df) != fmt.Sprint(e2.df) {
-		t.Fatal("round trip changed search results")
-	}
-	if c.BM25().Len() != 50 {
-		t.Fatal("bm25 rebuild")
-	}
-	// Truncations, bit flips and foreign data are errors.
-	for _, cut := range []int{0, 4, 8, 23, 24, 100, len(raw) - 1} {
-		if _, err := DecodeCache(raw[:cut]); err == nil {
-			t.Fatalf("truncated to %d accepted", cut)
-		}
-	}
-	for _, pos := range []int{9, 13, 17, 30, len(raw) / 2, len(raw) - 2} {
-		bad := append([]byte(nil), raw...)
-		bad[pos] ^= 0x40
-		if _, err := DecodeCache(bad); err == nil {
-			t.Fatalf("flip at %d accepted", pos)
-		}
-	}
-	if _, err := DecodeCache([]byte(`{"fingerprint":"rp/256"}`)); err == nil || !strings.Contains(err.Error(), "not an odekmem vector cache") {
-		t.Fatalf("foreign: %v", err)
-	}
-	// A hostile count with a valid checksum is rejected without allocating.
-	hostile := append([]byte(nil), raw[:len(raw)-4]...)
-	hostile[16], hostile[17], hostile[18], hostile[19] = 0xff, 0xff, 0xff, 0x7f
-	hostile = appendCRC(hostile)
-	if _, err := DecodeCache(hostile); err == nil || !strings.Contains(err.Error(), "do not fit") {
-		t.Fatalf("hostile count: %v", err)
-	}
-	// Plain WriteTo (no fingerprint, no texts) also round-trips.
-	buf.Reset()
-	e.WriteTo(&buf)
-	if c, err := ReadCache(&buf); err != nil || len(c.IDs) != 50 {
-		t.Fatal(err)
-	}
-}
-
-func TestCorpusHash(t *testing.T) {
-	if got := CorpusHash([]string{"b", "a"}); got != "2:ab40d7820d408076" {
-		t.Fatal(got)
-	}
-	if got := CorpusHash(nil); got != "0:cbf29ce484222325" {
-		t.Fatal(got)
-	}
-	ids := []string{"z", "y"}
-	CorpusHash(ids)
-	if ids[0] != "z" {
-		t.Fatal("CorpusHash sorted its argument in place")
 	}
 }
