@@ -3,10 +3,11 @@ package memcore
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -193,7 +194,7 @@ func HalfLivesOf(m map[string]float64) HalfLives {
 			seen[t] = true
 		}
 	}
-	for _, t := range sortedKeys(m) {
+	for _, t := range slices.Sorted(maps.Keys(m)) {
 		if !seen[t] {
 			parts = append(parts, t+"="+strconv.FormatFloat(m[t], 'g', -1, 64))
 		}
@@ -313,7 +314,7 @@ func (c Config) Validate() error {
 		"quarantine_ttl_days": c.QuarantineTTLDays, "break_hours": c.BreakHours,
 		"hook_timeout_seconds": c.HookTimeoutSeconds,
 	}
-	for _, k := range sortedKeys(nonNegF) {
+	for _, k := range slices.Sorted(maps.Keys(nonNegF)) {
 		if v := nonNegF[k]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return bad(k, "a number ≥ 0", v)
 		}
@@ -324,7 +325,7 @@ func (c Config) Validate() error {
 		"user_state_turn_interval": c.UserStateTurnInterval, "user_state_max_pending": c.UserStateMaxPending,
 		"association_semantic_top_k": c.AssociationSemanticTopK,
 	}
-	for _, k := range sortedKeys(nonNegI) {
+	for _, k := range slices.Sorted(maps.Keys(nonNegI)) {
 		if v := nonNegI[k]; v < 0 {
 			return bad(k, "an integer ≥ 0", v)
 		}
@@ -341,7 +342,7 @@ func (c Config) Validate() error {
 	if err != nil {
 		return bad("decay_half_life_days_by_type", "type=days pairs", strconv.Quote(string(c.DecayHalfLifeByType)))
 	}
-	for _, t := range sortedKeys(hl) {
+	for _, t := range slices.Sorted(maps.Keys(hl)) {
 		if !ValidType(t) {
 			return bad("decay_half_life_days_by_type", "keys that are atom types ("+strings.Join(AtomTypes, ", ")+")", strconv.Quote(t))
 		}
@@ -396,13 +397,4 @@ func parseHalfLives(value string, base map[string]float64) (map[string]float64, 
 		out[strings.ToLower(strings.TrimSpace(k))] = x
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -8,8 +8,10 @@ import (
 	"github.com/odekmem/odekmem/memcore/guard"
 	"github.com/odekmem/odekmem/memcore/internal/par"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -840,7 +842,7 @@ func (s *Store) loadAssocLocked(repair bool) {
 		return false
 	}
 	bad := 0
-	for _, id := range sortedKeys(plain) {
+	for _, id := range slices.Sorted(maps.Keys(plain)) {
 		for _, n := range plain[id] {
 			if !ValidID(id) || !ValidID(n) {
 				bad++

@@ -12,10 +12,11 @@ import (
 	"fmt"
 	"github.com/odekmem/odekmem/memcore/guard"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -124,7 +125,7 @@ func applyJSON(c *memcore.Config, raw map[string]json.RawMessage, warn func(stri
 	for _, f := range scalarFields() {
 		known[f.key] = f
 	}
-	for _, key := range sortedKeys(raw) {
+	for _, key := range slices.Sorted(maps.Keys(raw)) {
 		msg := raw[key]
 		switch key {
 		case "llm":
@@ -350,7 +351,7 @@ func Load(opts LoadOptions) (Settings, error) {
 	}
 
 	// Flags last.
-	for _, key := range sortedKeys(opts.Flags) {
+	for _, key := range slices.Sorted(maps.Keys(opts.Flags)) {
 		if err := Set(&s.Extended, key, opts.Flags[key]); err != nil {
 			return s, fmt.Errorf("--%s: %w", FlagName(key), err)
 		}
@@ -461,13 +462,4 @@ func IsBoolKey(key string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
