@@ -49,7 +49,7 @@ func init() {
 			waits in quarantine. On any error it prints nothing, exits 0 and logs to hook.log in the store.
 			It uses a running odekmem serve when there is one and starts one for the next prompt.`,
 		examples: []string{"odekmem hook claude-code < payload.json", "odekmem hook claude-code --tool-results"},
-		run:      cmdHook, store: noStore, group: "Agent"})
+		run:      cmdHook, store: noStore, group: "Agent", jsonOut: true})
 	register(&command{name: "serve", summary: "keep the store open for agent hooks on a unix socket (started by the hook)",
 		flags:    flagSpec{"idle": true},
 		flagHelp: map[string]string{"idle": "exit after this long without a call (default 10m, or $ODEKMEM_SERVE_IDLE)"},
