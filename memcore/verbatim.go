@@ -56,7 +56,13 @@ import (
 //     …", ", unless …", ", which …", ", he said") blocks it;
 //     - a question stays a question: a span of one counts only when it is
 //     the whole question, proposed with its question mark ("should we
-//     deploy on Fridays?" does not vouch for "we deploy on Fridays").
+//     deploy on Fridays?" does not vouch for "we deploy on Fridays");
+//     - not inside quotation marks (" ' ` and curly forms) in its sentence,
+//     not introduced by a reporting word before a colon ("The page reads:
+//     …", "the log printed: …", "Translate to French: …"), and not judged
+//     by a following dependent clause ("… - a mistake");
+//     - not taken back later in the message ("… just kidding", "never
+//     mind", a bare "Not."; the retractions that cancel an inline approval).
 //
 // Any occurrence that passes is enough.
 
@@ -274,6 +280,10 @@ said says say saying claim claims claimed claiming told tell tells telling wrote
 according reportedly allegedly supposedly apparently heard hears rumored rumoured asks asked ask asking
 think thinks thought believe believes believed guess guessed hope hoped wish wished used
 argues argued suggests suggested insists insisted
+reads states stated mentions mentioned prints printed outputs returned returns shows showed displays displayed
+recommends recommended wants wanted translate translated translates quote quoted quotes instructs instructed
+lol jk lmao haha rofl
+mistake mistaken mistakenly accidentally wrongly bug terrible awful horrible stupid dumb silly
 formerly previously anymore`)
 
 // vCopulas after a span make it the subject of a predicate the proposal
@@ -325,6 +335,32 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	if sentEnd < len(mt) && mt[sentEnd].s == "?" && (s > sentStart || !asks) {
 		return "part of a question in the person's message"
 	}
+	// Inside quotation marks (", ', ` and their curly forms, unified by
+	// vNormalize): someone else's words the person quoted, often the very
+	// page or log they ask about.
+	dq, sq := 0, 0
+	for i := sentStart; i < s; i++ {
+		switch mt[i].s {
+		case `"`:
+			dq++
+		case "'":
+			sq++
+		}
+	}
+	if dq%2 == 1 || sq%2 == 1 {
+		return "inside quotation marks in the person's message (someone else's words)"
+	}
+	// Taken back later in the message ("… just kidding", "never mind",
+	// "Not."): the same retractions that cancel an inline approval.
+	if sentEnd < len(mt) {
+		var rest []string
+		for _, t := range mt[sentEnd+1:] {
+			rest = append(rest, t.s)
+		}
+		if w := strings.Fields(strings.Join(rest, " ")); retraction.MatchString(strings.Join(w, " ")) || len(w) > 0 && w[0] == "not" && (len(w) == 1 || !vWordRune([]rune(w[1])[0])) {
+			return "taken back later in the person's message"
+		}
+	}
 	// Before the span, in its clause.
 	clauseStart := sentStart
 	if vSubjects[mt[s].s] || vPolarity[mt[s].s] {
@@ -338,6 +374,16 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	for i := clauseStart; i < s; i++ {
 		if vChangers[mt[i].s] || isNegatedContraction(mt[i].s) {
 			return fmt.Sprintf("changed in meaning by %q earlier in the sentence", mt[i].s)
+		}
+	}
+	// A colon that introduces what something else says ("The page reads:",
+	// "the log printed:", "Translate to French:") makes the span that
+	// material, not the person's statement.
+	if clauseStart > sentStart && mt[clauseStart-1].s == ":" {
+		for i := sentStart; i < clauseStart-1; i++ {
+			if vChangers[mt[i].s] || isNegatedContraction(mt[i].s) {
+				return fmt.Sprintf("introduced by %q before a colon", mt[i].s)
+			}
 		}
 	}
 	// After the span, the rest of its clause.
@@ -362,6 +408,13 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 		independent := j+1 < sentEnd && vConjunctions[mt[j].s] && vSubjects[mt[j+1].s]
 		if j < sentEnd && vQualifiers[mt[j].s] && !independent {
 			return fmt.Sprintf("qualified by %q later in the sentence", mt[j].s)
+		}
+		// "… - a mistake", ", which is a terrible idea": a dependent
+		// clause that judges the span.
+		for k := j; k < sentEnd && !independent && !vClauseMark(mt[k]); k++ {
+			if vChangers[mt[k].s] || isNegatedContraction(mt[k].s) {
+				return fmt.Sprintf("qualified by %q later in the sentence", mt[k].s)
+			}
 		}
 		for k := j; k < sentEnd && !vClauseMark(mt[k]); k++ {
 			if reporting[mt[k].s] {
