@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -266,15 +267,21 @@ func TestHNSWMatchesExactAndNeverPanics(t *testing.T) {
 	if err := h.LastError(); err != nil {
 		t.Logf("recovered: %v", err)
 	}
-	// The stored vector of a replaced id is the new one.
+	// The stored vector of a replaced id is the new one: the wrapper holds
+	// it and re-ranks every graph candidate by it. Whether coder/hnsw's
+	// graph then finds n0 among its candidates is its approximate recall
+	// (poor after a rebuild; BENCHMARKS.md has the figures), which the
+	// benchmark measures; asserting it here failed about 1 run in 10.
 	v, _ := e.Vector("n0")
-	got, _ := h.Search(v, 1, nil)
-	if len(got) != 1 || got[0].ID != "n0" {
-		t.Fatalf("replaced id not found by its new vector: %v", got)
+	if hv, ok := h.Vector("n0"); !ok || !slices.Equal(hv, v) {
+		t.Fatal("replaced id does not hold its new vector")
+	}
+	if c, ok := h.Cosine(v, "n0"); !ok || c < 0.999 {
+		t.Fatalf("replaced id scored against its old vector: cosine %v", c)
 	}
 	// allow filtering falls back to exact when the graph runs dry
 	only := func(id string) bool { return id == "n3" }
-	got, _ = h.Search(randUnit(r, 32), 5, only)
+	got, _ := h.Search(randUnit(r, 32), 5, only)
 	if len(got) != 1 || got[0].ID != "n3" {
 		t.Fatalf("filtered search %v", got)
 	}
