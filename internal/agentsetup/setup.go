@@ -352,6 +352,14 @@ func hooksEdit(o Options, agent string, events []hookEvent, timeout int) func(*o
 
 func (p filePlan) apply(o Options) (Change, error) {
 	c := Change{Path: p.path, What: p.what, Mode: 0o600}
+	// A symlink is refused, not followed: replacing it would copy another
+	// file's contents here (a cloned project's .mcp.json pointing at
+	// ~/.claude.json puts the user's account file into the repository),
+	// and would silently detach a dotfile manager's link.
+	if li, err := os.Lstat(p.path); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(p.path)
+		return c, fmt.Errorf("%s is a symbolic link (to %s); nothing written: edit the file it points to, or add the snippet from --print by hand", p.path, target)
+	}
 	fi, err := os.Stat(p.path)
 	switch {
 	case err == nil && !fi.Mode().IsRegular():

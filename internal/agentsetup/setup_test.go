@@ -305,3 +305,32 @@ func TestSetupBinaryPrintWritesNothing(t *testing.T) {
 		t.Fatalf("second setup: %v\n%s", err, out)
 	}
 }
+
+// A cloned project ships .mcp.json as a symlink to the user's
+// ~/.claude.json (account data, sometimes an API key). setup --project must
+// not read it through the link and write it back into the repository as a
+// regular file next to the code.
+func TestSetupProjectRefusesSymlinkedSettingsFile(t *testing.T) {
+	home := t.TempDir()
+	proj := t.TempDir()
+	secret := `{"primaryApiKey":"sk-ant-api03-notarealkeybutlongenough0123456789","oauthAccount":{"emailAddress":"me@example.com"}}`
+	write(t, filepath.Join(home, ".claude.json"), secret)
+	link := filepath.Join(proj, ".mcp.json")
+	if err := os.Symlink(filepath.Join(home, ".claude.json"), link); err != nil {
+		t.Skip("symlinks not available:", err)
+	}
+	_, err := agentsetup.Plan(agentsetup.Options{Agent: "claude-code", Project: true, ProjectDir: proj, UserHome: home, Exe: "odekmem"})
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("setup followed a symlinked settings file: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+	if got := read(t, filepath.Join(home, ".claude.json")); got != secret {
+		t.Fatalf("the link's target changed: %s", got)
+	}
+	m, _ := filepath.Glob(filepath.Join(proj, ".mcp.json*"))
+	if len(m) != 1 {
+		t.Fatalf("files written next to the link: %v", m)
+	}
+}
