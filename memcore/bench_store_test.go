@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -118,9 +117,7 @@ func stDu(dir string) int64 {
 			return nil
 		}
 		if fi, err := d.Info(); err == nil {
-			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-				t += st.Blocks * 512
-			}
+			t += stAllocated(fi)
 		}
 		return nil
 	})

@@ -81,3 +81,14 @@ func isHexID(id string) bool {
 	}
 	return true
 }
+
+// ErrLockTimeout means another process held the store's lock file for
+// longer than Options.LockTimeout; the message names the lock file and the
+// last process that held it.
+var ErrLockTimeout = errors.New("timed out waiting for the store lock")
+
+// ErrUnsafeStore means the store directory or one of its files is a
+// symbolic link, belongs to another user, or stays writable by other users:
+// the store is refused rather than trusted. The message names the path and
+// the command that fixes it.
+var ErrUnsafeStore = errors.New("unsafe store")

@@ -1,6 +1,7 @@
 package memcore
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -8,13 +9,38 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
+	"time"
+	"unicode/utf8"
 )
 
-// tmpPrefix marks files that are being written; Open sweeps leftovers.
-const tmpPrefix = ".tmp-"
+// Temp files. Every file is written through a temp file beside its target
+// named ".<name>.tmp-<random>", as odek names its own, then renamed. A temp
+// file may belong to a writer that is still running (odek takes no lock),
+// so one is never moved, deleted or reported until it is older than
+// staleTempAge; odek's vector temp files ("vectors.gob.tmp" and the like)
+// are odek's and never touched at all.
+const staleTempAge = 10 * time.Minute
+
+// tempName is the temp file name for target name.
+func tempName(name string) string { return "." + name + ".tmp-" + NewID()[:12] }
+
+// isTempName reports whether name is an in-flight write's temp file:
+// ".<name>.tmp-<random>" (odek and odekmem), the ".tmp-<name>-<random>"
+// odekmem used before, or a "<name>.tmp" of odek's vector cache.
+func isTempName(name string) bool {
+	if strings.HasSuffix(name, ".tmp") && len(name) > 4 {
+		return true
+	}
+	if !strings.HasPrefix(name, ".") {
+		return false
+	}
+	if strings.HasPrefix(name, ".tmp-") {
+		return true
+	}
+	i := strings.LastIndex(name, ".tmp-")
+	return i > 1 && !strings.ContainsAny(name[i+5:], "./")
+}
 
 // writeFileAtomic writes data to path so that readers see either the old
 // file or the whole new one: a temp file in the same directory created with
@@ -41,7 +67,7 @@ func stageFile(path string, data []byte) (*stagedFile, error) {
 	var tmp string
 	var err error
 	for i := 0; i < 10; i++ {
-		tmp = filepath.Join(dir, tmpPrefix+filepath.Base(path)+"-"+NewID()[:12])
+		tmp = filepath.Join(dir, tempName(filepath.Base(path)))
 		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err == nil || !errors.Is(err, fs.ErrExist) {
 			break
@@ -144,7 +170,7 @@ func writeTemp(path string, data []byte) (string, error) {
 	var tmp string
 	var err error
 	for i := 0; i < 10; i++ {
-		tmp = filepath.Join(dir, tmpPrefix+name+"-"+NewID()[:12])
+		tmp = filepath.Join(dir, tempName(name))
 		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err == nil || !errors.Is(err, fs.ErrExist) {
 			break
@@ -165,31 +191,6 @@ func writeTemp(path string, data []byte) (string, error) {
 	return tmp, nil
 }
 
-// syncFS flushes the whole file system holding dir (syncfs(2)).
-func syncFS(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	nr, ok := sysSyncfs[runtime.GOOS+"/"+runtime.GOARCH]
-	if !ok {
-		return syscall.ENOSYS
-	}
-	_, _, errno := syscall.Syscall(nr, d.Fd(), 0, 0)
-	if errno != 0 {
-		return errno
-	}
-	return nil
-}
-
-// sysSyncfs is syncfs(2)'s number where the syscall package lacks it; on
-// any other platform writeFilesAtomic fsyncs file by file.
-var sysSyncfs = map[string]uintptr{
-	"linux/amd64": 306, "linux/arm64": 267, "linux/riscv64": 267, "linux/loong64": 267,
-	"linux/386": 344, "linux/arm": 373, "linux/ppc64le": 348, "linux/s390x": 336,
-}
-
 func fsyncPath(p string) error {
 	f, err := os.OpenFile(p, os.O_RDWR, 0)
 	if err != nil {
@@ -208,49 +209,113 @@ func syncDir(dir string) error {
 		return fmt.Errorf("open dir for fsync: %w", err)
 	}
 	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+	if err := d.Sync(); err != nil && !isSyncDirUnsupported(err) {
 		return fmt.Errorf("fsync dir %s: %w", dir, err)
 	}
 	return nil
 }
 
-// fileLock is an flock(2) on a lock file inside the store. flock locks
-// belong to the open file description, so two Stores in one process exclude
-// each other as two processes do.
+// fileLock is a lock on the store's lock file: flock(2) on unix and
+// LockFileEx on Windows (fs_unix.go, fs_windows.go). Waiting for it is
+// bounded by timeout and by the caller's context; the error then names the
+// lock file and the process that last held it exclusively.
 type fileLock struct {
-	f *os.File
+	f       *os.File
+	path    string
+	timeout time.Duration
 }
 
-func openLock(path string) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+// DefaultLockTimeout bounds the wait for another process's store lock when
+// Options.LockTimeout is zero.
+const DefaultLockTimeout = 30 * time.Second
+
+// The lock file holds the write generation (8 bytes) and then, written by
+// each exclusive holder, a line naming it.
+const (
+	lockHolderOff = 8
+	lockHolderLen = 120
+)
+
+func openLock(path string, timeout time.Duration) (*fileLock, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|oNoFollow, 0o600)
 	if err != nil {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, unsafeStore(path, "is a symbolic link (odekmem never follows links inside a store)", fmt.Sprintf("remove the link: rm %q", path))
+		}
 		return nil, fmt.Errorf("open lock file: %w", err)
 	}
-	return &fileLock{f: f}, nil
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("open lock file %s: not a regular file", path)
+	}
+	if timeout <= 0 {
+		timeout = DefaultLockTimeout
+	}
+	return &fileLock{f: f, path: path, timeout: timeout}, nil
 }
 
-func (l *fileLock) lock(exclusive bool) error {
-	how := syscall.LOCK_SH
-	if exclusive {
-		how = syscall.LOCK_EX
-	}
+// lock takes the lock, polling without blocking (a blocked flock cannot be
+// cancelled) with a backoff from 1 to 20 ms, until the timeout or ctx ends.
+func (l *fileLock) lock(ctx context.Context, exclusive bool) error {
+	deadline := time.Now().Add(l.timeout)
+	delay := time.Millisecond
+	var timer *time.Timer
 	for {
-		err := syscall.Flock(int(l.f.Fd()), how)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
+		ok, err := tryLockFile(l.f, exclusive)
 		if err != nil {
-			return fmt.Errorf("lock store: %w", err)
+			return fmt.Errorf("lock store %s: %w", l.path, err)
 		}
-		return nil
+		if ok {
+			if exclusive {
+				l.writeHolder()
+			}
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("waiting for the store lock %s (held by %s): %w", l.path, l.holder(), err)
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return fmt.Errorf("%w: %s is held by %s; waited %s", ErrLockTimeout, l.path, l.holder(), l.timeout)
+		}
+		d := min(delay, left)
+		if timer == nil {
+			timer = time.NewTimer(d)
+			defer timer.Stop()
+		} else {
+			timer.Reset(d)
+		}
+		select {
+		case <-ctx.Done():
+		case <-timer.C:
+		}
+		delay = min(2*delay, 20*time.Millisecond)
 	}
 }
 
-func (l *fileLock) unlock() {
-	syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
-}
+func (l *fileLock) unlock() { unlockFile(l.f) }
 
 func (l *fileLock) close() error { return l.f.Close() }
+
+// writeHolder records this process as the exclusive holder.
+func (l *fileLock) writeHolder() {
+	exe, _ := os.Executable()
+	line := fmt.Sprintf("pid %d (%s) since %s", os.Getpid(), filepath.Base(exe), time.Now().UTC().Format(time.RFC3339))
+	var b [lockHolderLen]byte
+	copy(b[:], line)
+	l.f.WriteAt(b[:], lockHolderOff)
+}
+
+// holder describes the last exclusive holder recorded in the lock file.
+func (l *fileLock) holder() string {
+	var b [lockHolderLen]byte
+	n, _ := l.f.ReadAt(b[:], lockHolderOff)
+	h := strings.TrimRight(string(b[:n]), "\x00")
+	if h == "" || !utf8.ValidString(h) {
+		return "another process"
+	}
+	return "another process (last exclusive holder: " + h + ")"
+}
 
 // generation reads the write generation kept in the lock file: every
 // writer bumps it under the exclusive lock, so another process notices a
@@ -273,14 +338,6 @@ func (l *fileLock) bump() uint64 {
 	binary.LittleEndian.PutUint64(b[:], g)
 	l.f.WriteAt(b[:], 0)
 	return g
-}
-
-// allocated is the disk space a file occupies (what du reports).
-func allocated(fi fs.FileInfo) int64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Blocks * 512
-	}
-	return fi.Size()
 }
 
 // dirUsage walks dir and sums allocated bytes per top-level component name.
@@ -315,7 +372,7 @@ func dirUsage(dir string) (map[string]int64, int64, error) {
 func componentOf(rel string) string {
 	first, _, _ := strings.Cut(rel, string(filepath.Separator))
 	switch {
-	case rel == ".":
+	case rel == "." || rel == fileLockName:
 		return "directory"
 	case first == "chunks":
 		return "chunks"
@@ -345,13 +402,9 @@ type fileSig struct {
 }
 
 func statSig(path string) fileSig {
-	fi, err := os.Stat(path)
+	fi, err := os.Lstat(path)
 	if err != nil {
 		return fileSig{}
 	}
-	sig := fileSig{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ok: true}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		sig.ino = st.Ino
-	}
-	return sig
+	return fileSig{ino: inode(fi), size: fi.Size(), mtime: fi.ModTime().UnixNano(), ok: true}
 }

@@ -518,7 +518,7 @@ func (im *importer) userModel(ctx context.Context, line int, model *UserModel) e
 			im.res.Pending++
 			changed = true
 		}
-		if model.Version > m.Version {
+		if m.Version == "" {
 			m.Version = model.Version
 			changed = true
 		}

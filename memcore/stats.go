@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // Stats describes a store: disk use per component against the cap, counts
@@ -29,6 +30,10 @@ type Stats struct {
 	// Guard counts the guard's checks, blocks, cache hits and outages
 	// (nil when no guard is configured).
 	Guard *guard.Stats `json:"guard,omitempty"`
+	// OtherBytes and OtherFiles are the files odekmem does not know (for
+	// example odek's nudges.json): left untouched, counted against the cap.
+	OtherBytes int64    `json:"other_bytes"`
+	OtherFiles []string `json:"other_files,omitempty"`
 }
 
 // IndexStats describes the vector index and its cache.
@@ -51,9 +56,17 @@ func (s *Store) Stats() Stats {
 		st = Stats{Dir: s.dir, CapBytes: s.cfg.CapBytes(), Components: map[string]int64{},
 			ByType: map[string]int{}, BySource: map[string]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
 		for rel, n := range s.usage {
-			st.Components[componentOf(rel)] += n
+			c := componentOf(rel)
+			st.Components[c] += n
 			st.TotalBytes += n
+			if c == "other" {
+				st.OtherBytes += n
+				if !strings.Contains(rel, string(filepath.Separator)) {
+					st.OtherFiles = append(st.OtherFiles, rel)
+				}
+			}
 		}
+		sort.Strings(st.OtherFiles)
 		for _, e := range s.order {
 			st.Live++
 			if e.atom.Pin {
@@ -137,7 +150,7 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 		return CompactResult{}, err
 	}
 	var r CompactResult
-	err := s.withWrite(func() error {
+	err := s.withWriteCtx(ctx, func() error {
 		s.measureLocked()
 		r.Before = s.totalLocked()
 		before := len(s.quar)

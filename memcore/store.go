@@ -2,6 +2,7 @@ package memcore
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,9 +12,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 )
@@ -52,6 +53,9 @@ type Options struct {
 	// scanner passes on a tainted or inferred path, and every promote of
 	// a flagged entry, gets its verdict. nil means none.
 	Guard *guard.Guard
+	// LockTimeout bounds the wait for the store's lock file while another
+	// process holds it; zero means DefaultLockTimeout (30 s).
+	LockTimeout time.Duration
 }
 
 // Problem is one piece of damage found while opening or reloading a store.
@@ -71,6 +75,19 @@ type QuarantinedAtom struct {
 	Atom
 	QuarantinedAt time.Time `json:"quarantined_at"`
 	Reason        string    `json:"reason"`
+	// orig is the entry as read from quarantine.json, for its unknown
+	// fields.
+	orig []byte
+}
+
+// MarshalJSON writes the entry with the unknown fields it was read with.
+func (q QuarantinedAtom) MarshalJSON() ([]byte, error) {
+	type plain QuarantinedAtom
+	b, err := json.Marshal(plain(q))
+	if err != nil {
+		return nil, err
+	}
+	return keepUnknown(b, q.orig, schemaOf(reflect.TypeFor[QuarantinedAtom]())), nil
 }
 
 // ExpiresAt is when the TTL removes the entry; zero when TTL is disabled.
@@ -84,6 +101,7 @@ func (q QuarantinedAtom) ExpiresAt(ttlDays float64) time.Time {
 type entry struct {
 	atom Atom
 	raw  []byte // record bytes as laid out inside atoms.json; nil → marshal
+	orig []byte // the record as read, for its unknown fields (nil: ours)
 	norm string // NormalizeText(atom.Text), computed on first use
 
 	// Incremental size accounting (see track).
@@ -188,16 +206,18 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s := &Store{dir: dir, cfg: cfg, now: now, opts: opts, byID: map[string]*entry{}, graph: newAssocGraph(),
 		sigs: map[string]fileSig{}, usage: map[string]int64{}, blockSz: 4096, reported: map[string]bool{}}
-	if err := os.MkdirAll(filepath.Join(dir, dirChunks), 0o700); err != nil {
+	// Only the directory itself: chunks/ is checked (never followed as a
+	// link) before the first load creates it.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create store %s: %w", dir, err)
 	}
-	l, err := openLock(filepath.Join(dir, fileLockName))
+	l, err := openLock(filepath.Join(dir, fileLockName), opts.LockTimeout)
 	if err != nil {
 		return nil, err
 	}
 	s.lock = l
 	s.vec = newVectorState(s, emb)
-	if err := s.lock.lock(true); err != nil {
+	if err := s.lock.lock(context.Background(), true); err != nil {
 		l.close()
 		return nil, err
 	}
@@ -265,24 +285,6 @@ func (s *Store) report(file, problem, action string) {
 	s.problems = append(s.problems, Problem{File: file, Problem: problem, Action: action})
 }
 
-// moveAside moves a damaged file into corrupt/, never deleting it.
-func (s *Store) moveAside(rel string) string {
-	src := filepath.Join(s.dir, rel)
-	dstDir := filepath.Join(s.dir, dirCorrupt, filepath.Dir(rel))
-	if err := os.MkdirAll(dstDir, 0o700); err != nil {
-		return "could not move aside: " + err.Error()
-	}
-	dst := filepath.Join(dstDir, filepath.Base(rel)+"."+s.now().UTC().Format("20060102T150405")+"-"+NewID()[:6])
-	if err := os.Rename(src, dst); err != nil {
-		return "could not move aside: " + err.Error()
-	}
-	s.wrote = true
-	syncDir(dstDir)
-	syncDir(filepath.Dir(src))
-	r, _ := filepath.Rel(s.dir, dst)
-	return "moved to " + r
-}
-
 // saveAside writes recovered bytes of a damaged record into corrupt/.
 func (s *Store) saveAside(name string, data []byte) string {
 	dir := filepath.Join(s.dir, dirCorrupt)
@@ -337,12 +339,17 @@ func (s *Store) syncLocked(repair bool) (bool, error) {
 // catches up with such a reload after the file lock is released: until
 // then write-time dedup may miss the other process's atoms, which is all.
 func (s *Store) withWrite(fn func() error) error {
+	return s.withWriteCtx(context.Background(), fn)
+}
+
+// withWriteCtx is withWrite whose wait for the file lock ends with ctx.
+func (s *Store) withWriteCtx(ctx context.Context, fn func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return ErrClosed
 	}
-	if err := s.lock.lock(true); err != nil {
+	if err := s.lock.lock(ctx, true); err != nil {
 		return err
 	}
 	s.wrote = false
@@ -375,7 +382,7 @@ func (s *Store) Refresh() (bool, error) {
 	if !s.changedLocked() {
 		return false, nil
 	}
-	if err := s.lock.lock(false); err != nil {
+	if err := s.lock.lock(context.Background(), false); err != nil {
 		return false, err
 	}
 	if !s.changedLocked() {
@@ -412,9 +419,10 @@ func (s *Store) loadAllLocked(repair bool) error {
 	if repair {
 		// One pass over chunks/ serves the sweep, the texts from the cache,
 		// the orphan check and the size accounting.
-		s.sweepLocked()
-		// The sweep may have moved a symlinked chunks/ aside.
-		if err := os.MkdirAll(filepath.Join(s.dir, dirChunks), 0o700); err != nil {
+		if err := s.sweepLocked(); err != nil {
+			return err
+		}
+		if err := os.Mkdir(filepath.Join(s.dir, dirChunks), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("create chunks directory: %w", err)
 		}
 	}
@@ -426,77 +434,12 @@ func (s *Store) loadAllLocked(repair bool) error {
 	s.loadAssocLocked(repair)
 	s.loadContradictionsLocked(repair)
 	if repair {
-		s.checkChunksLocked()
+		if err := s.checkChunksLocked(); err != nil {
+			return err
+		}
 	}
 	s.measureLocked()
 	return nil
-}
-
-// sweepLocked removes leftover temp files, tightens permissions and moves
-// aside symlinks that lead outside the store.
-func (s *Store) sweepLocked() {
-	for _, d := range []string{s.dir, filepath.Join(s.dir, dirChunks)} {
-		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm() != 0o700 {
-			os.Chmod(d, 0o700)
-			rel, _ := filepath.Rel(s.dir, d)
-			s.report(rel, fmt.Sprintf("directory mode %04o", fi.Mode().Perm()), "tightened to 0700")
-		}
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			continue
-		}
-		inChunks := d != s.dir
-		if inChunks {
-			s.chunkNames = make(map[string]bool, len(ents))
-			s.chunkSize = make(map[string]int64, len(ents))
-		}
-		for _, e := range ents {
-			p := filepath.Join(d, e.Name())
-			rel, _ := filepath.Rel(s.dir, p)
-			if strings.HasPrefix(e.Name(), tmpPrefix) {
-				os.Remove(p)
-				continue
-			}
-			if e.Type()&fs.ModeSymlink != 0 {
-				target, err := filepath.EvalSymlinks(p)
-				root, _ := filepath.EvalSymlinks(s.dir)
-				if err != nil || !strings.HasPrefix(target, root+string(filepath.Separator)) {
-					s.report(rel, "symlink leading outside the store", s.moveAside(rel))
-				}
-				continue
-			}
-			if inChunks {
-				s.chunkNames[e.Name()] = true
-			}
-			if e.Type().IsRegular() {
-				fi, err := e.Info()
-				if err == nil && fi.Mode().Perm() != 0o600 {
-					os.Chmod(p, 0o600)
-					s.report(rel, fmt.Sprintf("file mode %04o", fi.Mode().Perm()), "tightened to 0600")
-				}
-				if err == nil && inChunks {
-					s.chunkSize[e.Name()] = allocated(fi)
-				}
-			}
-		}
-	}
-}
-
-// readStoreFile reads a store file without following a symlink out of it.
-func (s *Store) readStoreFile(rel string) ([]byte, error) {
-	p := filepath.Join(s.dir, rel)
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(p)
-		root, _ := filepath.EvalSymlinks(s.dir)
-		if err != nil || !strings.HasPrefix(target, root+string(filepath.Separator)) {
-			return nil, fmt.Errorf("symlink leading outside the store")
-		}
-	}
-	return os.ReadFile(p)
 }
 
 // decodeArray decodes a JSON array leniently: the intact prefix of a
@@ -582,7 +525,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 			continue
 		}
 		a.Text = ""
-		e := &entry{atom: a, raw: ind}
+		e := &entry{atom: a, raw: ind, orig: ind}
 		if prev, ok := old[a.ID]; ok && bytes.Equal(prev.raw, e.raw) {
 			e.atom.Text, e.norm = prev.atom.Text, prev.norm
 		} else if t, ok := s.vec.cachedText(a.ID); ok && s.chunkNames[a.ID+chunkExt] {
@@ -602,7 +545,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		if !ValidSource(a.SourceClass) || IsTainted(a.SourceClass) {
 			if repair {
 				s.report(fileAtoms, fmt.Sprintf("atom %s has untrusted source class %q in the live store", a.ID, a.SourceClass), "moved to quarantine")
-				toQuarantine = append(toQuarantine, &QuarantinedAtom{Atom: e.atom, QuarantinedAt: s.now().UTC(), Reason: "tainted"})
+				toQuarantine = append(toQuarantine, &QuarantinedAtom{Atom: e.atom, QuarantinedAt: s.now().UTC(), Reason: "tainted", orig: e.orig})
 				dirty = true
 			}
 			continue
@@ -673,42 +616,6 @@ func (s *Store) readChunk(id string) (string, error) {
 	return string(bytes.ToValidUTF8(data, []byte("\uFFFD"))), nil
 }
 
-// checkChunksLocked moves aside chunk files that no live atom owns.
-func (s *Store) checkChunksLocked() {
-	var names []string
-	if s.chunkNames != nil {
-		for name := range s.chunkNames {
-			names = append(names, name)
-		}
-	} else {
-		ents, err := os.ReadDir(filepath.Join(s.dir, dirChunks))
-		if err != nil {
-			return
-		}
-		for _, e := range ents {
-			names = append(names, e.Name())
-		}
-	}
-	for _, name := range names {
-		if strings.HasPrefix(name, tmpPrefix) {
-			continue
-		}
-		id, ok := strings.CutSuffix(name, chunkExt)
-		rel := filepath.Join(dirChunks, name)
-		switch {
-		case !ok || !ValidID(id):
-			s.report(rel, "unexpected file in chunks/", s.moveAside(rel))
-			delete(s.chunkSize, name)
-		case s.byID[id] == nil && chunkIsFresh(filepath.Join(s.dir, rel)):
-			// Another writer (odek takes no lock) may be between writing
-			// this chunk and atoms.json: decide at a later open.
-		case s.byID[id] == nil:
-			s.report(rel, "chunk without metadata in atoms.json", s.moveAside(rel))
-			delete(s.chunkSize, name)
-		}
-	}
-}
-
 func (s *Store) loadQuarantineLocked(repair bool) {
 	s.quar = nil
 	s.quarSizes = nil
@@ -753,6 +660,7 @@ func (s *Store) loadQuarantineLocked(repair bool) {
 			continue
 		}
 		seen[q.ID] = true
+		q.orig = raw
 		if s.byID[q.ID] != nil {
 			// A promotion that crashed between writing atoms.json and
 			// quarantine.json: the live copy wins.
@@ -1051,6 +959,17 @@ func (s *Store) recordBytes(e *entry) []byte {
 	}
 	meta := e.atom
 	meta.Text = ""
+	if e.orig != nil {
+		b, err := json.Marshal(meta)
+		if err != nil {
+			panic("memcore: marshal atom: " + err.Error())
+		}
+		var buf bytes.Buffer
+		if json.Indent(&buf, keepUnknown(b, e.orig, schemaOf(reflect.TypeFor[Atom]())), "  ", "  ") == nil {
+			e.raw = buf.Bytes()
+			return e.raw
+		}
+	}
 	b, err := json.MarshalIndent(meta, "  ", "  ")
 	if err != nil {
 		panic("memcore: marshal atom: " + err.Error())
@@ -1350,12 +1269,3 @@ func (s *Store) LinkCount() int {
 
 // Now is the store's clock.
 func (s *Store) Now() time.Time { return s.now() }
-
-// orphanGrace is how old a chunk without metadata must be before it counts
-// as damage.
-const orphanGrace = 2 * time.Minute
-
-func chunkIsFresh(path string) bool {
-	fi, err := os.Lstat(path)
-	return err == nil && time.Since(fi.ModTime()) < orphanGrace
-}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -12,14 +13,18 @@ import (
 // UserModel is user_model.json: the confirmed model of the person plus the
 // queue of inferences waiting for a human to confirm or reject them.
 type UserModel struct {
-	Version     int
+	// Version is kept as read and written as a JSON string (odek declares
+	// it a string and rejects the whole file otherwise); a number on disk
+	// is read as its digits.
+	Version     string
 	Style       Style
 	Technical   Technical
 	Focus       Focus
 	Interaction Interaction
 	Pending     []PendingReview
-	// extra holds top-level keys odekmem does not know, written back as-is.
-	extra map[string]json.RawMessage
+	// orig is the file as read: keys odekmem does not know, at any level,
+	// are written back from it (see keepUnknown).
+	orig []byte
 }
 
 // Style is the person's communication style.
@@ -61,6 +66,18 @@ type PendingReview struct {
 	Evidence   string    `json:"evidence,omitempty"`
 	Confidence float64   `json:"confidence,omitempty"`
 	CreatedAt  time.Time `json:"created_at"`
+	// orig is the entry as read, for its unknown fields.
+	orig []byte
+}
+
+// MarshalJSON writes the entry with the unknown fields it was read with.
+func (p PendingReview) MarshalJSON() ([]byte, error) {
+	type plain PendingReview
+	b, err := json.Marshal(plain(p))
+	if err != nil {
+		return nil, err
+	}
+	return keepUnknown(b, p.orig, schemaOf(reflect.TypeFor[PendingReview]())), nil
 }
 
 // UnmarshalJSON accepts a value that is a string, number, bool or array of
@@ -77,7 +94,8 @@ func (p *PendingReview) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*p = PendingReview{ID: raw.ID, Field: raw.Field, Evidence: raw.Evidence, Confidence: raw.Confidence, CreatedAt: raw.CreatedAt}
+	*p = PendingReview{ID: raw.ID, Field: raw.Field, Evidence: raw.Evidence, Confidence: raw.Confidence, CreatedAt: raw.CreatedAt,
+		orig: append([]byte(nil), b...)}
 	v := bytes.TrimSpace(raw.Value)
 	switch {
 	case len(v) == 0 || string(v) == "null":
@@ -102,15 +120,27 @@ func (m UserModel) Empty() bool {
 		len(m.Interaction.CommonOpeners) == 0 && m.Interaction.FollowupAfterBugfix == "" && m.Interaction.FollowupAfterRefactor == ""
 }
 
-var userModelKnown = map[string]bool{"version": true, "style": true, "technical": true, "current_focus": true, "interaction_patterns": true, "pending_review": true}
+// userModelSchema is the keys of user_model.json odekmem declares.
+func userModelSchema() keySchema {
+	return keySchema{"version": nil, "style": schemaOf(reflect.TypeFor[Style]()), "technical": schemaOf(reflect.TypeFor[Technical]()),
+		"current_focus": schemaOf(reflect.TypeFor[Focus]()), "interaction_patterns": schemaOf(reflect.TypeFor[Interaction]()), "pending_review": nil}
+}
 
-// UnmarshalJSON reads user_model.json, keeping unknown top-level keys.
+// UnmarshalJSON reads user_model.json, keeping every unknown key.
 func (m *UserModel) UnmarshalJSON(b []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*m = UserModel{}
+	*m = UserModel{orig: append([]byte(nil), b...)}
+	if v := bytes.TrimSpace(raw["version"]); len(v) > 0 && v[0] != '"' && string(v) != "null" {
+		var n json.Number
+		if err := json.Unmarshal(v, &n); err != nil {
+			return fmt.Errorf("version: %w", err)
+		}
+		m.Version = n.String()
+		delete(raw, "version")
+	}
 	dec := func(key string, into any) error {
 		if v, ok := raw[key]; ok && string(v) != "null" {
 			if err := json.Unmarshal(v, into); err != nil {
@@ -127,42 +157,40 @@ func (m *UserModel) UnmarshalJSON(b []byte) error {
 			return err
 		}
 	}
-	for k, v := range raw {
-		if !userModelKnown[k] {
-			if m.extra == nil {
-				m.extra = map[string]json.RawMessage{}
-			}
-			m.extra[k] = v
-		}
-	}
 	return nil
 }
 
-// MarshalJSON writes the FORMATS.md shape: empty members and sections omitted.
+// MarshalJSON writes the FORMATS.md shape: version as a string, empty
+// members and sections omitted, and every key odekmem does not know, at any
+// level, as it was read.
 func (m UserModel) MarshalJSON() ([]byte, error) {
-	out := map[string]any{}
-	for k, v := range m.extra {
-		out[k] = v
+	var out struct {
+		Version     string          `json:"version,omitempty"`
+		Style       *Style          `json:"style,omitempty"`
+		Technical   *Technical      `json:"technical,omitempty"`
+		Focus       *Focus          `json:"current_focus,omitempty"`
+		Interaction *Interaction    `json:"interaction_patterns,omitempty"`
+		Pending     []PendingReview `json:"pending_review,omitempty"`
 	}
-	if m.Version != 0 {
-		out["version"] = m.Version
-	}
+	out.Version = m.Version
 	if m.Style != (Style{}) {
-		out["style"] = m.Style
+		out.Style = &m.Style
 	}
 	if len(m.Technical.Languages)+len(m.Technical.Patterns)+len(m.Technical.Tools) > 0 {
-		out["technical"] = m.Technical
+		out.Technical = &m.Technical
 	}
 	if m.Focus.Project != "" || m.Focus.Task != "" || m.Focus.Blocker != nil {
-		out["current_focus"] = m.Focus
+		out.Focus = &m.Focus
 	}
 	if len(m.Interaction.CommonOpeners) > 0 || m.Interaction.FollowupAfterBugfix != "" || m.Interaction.FollowupAfterRefactor != "" {
-		out["interaction_patterns"] = m.Interaction
+		out.Interaction = &m.Interaction
 	}
-	if len(m.Pending) > 0 {
-		out["pending_review"] = m.Pending
+	out.Pending = m.Pending
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
 	}
-	return json.Marshal(out)
+	return keepUnknown(b, m.orig, userModelSchema()), nil
 }
 
 // clone returns a deep copy so callers cannot alias the store's state.
@@ -176,12 +204,6 @@ func (m UserModel) clone() UserModel {
 	if m.Focus.Blocker != nil {
 		b := *m.Focus.Blocker
 		c.Focus.Blocker = &b
-	}
-	if m.extra != nil {
-		c.extra = map[string]json.RawMessage{}
-		for k, v := range m.extra {
-			c.extra[k] = v
-		}
 	}
 	return c
 }

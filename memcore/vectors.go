@@ -26,10 +26,13 @@ type Embedder = embed.Embedder
 // NewHashEmbedder returns the offline default: 768-d feature hashing.
 func NewHashEmbedder() Embedder { return embed.NewHash(768) }
 
-// The derived vector cache. vectors_meta.json names the embedder and the
-// corpus the cache was written for; vectors.odm holds ids, texts and int8
+// The derived vector cache: vectors.odm holds odekmem's own metadata (the
+// embedder fingerprint and width in its header), ids, texts and int8
 // quantised vectors. It is only a cache: anything missing or damaged is
-// rebuilt from the chunk files.
+// rebuilt from the chunk files. odek's cache (vectors.gob, vectors.gob.emb
+// and vectors_meta.json) is odek's: never read, and vectors_meta.json is
+// written only while odek's files are absent, so neither program
+// invalidates the other's cache.
 const (
 	fileVectors      = "vectors.odm"
 	vecMagic         = "ODKMVEC1"
@@ -589,9 +592,15 @@ func (v *vectorState) snapshot() error {
 	if err := v.s.writeTracked(fileVectors, buf.Bytes()); err != nil {
 		return err
 	}
-	meta, _ := json.MarshalIndent(vectorMeta{Fingerprint: v.emb.Fingerprint(), Corpus: corpusHash(ids), File: fileVectors, Quant: "int8"}, "", "  ")
-	if err := v.s.writeTracked(fileVectorsMeta, meta); err != nil {
-		return err
+	// vectors_meta.json is odek's when odek's cache is there: writing ours
+	// over it would make odek rebuild, and odek's over ours is ignored
+	// (vectors.odm names its own embedder). On a store without odek's
+	// cache it tells odek that nothing there is its own.
+	if !v.s.odekVectorsPresent() {
+		meta, _ := json.MarshalIndent(vectorMeta{Fingerprint: v.emb.Fingerprint(), Corpus: corpusHash(ids), File: fileVectors, Quant: "int8"}, "", "  ")
+		if err := v.s.writeTracked(fileVectorsMeta, meta); err != nil {
+			return err
+		}
 	}
 	v.mu.Lock()
 	v.dirty = 0

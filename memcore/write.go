@@ -171,7 +171,7 @@ func (s *Store) Add(ctx context.Context, req AddRequest) (AddResult, error) {
 	if err != nil {
 		return AddResult{}, err
 	}
-	err = s.withWrite(func() error { return s.commitLocked(p) })
+	err = s.withWriteCtx(ctx, func() error { return s.commitLocked(p) })
 	return p.result, err
 }
 
@@ -184,7 +184,7 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	results := make([]AddResult, len(reqs))
 	// Scanning and embedding are pure CPU work: spread them over the cores.
 	par.For(len(reqs), 32, 0, func(i int) { preps[i], errs[i] = s.prepare(ctx, reqs[i]) })
-	err := s.withWrite(func() error {
+	err := s.withWriteCtx(ctx, func() error {
 		s.batching = true
 		defer func() {
 			s.batching = false
@@ -688,7 +688,7 @@ func (s *Store) dropLinksLocked(id string) {
 func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, error) {
 	var a Atom
 	var q *QuarantinedAtom
-	err := s.withWrite(func() error {
+	err := s.withWriteCtx(ctx, func() error {
 		if e := s.byID[id]; e != nil {
 			a = cloneAtom(e.atom)
 			s.removeVictimsFromMetaLocked([]string{id})
@@ -777,7 +777,7 @@ func (s *Store) commitPromoteLocked(id string, a Atom, vec []float32) error {
 // SetPin pins or unpins a live atom. Pinned atoms are never evicted.
 func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, error) {
 	var a Atom
-	err := s.withWrite(func() error {
+	err := s.withWriteCtx(ctx, func() error {
 		e := s.byID[id]
 		if e == nil {
 			if s.quarIndex(id) >= 0 {
@@ -893,7 +893,7 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 		p.CreatedAt = s.now().UTC()
 	}
 	ok := true
-	err = s.withWrite(func() error {
+	err = s.withWriteCtx(ctx, func() error {
 		if cur, _ := s.model.Get(canon); strings.EqualFold(cur, p.Value) && !strings.HasPrefix(canon, "technical.") {
 			ok = false
 			return nil
@@ -926,7 +926,7 @@ func (s *Store) applyDirect(ctx context.Context, field, value string) error {
 	if s.guardRejects(ctx, value) {
 		return fmt.Errorf("%w: %s: %w", ErrBlocked, field, ErrGuardRejected)
 	}
-	return s.withWrite(func() error {
+	return s.withWriteCtx(ctx, func() error {
 		m := s.model.clone()
 		if err := m.Apply(field, value); err != nil {
 			return err

@@ -215,6 +215,9 @@ func (b *Budget) render() {
 	for _, n := range names {
 		lines = append(lines, b.bar(n, st.Components[n], capb, barW))
 	}
+	if len(st.OtherFiles) > 0 {
+		lines = append(lines, s.Muted.Render(Safe(fmt.Sprintf("  other: %d files odekmem does not know, left untouched (%s)", len(st.OtherFiles), strings.Join(st.OtherFiles, ", ")))))
+	}
 	lines = append(lines, "")
 	lines = append(lines, s.Accent.Render("Counts")+s.Muted.Render(fmt.Sprintf("  %d live (%d pinned) · %d quarantined · %d pending · %d links", st.Live, st.Pinned, st.Quarantine, st.Pending, st.Links)))
 	left := countLines("by type", st.ByType)

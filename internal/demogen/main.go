@@ -84,7 +84,7 @@ type Pending struct {
 }
 
 type UserModel struct {
-	Version             int          `json:"version,omitempty"`
+	Version             string       `json:"version,omitempty"`
 	Style               *Style       `json:"style,omitempty"`
 	Technical           *Technical   `json:"technical,omitempty"`
 	CurrentFocus        *Focus       `json:"current_focus,omitempty"`
@@ -462,7 +462,7 @@ func (g *gen) userModel() UserModel {
 	}
 	h := time.Hour
 	return UserModel{
-		Version: 1,
+		Version: "1",
 		Style:   &Style{Verbosity: "low", Tone: "direct", Formality: "casual", ExplanationDepth: "medium"},
 		Technical: &Technical{
 			Languages: []string{"Go", "TypeScript", "HCL", "SQL", "Lua"},

@@ -254,7 +254,7 @@ func TestCommittedStoreIsValid(t *testing.T) {
 
 	var um UserModel
 	decode(t, "user_model.json", &um)
-	if um.Version != 1 || um.Style == nil || um.Technical == nil || um.CurrentFocus == nil || um.InteractionPatterns == nil {
+	if um.Version != "1" || um.Style == nil || um.Technical == nil || um.CurrentFocus == nil || um.InteractionPatterns == nil {
 		t.Errorf("user_model.json: missing sections")
 	}
 	known := regexp.MustCompile(`^(style\.(verbosity|humor|formality|explanation_depth|tone)|focus\.(project|task|blocker)|interaction\.(followup_after_refactor|followup_after_bugfix)|technical\.(languages|patterns|tools))$`)

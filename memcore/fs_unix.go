@@ -1,0 +1,104 @@
+//go:build unix
+
+package memcore
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"syscall"
+)
+
+// oNoFollow makes open(2) fail on a symbolic link instead of following it.
+const oNoFollow = syscall.O_NOFOLLOW
+
+// tryLockFile takes an flock(2) without blocking: ok is false when another
+// open file description holds a conflicting lock. flock locks belong to the
+// open file description, so two Stores in one process exclude each other
+// as two processes do.
+func tryLockFile(f *os.File, exclusive bool) (bool, error) {
+	how := syscall.LOCK_SH | syscall.LOCK_NB
+	if exclusive {
+		how = syscall.LOCK_EX | syscall.LOCK_NB
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		default:
+			return false, err
+		}
+	}
+}
+
+func unlockFile(f *os.File) error {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+}
+
+// allocated is the disk space a file occupies (what du reports).
+func allocated(fi fs.FileInfo) int64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int64(st.Blocks) * 512
+	}
+	return fi.Size()
+}
+
+// inode is the file's inode number (0 when unknown).
+func inode(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Ino)
+	}
+	return 0
+}
+
+// foreignOwner returns a description of the owner when fi belongs to a user
+// other than the one running this process, or "" when it is ours.
+func foreignOwner(fi fs.FileInfo) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || int(st.Uid) == os.Geteuid() {
+		return ""
+	}
+	return fmt.Sprintf("uid %d (this process runs as uid %d)", st.Uid, os.Geteuid())
+}
+
+// fixOwnerHint is the command that gives a path back to the current user.
+func fixOwnerHint(path string) string {
+	return fmt.Sprintf("check who put it there, then run: sudo chown -R %d %q", os.Geteuid(), path)
+}
+
+// syncFS flushes the whole file system holding dir (syncfs(2)) where the
+// platform has it.
+func syncFS(dir string) error {
+	nr, ok := sysSyncfs[runtime.GOOS+"/"+runtime.GOARCH]
+	if !ok {
+		return errors.ErrUnsupported
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	_, _, errno := syscall.Syscall(nr, d.Fd(), 0, 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// sysSyncfs is syncfs(2)'s number where the syscall package lacks it; on
+// any other platform writeFilesAtomic fsyncs file by file.
+var sysSyncfs = map[string]uintptr{
+	"linux/amd64": 306, "linux/arm64": 267, "linux/riscv64": 267, "linux/loong64": 267,
+	"linux/386": 344, "linux/arm": 373, "linux/ppc64le": 348, "linux/s390x": 336,
+}
+
+// isSyncDirUnsupported reports an fsync error on a directory that only
+// means the platform cannot sync directories.
+func isSyncDirUnsupported(err error) bool { return errors.Is(err, syscall.EINVAL) }
