@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test bench demo lint fuzz eval
+.PHONY: all build test cross bench demo lint fuzz eval
 
 all: build
 
@@ -14,9 +14,15 @@ build:
 
 # The test command of README.md and CI: vet, then every test under the race
 # detector (fuzz targets run their seed corpora).
-test:
+test: cross
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+# Build and vet for every supported platform (README, "Platforms").
+cross:
+	GOOS=linux $(GO) build $(PKGS) && GOOS=linux $(GO) vet $(PKGS)
+	GOOS=darwin $(GO) build $(PKGS) && GOOS=darwin $(GO) vet $(PKGS)
+	GOOS=windows $(GO) build $(PKGS) && GOOS=windows $(GO) vet $(PKGS)
 
 # Benchmarks quoted in BENCHMARKS.md (about 15 minutes on 2 cores; the
 # 18k and 100k fixtures are built once per run). Output in bench.out.

@@ -163,6 +163,12 @@ type Store struct {
 
 	bg sync.WaitGroup // background compactions
 
+	// own holds the live atoms this process wrote in the last ownWindow,
+	// to re-add any that a writer without the lock (odek) drops by
+	// rewriting atoms.json from an older read (see readdOwnLocked).
+	own          map[string]*ownRecord
+	readdPending bool // a non-repairing load re-added some: write them
+
 	batching, batchDirty, batchQuarDirty, batchAssocDirty bool
 }
 
@@ -395,6 +401,25 @@ func (s *Store) Refresh() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if s.readdPending {
+		// Atoms of ours another writer dropped: write them back now.
+		if err := s.lock.lock(context.Background(), true); err != nil {
+			return true, err
+		}
+		s.wrote = false
+		s.readdPending = false
+		if _, err = s.syncLocked(true); err == nil && s.readdPending {
+			err = s.writeAtomsLocked()
+		}
+		s.readdPending = false
+		if s.wrote {
+			s.gen = s.lock.bump()
+		}
+		s.lock.unlock()
+		if err != nil {
+			return true, err
+		}
+	}
 	return true, s.vec.reconcile()
 }
 
@@ -552,6 +577,14 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		}
 		byID[a.ID] = e
 		order = append(order, e)
+	}
+	if n := s.readdOwnLocked(&order, byID); n > 0 {
+		dirty = true
+		if repair {
+			s.report(fileAtoms, fmt.Sprintf("%d atoms odekmem wrote were dropped from atoms.json by another writer (odek writes without a lock)", n), "re-added")
+		} else {
+			s.readdPending = true
+		}
 	}
 	s.order, s.byID = order, byID
 	s.retrackAllLocked()
@@ -877,6 +910,7 @@ func (s *Store) twinByNorm(norm string) *entry {
 
 // appendEntryLocked adds a live atom to the in-memory metadata.
 func (s *Store) appendEntryLocked(e *entry) {
+	s.noteOwnLocked(e)
 	s.order = append(s.order, e)
 	s.byID[e.atom.ID] = e
 	s.track(e)
@@ -896,6 +930,9 @@ func (s *Store) indexNormLocked(e *entry) {
 // forgetEntryLocked updates the accounting and the duplicate index for an
 // entry that left s.order (the caller removes it from order and byID).
 func (s *Store) forgetEntryLocked(e *entry) {
+	if o := s.own[e.atom.ID]; o != nil && o.e == e {
+		delete(s.own, e.atom.ID)
+	}
 	s.untrack(e)
 	if s.evictIdx != nil {
 		s.evictStale++ // skipped lazily: byID no longer maps to e

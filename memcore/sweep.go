@@ -378,3 +378,54 @@ func (s *Store) odekVectorsPresent() bool {
 	}
 	return false
 }
+
+// ownWindow is how long this process watches the atoms it wrote: odek's
+// unlocked read-modify-write of atoms.json can only drop a record it read
+// before the record was written, and it writes within seconds of reading.
+const ownWindow = 10 * time.Minute
+
+type ownRecord struct {
+	e  *entry
+	at time.Time
+}
+
+// noteOwnLocked remembers a live atom this process wrote.
+func (s *Store) noteOwnLocked(e *entry) {
+	if s.own == nil {
+		s.own = map[string]*ownRecord{}
+	}
+	s.own[e.atom.ID] = &ownRecord{e: e, at: time.Now()}
+}
+
+// readdOwnLocked puts back into a freshly loaded atoms.json the atoms this
+// process wrote that are missing from it while their chunk is still there:
+// another writer rewrote atoms.json from a read older than our write (odek
+// takes no lock). An atom whose chunk is gone was forgotten on purpose and
+// is let go. It returns how many it re-added.
+func (s *Store) readdOwnLocked(order *[]*entry, byID map[string]*entry) int {
+	n := 0
+	now := time.Now()
+	for id, o := range s.own {
+		if now.Sub(o.at) > ownWindow {
+			delete(s.own, id)
+			continue
+		}
+		if e := byID[id]; e != nil {
+			o.e = e // later writes change the loaded entry
+			continue
+		}
+		if s.chunkNames != nil {
+			if !s.chunkNames[id+chunkExt] {
+				delete(s.own, id)
+				continue
+			}
+		} else if _, err := os.Lstat(s.chunkPath(id)); err != nil {
+			delete(s.own, id)
+			continue
+		}
+		byID[id] = o.e
+		*order = append(*order, o.e)
+		n++
+	}
+	return n
+}

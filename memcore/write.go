@@ -43,6 +43,10 @@ type AddRequest struct {
 	// history.
 	QuarantineReason string
 	QuarantinedAt    time.Time
+	// Link links a new live atom to its temporal, task and semantic
+	// neighbours (Associate), as every write of odek's does, when
+	// associations_enabled is set. Human surfaces (CLI and TUI add) set it.
+	Link bool
 }
 
 // AddResult says what became of an AddRequest.
@@ -62,6 +66,8 @@ type AddResult struct {
 	Evicted []string `json:"evicted,omitempty"`
 	// Duplicate is true when an import found the id already present.
 	Duplicate bool `json:"duplicate,omitempty"`
+	// Links counts the associations a Link request created.
+	Links int `json:"links,omitempty"`
 }
 
 // prepared is an AddRequest after scanning, redaction and embedding, ready
@@ -172,6 +178,13 @@ func (s *Store) Add(ctx context.Context, req AddRequest) (AddResult, error) {
 		return AddResult{}, err
 	}
 	err = s.withWriteCtx(ctx, func() error { return s.commitLocked(p) })
+	if err == nil && req.Link && !p.result.Quarantined && !p.result.Duplicate && !p.result.Refreshed {
+		n, lerr := s.Associate(ctx, p.result.Atom.ID)
+		p.result.Links = n
+		if lerr != nil {
+			err = fmt.Errorf("atom %s was added, but linking it failed: %w", p.result.Atom.ID, lerr)
+		}
+	}
 	return p.result, err
 }
 

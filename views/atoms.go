@@ -601,7 +601,7 @@ func PinCmd(d Deps, id string, pin bool) func() tea.Msg {
 // AddCmd stores a note as a user_approved atom.
 func AddCmd(d Deps, text string) func() tea.Msg {
 	return func() tea.Msg {
-		res, err := d.Store.Add(d.Ctx, memcore.AddRequest{Text: text, Source: memcore.SourceUserApproved, Type: memcore.TypeFact})
+		res, err := d.Store.Add(d.Ctx, memcore.AddRequest{Text: text, Source: memcore.SourceUserApproved, Type: memcore.TypeFact, Link: true})
 		if err != nil && !(res.Quarantined && res.Atom.ID != "") {
 			return MutatedMsg{Err: fmt.Errorf("add: %w", err)}
 		}

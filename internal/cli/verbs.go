@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strconv"
@@ -203,7 +204,7 @@ func cmdAdd(c *ctx) error {
 		return err
 	}
 	res, err := c.store.Add(c, memcore.AddRequest{Text: text, Type: typ, Source: memcore.SourceUserApproved, Confidence: conf, Pin: c.p.bools["pin"],
-		Context: memcore.AtomContext{Project: c.p.flags["project"], SessionID: c.p.flags["session"]}})
+		Context: memcore.AtomContext{Project: c.p.flags["project"], SessionID: c.p.flags["session"]}, Link: true})
 	if err != nil {
 		return err
 	}
@@ -493,25 +494,18 @@ func cmdExport(c *ctx) error {
 	if len(c.p.pos) == 0 || c.p.pos[0] == "-" {
 		return c.store.Export(c.env.Stdout)
 	}
-	f, err := os.OpenFile(c.p.pos[0], os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	// The file gets the same escaping as stdout: `cat` of it is safe.
-	jw := newJSONWriter(f)
-	if err := c.store.Export(jw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := jw.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("export: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("export: %w", err)
-	}
-	return f.Close()
+	// Never through a link or into a prepared file (memcore.WriteNewFile);
+	// the file gets the same escaping as stdout: `cat` of it is safe.
+	return memcore.WriteNewFile(c.p.pos[0], func(w io.Writer) error {
+		jw := newJSONWriter(w)
+		if err := c.store.Export(jw); err != nil {
+			return err
+		}
+		if err := jw.Flush(); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return nil
+	})
 }
 
 func cmdTUI(c *ctx) error {
