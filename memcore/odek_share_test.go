@@ -256,8 +256,13 @@ func TestUnknownFieldsSurviveEveryWrite(t *testing.T) {
     {"id": "`+p2+`", "field": "focus.task", "value": "release", "created_at": "2026-01-02T00:00:00Z", "odek_source": "turn 9", "odek_meta": {"a": 1}}],
   "odek_private": {"k": [1, 2]}}`), 0o600)
 
+	os.WriteFile(filepath.Join(dir, "associations.json"), []byte(`{"odek_graph_version": "2", "odek_weights": {"a": 0.5}}`), 0o600)
+
 	s := stOpen(t, dir, memcore.Options{})
 	ctx := context.Background()
+	if n, err := s.AddLinks(ctx, []memcore.LinkRequest{{A: live, B: quar, Kind: memcore.LinkTask}}); err != nil || n != 1 { // rewrites associations.json
+		t.Fatalf("link: %d %v", n, err)
+	}
 	if _, err := s.SetPin(ctx, live, true); err != nil { // rewrites the record itself
 		t.Fatal(err)
 	}
@@ -309,6 +314,11 @@ func TestUnknownFieldsSurviveEveryWrite(t *testing.T) {
 	}
 	if p, _ := pend[0].(map[string]any); p["id"] != p2 || p["odek_source"] != "turn 9" || p["odek_meta"] == nil {
 		t.Errorf("pending entry lost fields: %v", pend[0])
+	}
+	var assoc map[string]any
+	json.Unmarshal(stReadFile(t, filepath.Join(dir, "associations.json")), &assoc)
+	if assoc["odek_graph_version"] != "2" || assoc["odek_weights"] == nil || assoc[live] == nil {
+		t.Errorf("associations.json lost members: %v", assoc)
 	}
 }
 

@@ -166,7 +166,10 @@ type Store struct {
 	// own holds the live atoms this process wrote in the last ownWindow,
 	// to re-add any that a writer without the lock (odek) drops by
 	// rewriting atoms.json from an older read (see readdOwnLocked).
-	own          map[string]*ownRecord
+	own map[string]*ownRecord
+	// assocExtra holds members of associations.json that are not link
+	// lists (another writer's), written back as read.
+	assocExtra   map[string]json.RawMessage
 	readdPending bool // a non-repairing load re-added some: write them
 
 	batching, batchDirty, batchQuarDirty, batchAssocDirty bool
@@ -756,8 +759,25 @@ func (s *Store) loadAssocLocked(repair bool) {
 		return
 	}
 	var plain map[string][]string
+	s.assocExtra = nil
 	if err == nil {
-		err = json.Unmarshal(data, &plain)
+		// A member whose value is not a list of ids is another writer's
+		// (a newer odek's): kept as read and written back.
+		var members map[string]json.RawMessage
+		if err = json.Unmarshal(data, &members); err == nil {
+			plain = make(map[string][]string, len(members))
+			for k, v := range members {
+				var ids []string
+				if json.Unmarshal(v, &ids) == nil {
+					plain[k] = ids
+					continue
+				}
+				if s.assocExtra == nil {
+					s.assocExtra = map[string]json.RawMessage{}
+				}
+				s.assocExtra[k] = v
+			}
+		}
 	}
 	if err != nil {
 		if repair {
@@ -1077,6 +1097,20 @@ func (s *Store) writeAssocLocked() error {
 	a, k, err := s.graph.marshal()
 	if err != nil {
 		return fmt.Errorf("marshal associations: %w", err)
+	}
+	if len(s.assocExtra) > 0 {
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(a, &members); err != nil {
+			return fmt.Errorf("marshal associations: %w", err)
+		}
+		for key, v := range s.assocExtra {
+			if _, ours := members[key]; !ours {
+				members[key] = v
+			}
+		}
+		if a, err = json.MarshalIndent(members, "", "  "); err != nil {
+			return fmt.Errorf("marshal associations: %w", err)
+		}
 	}
 	if err := s.writeTracked(fileAssoc, a); err != nil {
 		return err
