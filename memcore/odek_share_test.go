@@ -201,7 +201,7 @@ func TestUnknownFileSurvivesEveryVerbAndIsCounted(t *testing.T) {
 	a := stAdd(t, s, memcore.AddRequest{Text: "we release on Thursdays", Source: memcore.SourceUserApproved}).Atom
 	q := stAdd(t, s, memcore.AddRequest{Text: "a tool said the build is green", Source: memcore.SourceToolOutput}).Atom
 	s.SetPin(ctx, a.ID, true)
-	s.AddLinks(ctx, []memcore.LinkRequest{{A: a.ID, B: q.ID, Kind: memcore.LinkTask}})
+	memcore.AddLinks(s, ctx, []memcore.LinkRequest{{A: a.ID, B: q.ID, Kind: memcore.LinkTask}})
 	if _, err := s.Promote(ctx, q.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestUnknownFieldsSurviveEveryWrite(t *testing.T) {
 
 	s := stOpen(t, dir, memcore.Options{})
 	ctx := context.Background()
-	if n, err := s.AddLinks(ctx, []memcore.LinkRequest{{A: live, B: quar, Kind: memcore.LinkTask}}); err != nil || n != 1 { // rewrites associations.json
+	if n, err := memcore.AddLinks(s, ctx, []memcore.LinkRequest{{A: live, B: quar, Kind: memcore.LinkTask}}); err != nil || n != 1 { // rewrites associations.json
 		t.Fatalf("link: %d %v", n, err)
 	}
 	if _, err := s.SetPin(ctx, live, true); err != nil { // rewrites the record itself
