@@ -388,6 +388,8 @@ func componentOf(rel string) string {
 		return "user_model"
 	case strings.HasPrefix(first, "associations"):
 		return "associations"
+	case first == fileContradictions:
+		return "contradictions"
 	default:
 		return "other"
 	}
