@@ -55,8 +55,17 @@ func (a AgentSession) Latest() string {
 	return a.Messages[len(a.Messages)-1].Text
 }
 
+// maxAgentSessionsBytes bounds what is read of agent_sessions.json: the
+// log's own bounds make it at most about 2 MiB, so a larger file was not
+// written by odekmem.
+const maxAgentSessionsBytes = 8 << 20
+
+// readAgentSessions reads the log like every store file (never through a
+// symbolic link, bounded). Messages dated in the future are dropped: the
+// log vouches for the person's recent words, and a forged future time would
+// keep a message "recent" for good.
 func (s *Store) readAgentSessions() ([]AgentSession, error) {
-	b, err := os.ReadFile(filepath.Join(s.dir, fileAgentSessions))
+	b, err := s.readStoreFileLimited(fileAgentSessions, maxAgentSessionsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -66,6 +75,19 @@ func (s *Store) readAgentSessions() ([]AgentSession, error) {
 	var list []AgentSession
 	if err := json.Unmarshal(b, &list); err != nil {
 		return nil, fmt.Errorf("%s: %w", fileAgentSessions, err)
+	}
+	limit := s.now().Add(5 * time.Minute)
+	for i := range list {
+		kept := list[i].Messages[:0]
+		for _, m := range list[i].Messages {
+			if !m.At.After(limit) {
+				kept = append(kept, m)
+			}
+		}
+		list[i].Messages = kept
+		if list[i].Updated.After(limit) {
+			list[i].Updated = limit
+		}
 	}
 	return list, nil
 }

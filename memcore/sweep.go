@@ -248,6 +248,24 @@ func (s *Store) corruptDir(sub string) (string, error) {
 	return p, nil
 }
 
+// readStoreFileLimited is readStoreFile for a file that has a known upper
+// size: a larger one is an error naming the file, not an allocation.
+func (s *Store) readStoreFileLimited(rel string, limit int64) ([]byte, error) {
+	f, err := openNoFollow(filepath.Join(s.dir, rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d bytes; refused", rel, limit)
+	}
+	return b, nil
+}
+
 // readStoreFile reads a store file, refusing a symbolic link.
 func (s *Store) readStoreFile(rel string) ([]byte, error) {
 	f, err := openNoFollow(filepath.Join(s.dir, rel))
