@@ -16,7 +16,7 @@ build:
 # detector (fuzz targets run their seed corpora).
 test: cross
 	$(GO) vet $(PKGS)
-	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+	$(GO) test -race -count=1 -timeout 25m $(PKGS)
 
 # Build and vet for every supported platform (README, "Platforms").
 cross:
@@ -32,7 +32,10 @@ bench:
 	$(GO) test -run '^$$' -bench FirstFrame -benchtime 5x -timeout 30m ./tui/ 2>&1 | tee -a bench.out
 	ODEKMEM_CAPACITY=1 $(GO) test -run TestCapacity -v -count=1 -timeout 30m ./memcore/ 2>&1 | tee -a bench.out
 	$(GO) test -run 'TestCorpus|TestCredentialsSynthetic$$' -v -count=1 ./memcore/scan/ 2>&1 | grep -v '^    ---' | tee -a bench.out
-	$(GO) run . eval locomo testdata/data/locomo/locomo-dev.json 2>&1 | tee -a bench.out
+	$(GO) run . eval locomo testdata/data/locomo/locomo-dev.json --dated 2>&1 | tee -a bench.out
+	$(GO) run . eval aged 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench HookEndToEnd -benchtime 30x -timeout 60m ./internal/agenthook/ 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench MCPSearch -benchtime 200x -timeout 30m ./internal/mcpserver/ 2>&1 | tee -a bench.out
 
 # Open the TUI on a fresh copy of the bundled demo store.
 demo:
