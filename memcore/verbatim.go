@@ -56,7 +56,12 @@ import (
 //     …", ", unless …", ", which …", ", he said") blocks it;
 //     - a question stays a question: a span of one counts only when it is
 //     the whole question, proposed with its question mark ("should we
-//     deploy on Fridays?" does not vouch for "we deploy on Fridays");
+//     deploy on Fridays?" does not vouch for "we deploy on Fridays"), and
+//     a sentence opened by an auxiliary ("is it true that …", "do we …")
+//     or by a question word and an auxiliary ("why do we …") is a question
+//     even without its mark;
+//     - a negation standing alone on the line before ("Never" then "run
+//     the migrations by hand") governs the line after it;
 //     - not inside quotation marks (" ' ` and curly forms) in its sentence,
 //     not introduced by a reporting word before a colon ("The page reads:
 //     …", "the log printed: …", "Translate to French: …"), and not judged
@@ -335,6 +340,18 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	if sentEnd < len(mt) && mt[sentEnd].s == "?" && (s > sentStart || !asks) {
 		return "part of a question in the person's message"
 	}
+	// A question without its mark is still a question: a sentence opened
+	// by an auxiliary ("is it true that …", "do we …") or by a question
+	// word followed by one ("why do we …") asks; a span of it is not a
+	// statement of the person's.
+	if vAsksWithoutMark(mt, sentStart, sentEnd) && !(s == sentStart && asks) {
+		return "part of a question in the person's message"
+	}
+	// A negation alone on the line before ("Never\nrun the migrations by
+	// hand") governs the line after it.
+	if w := vLoneChangerLineBefore(mt, sentStart); w != "" {
+		return fmt.Sprintf("changed in meaning by %q on the line before", w)
+	}
 	// Inside quotation marks (", ', ` and their curly forms, unified by
 	// vNormalize): someone else's words the person quoted, often the very
 	// page or log they ask about.
@@ -430,4 +447,56 @@ var reporting = wordSet(`said says claims claimed wrote told according reportedl
 // isNegatedContraction catches n't forms the lists do not spell out.
 func isNegatedContraction(w string) bool {
 	return strings.HasSuffix(w, "n't")
+}
+
+// vAuxiliaries open a question when they start a sentence; vQuestionWords
+// do when an auxiliary follows them ("why do we", but not "what we decided
+// is …").
+var (
+	vAuxiliaries = wordSet(`is are am was were do does did can could should would will shall
+		has have had isn't aren't wasn't weren't don't doesn't didn't can't couldn't shouldn't
+		wouldn't won't hasn't haven't`)
+	vQuestionWords = wordSet(`what why how when where who whom whose which`)
+)
+
+// vAsksWithoutMark reports whether mt[start:end] is a question that lacks
+// its question mark (one with the mark is handled by the caller).
+func vAsksWithoutMark(mt []vToken, start, end int) bool {
+	if start >= end || end < len(mt) && mt[end].s == "?" {
+		return false
+	}
+	first := mt[start].s
+	if vAuxiliaries[first] {
+		return true
+	}
+	return vQuestionWords[first] && start+1 < end && vAuxiliaries[mt[start+1].s]
+}
+
+// vLoneChangerLineBefore returns the negation or hedge that stands alone
+// (up to three words, nothing else but punctuation) on the line just before
+// the sentence starting at start, or "".
+func vLoneChangerLineBefore(mt []vToken, start int) string {
+	if start == 0 || !mt[start].line {
+		return ""
+	}
+	i := start - 1
+	for i > 0 && !mt[i].line {
+		i--
+	}
+	var found string
+	words := 0
+	for _, t := range mt[i:start] {
+		if !t.word {
+			continue
+		}
+		words++
+		if !vChangers[t.s] && !isNegatedContraction(t.s) {
+			return ""
+		}
+		found = t.s
+	}
+	if words == 0 || words > 3 {
+		return ""
+	}
+	return found
 }

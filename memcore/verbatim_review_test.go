@@ -50,3 +50,30 @@ func TestVerbatimRefusesQuotedReportedAndRetractedSpans(t *testing.T) {
 		}
 	}
 }
+
+// A question that lost its question mark, or a negation written alone on
+// the line before, still changes what the words mean: an agent proposing
+// the statement inside must not get it stored as the person's.
+func TestVerbatimRefusesUnmarkedQuestionsAndLoneNegationLines(t *testing.T) {
+	for _, c := range []struct {
+		msg, text string
+		want      bool
+	}{
+		{"Is it true that we deploy on Fridays", "we deploy on Fridays", false},
+		{"do we still force-push to main after the release", "we still force-push to main after the release", false},
+		{"why do we disable TLS verification in staging", "we disable TLS verification in staging", false},
+		{"Can you check whether the ledger uses PostgreSQL", "the ledger uses PostgreSQL", false},
+		{"Never\nrun the migrations by hand", "run the migrations by hand", false},
+		{"NOT:\nmerge without a review from payments", "merge without a review from payments", false},
+		{"Don't\n- disable the firewall on the bastion host", "disable the firewall on the bastion host", false},
+		// statements still count
+		{"What we decided is that the ledger uses PostgreSQL", "the ledger uses PostgreSQL", true},
+		{"We deploy on Fridays.\nWe run the migrations by hand", "We run the migrations by hand", true},
+		{"Notes from today\nthe ledger uses PostgreSQL 16", "the ledger uses PostgreSQL 16", true},
+		{"Is the ledger on PostgreSQL? It is: the ledger uses PostgreSQL 16", "the ledger uses PostgreSQL 16", true},
+	} {
+		if got, why := memcore.VerbatimUserSpan(c.msg, c.text); got != c.want {
+			t.Errorf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", c.msg, c.text, got, why, c.want)
+		}
+	}
+}
