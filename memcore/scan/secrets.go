@@ -115,11 +115,20 @@ var secretRules = []secretRule{
 		valid: validStatedPassword},
 }
 
+var wordsThenHex = regexp.MustCompile(`^/?[a-z]+(?:[_\-][a-z]+)*[_\-][0-9a-f]+$`)
+
 // highEntropy reports a token with upper- and lowercase letters and digits
 // whose characters carry at least 4.2 bits of entropy each, and no path
 // shape (a '/' between words).
 func highEntropy(s string) bool {
 	s = strings.TrimRight(s, "=")
+	// Lowercase words joined to a hex tail (untrusted_content_69d0…,
+	// build-cache-3f2a…) are a name with an id: the hex alone is never
+	// flagged (two character classes), and the joining '_' must not make
+	// it a third.
+	if wordsThenHex.MatchString(s) {
+		return false
+	}
 	if len(s) < 32 || !looksRandom(s, 3) || !hasDigit(s) || strings.Count(s, "/") > 2 || strings.Count(s, "-")+strings.Count(s, "_") > len(s)/8 {
 		return false
 	}
