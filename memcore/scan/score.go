@@ -54,6 +54,16 @@ const (
 	nFeat
 )
 
+// standaloneWeights are the features that count on their own, whatever
+// else the window holds, in the order their reasons are listed.
+var standaloneWeights = []struct {
+	f feat
+	w float64
+}{
+	{fHTMLActive, 3.0}, {fHTMLHidden, 1.5}, {fPersonalData, 3.0}, {fTranscript, 3.0},
+	{fDecodeAsk, 3.0}, {fRestriction, 3.0}, {fHijack, 3.0},
+}
+
 var featName = [nFeat]string{
 	fOverride: "override", fInstr: "instructions", fPrior: "previous", fObsolete: "declared_void", fAgent: "names_the_agent",
 	fYou: "second_person", fVocative: "addresses_the_agent", fNewRules: "new_regime", fSecret: "secret", fExfil: "send_or_show",
@@ -509,26 +519,10 @@ func weigh(has *[nFeat]bool, hits *[nFeat]int, pairOverride, pairExfil, pairConc
 			add(1.0, "told_to_use_it")
 		}
 	}
-	if has[fHTMLActive] {
-		add(3.0, featName[fHTMLActive])
-	}
-	if has[fHTMLHidden] {
-		add(1.5, featName[fHTMLHidden])
-	}
-	if has[fPersonalData] {
-		add(3.0, featName[fPersonalData])
-	}
-	if has[fTranscript] {
-		add(3.0, featName[fTranscript])
-	}
-	if has[fDecodeAsk] {
-		add(3.0, featName[fDecodeAsk])
-	}
-	if has[fRestriction] {
-		add(3.0, featName[fRestriction])
-	}
-	if has[fHijack] {
-		add(3.0, featName[fHijack])
+	for _, fw := range standaloneWeights {
+		if has[fw.f] {
+			add(fw.w, featName[fw.f])
+		}
 	}
 	if has[fAnswerSet] && has[fFraming] {
 		add(3.0, "dictated_answer_in_a_hypothetical")
