@@ -3,7 +3,6 @@ package memcore
 import (
 	"context"
 	"fmt"
-	"strings"
 )
 
 // Undo support for the review surfaces (the TUI's u key). Each function
@@ -11,16 +10,6 @@ import (
 // what the act returned plus what the caller read just before it (the
 // atom's links, the field's previous value). They are for a person's own
 // session, not a history: nothing here is recorded on disk.
-
-// IsListField reports whether a user-model field holds a list, so that
-// Confirm appends the value instead of replacing the field.
-func IsListField(field string) bool {
-	switch CanonicalField(field) {
-	case "interaction.common_openers", "technical.languages", "technical.patterns", "technical.tools":
-		return true
-	}
-	return false
-}
 
 // Unpromote undoes a Promote: the live atom leaves the store and the
 // quarantine entry q (as it was before the promote, with its source class,
@@ -51,24 +40,7 @@ func (s *Store) UndoConfirm(ctx context.Context, p PendingReview, prev string) e
 	}
 	return s.withWrite(func() error {
 		m := s.model.clone()
-		if IsListField(field) {
-			var items []string
-			for _, it := range strings.Split(prev, ",") {
-				if it = strings.TrimSpace(it); it != "" {
-					items = append(items, it)
-				}
-			}
-			switch field {
-			case "interaction.common_openers":
-				m.Interaction.CommonOpeners = items
-			case "technical.languages":
-				m.Technical.Languages = items
-			case "technical.patterns":
-				m.Technical.Patterns = items
-			case "technical.tools":
-				m.Technical.Tools = items
-			}
-		} else if err := m.Apply(field, prev); err != nil {
+		if err := m.setField(field, prev); err != nil {
 			return err
 		}
 		if s.pendingIndex(p.ID) < 0 {

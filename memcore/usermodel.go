@@ -208,13 +208,56 @@ func (m UserModel) clone() UserModel {
 	return c
 }
 
+// modelField reads and writes one dotted path of the model. Exactly one of
+// str (a plain string), opt (a string that may be null on disk) and list
+// (items shown joined with ", ") is set.
+type modelField struct {
+	name string
+	str  func(*UserModel) *string
+	opt  func(*UserModel) **string
+	list func(*UserModel) *[]string
+}
+
+// modelFields is every field confirm understands, in canonical spelling
+// and display order; Get, Apply, IsListField and UndoConfirm all go
+// through it. llm.UserStateFields names the same paths for inference
+// (that package cannot import this one); a test keeps the two in step.
+var modelFields = []modelField{
+	{name: "style.verbosity", str: func(m *UserModel) *string { return &m.Style.Verbosity }},
+	{name: "style.humor", str: func(m *UserModel) *string { return &m.Style.Humor }},
+	{name: "style.formality", str: func(m *UserModel) *string { return &m.Style.Formality }},
+	{name: "style.explanation_depth", str: func(m *UserModel) *string { return &m.Style.ExplanationDepth }},
+	{name: "style.tone", str: func(m *UserModel) *string { return &m.Style.Tone }},
+	{name: "focus.project", str: func(m *UserModel) *string { return &m.Focus.Project }},
+	{name: "focus.task", str: func(m *UserModel) *string { return &m.Focus.Task }},
+	{name: "focus.blocker", opt: func(m *UserModel) **string { return &m.Focus.Blocker }},
+	{name: "interaction.followup_after_refactor", str: func(m *UserModel) *string { return &m.Interaction.FollowupAfterRefactor }},
+	{name: "interaction.followup_after_bugfix", str: func(m *UserModel) *string { return &m.Interaction.FollowupAfterBugfix }},
+	{name: "interaction.common_openers", list: func(m *UserModel) *[]string { return &m.Interaction.CommonOpeners }},
+	{name: "technical.languages", list: func(m *UserModel) *[]string { return &m.Technical.Languages }},
+	{name: "technical.patterns", list: func(m *UserModel) *[]string { return &m.Technical.Patterns }},
+	{name: "technical.tools", list: func(m *UserModel) *[]string { return &m.Technical.Tools }},
+}
+
 // UserModelFields lists every dotted path confirm understands, in their
 // canonical spelling.
-var UserModelFields = []string{
-	"style.verbosity", "style.humor", "style.formality", "style.explanation_depth", "style.tone",
-	"focus.project", "focus.task", "focus.blocker",
-	"interaction.followup_after_refactor", "interaction.followup_after_bugfix", "interaction.common_openers",
-	"technical.languages", "technical.patterns", "technical.tools",
+var UserModelFields = func() []string {
+	names := make([]string, len(modelFields))
+	for i, f := range modelFields {
+		names[i] = f.name
+	}
+	return names
+}()
+
+// lookupField returns the accessor for any accepted spelling of a path.
+func lookupField(field string) (modelField, bool) {
+	c := CanonicalField(field)
+	for _, f := range modelFields {
+		if f.name == c {
+			return f, true
+		}
+	}
+	return modelField{}, false
 }
 
 // CanonicalField maps accepted spellings (current_focus.*, interaction_patterns.*,
@@ -232,114 +275,95 @@ func CanonicalField(field string) string {
 		sect = "interaction"
 	}
 	c := sect + "." + name
-	for _, known := range UserModelFields {
-		if known == c {
+	for _, known := range modelFields {
+		if known.name == c {
 			return c
 		}
 	}
 	return ""
 }
 
+// IsListField reports whether a user-model field holds a list, so that
+// Confirm appends the value instead of replacing the field.
+func IsListField(field string) bool {
+	f, ok := lookupField(field)
+	return ok && f.list != nil
+}
+
 // Get returns the confirmed value at a dotted path ("" if unset) and
 // whether the path is known.
 func (m UserModel) Get(field string) (string, bool) {
-	switch CanonicalField(field) {
-	case "style.verbosity":
-		return m.Style.Verbosity, true
-	case "style.humor":
-		return m.Style.Humor, true
-	case "style.formality":
-		return m.Style.Formality, true
-	case "style.explanation_depth":
-		return m.Style.ExplanationDepth, true
-	case "style.tone":
-		return m.Style.Tone, true
-	case "focus.project":
-		return m.Focus.Project, true
-	case "focus.task":
-		return m.Focus.Task, true
-	case "focus.blocker":
-		if m.Focus.Blocker == nil {
-			return "", true
+	f, ok := lookupField(field)
+	switch {
+	case !ok:
+		return "", false
+	case f.list != nil:
+		return strings.Join(*f.list(&m), ", "), true
+	case f.opt != nil:
+		if p := *f.opt(&m); p != nil {
+			return *p, true
 		}
-		return *m.Focus.Blocker, true
-	case "interaction.followup_after_refactor":
-		return m.Interaction.FollowupAfterRefactor, true
-	case "interaction.followup_after_bugfix":
-		return m.Interaction.FollowupAfterBugfix, true
-	case "interaction.common_openers":
-		return strings.Join(m.Interaction.CommonOpeners, ", "), true
-	case "technical.languages":
-		return strings.Join(m.Technical.Languages, ", "), true
-	case "technical.patterns":
-		return strings.Join(m.Technical.Patterns, ", "), true
-	case "technical.tools":
-		return strings.Join(m.Technical.Tools, ", "), true
+		return "", true
 	}
-	return "", false
+	return *f.str(&m), true
 }
 
 // Apply sets the value at a dotted path; list fields append unique items
 // (a value "a, b" appends both). An unknown path is ErrUnknownField.
 func (m *UserModel) Apply(field, value string) error {
 	value = strings.TrimSpace(value)
-	appendUnique := func(list []string, v string) []string {
-		for _, item := range strings.Split(v, ",") {
-			item = strings.TrimSpace(item)
-			if item == "" {
-				continue
-			}
+	f, ok := lookupField(field)
+	switch {
+	case !ok:
+		return fmt.Errorf("%w %q: confirm understands %s", ErrUnknownField, field, strings.Join(UserModelFields, ", "))
+	case f.list != nil:
+		list := f.list(m)
+		for _, item := range splitItems(value) {
 			dup := false
-			for _, have := range list {
+			for _, have := range *list {
 				if strings.EqualFold(have, item) {
 					dup = true
 					break
 				}
 			}
 			if !dup {
-				list = append(list, item)
+				*list = append(*list, item)
 			}
 		}
-		return list
-	}
-	switch CanonicalField(field) {
-	case "style.verbosity":
-		m.Style.Verbosity = value
-	case "style.humor":
-		m.Style.Humor = value
-	case "style.formality":
-		m.Style.Formality = value
-	case "style.explanation_depth":
-		m.Style.ExplanationDepth = value
-	case "style.tone":
-		m.Style.Tone = value
-	case "focus.project":
-		m.Focus.Project = value
-	case "focus.task":
-		m.Focus.Task = value
-	case "focus.blocker":
+	case f.opt != nil:
 		if value == "" || strings.EqualFold(value, "null") || strings.EqualFold(value, "none") {
-			m.Focus.Blocker = nil
+			*f.opt(m) = nil
 		} else {
 			v := value
-			m.Focus.Blocker = &v
+			*f.opt(m) = &v
 		}
-	case "interaction.followup_after_refactor":
-		m.Interaction.FollowupAfterRefactor = value
-	case "interaction.followup_after_bugfix":
-		m.Interaction.FollowupAfterBugfix = value
-	case "interaction.common_openers":
-		m.Interaction.CommonOpeners = appendUnique(m.Interaction.CommonOpeners, value)
-	case "technical.languages":
-		m.Technical.Languages = appendUnique(m.Technical.Languages, value)
-	case "technical.patterns":
-		m.Technical.Patterns = appendUnique(m.Technical.Patterns, value)
-	case "technical.tools":
-		m.Technical.Tools = appendUnique(m.Technical.Tools, value)
 	default:
-		return fmt.Errorf("%w %q: confirm understands %s", ErrUnknownField, field, strings.Join(UserModelFields, ", "))
+		*f.str(m) = value
 	}
 	return nil
+}
+
+// setField sets the value at a dotted path outright: a list field gets
+// exactly the items of value (undo puts back what Get returned), any other
+// field is set as Apply sets it.
+func (m *UserModel) setField(field, value string) error {
+	if f, ok := lookupField(field); ok && f.list != nil {
+		*f.list(m) = splitItems(value)
+		return nil
+	}
+	return m.Apply(field, value)
+}
+
+// splitItems splits a comma-separated list value into its non-empty,
+// trimmed items.
+func splitItems(v string) []string {
+	var items []string
+	for _, it := range strings.Split(v, ",") {
+		if it = strings.TrimSpace(it); it != "" {
+			items = append(items, it)
+		}
+	}
+	return items
 }
 
 // Values returns every confirmed value as (canonical path, value) pairs in

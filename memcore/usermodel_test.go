@@ -1,0 +1,64 @@
+package memcore_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/llm"
+)
+
+// TestUserModelFieldsMatchInference: every path inference may propose is
+// one confirm understands, and the other way round, so that no inferred
+// update is dropped as unknown.
+func TestUserModelFieldsMatchInference(t *testing.T) {
+	if !slices.Equal(memcore.UserModelFields, llm.UserStateFields) {
+		t.Fatalf("memcore.UserModelFields %v\n  llm.UserStateFields %v", memcore.UserModelFields, llm.UserStateFields)
+	}
+}
+
+// TestUserModelApplyGetEveryField: each field keeps what is applied to it
+// and nothing else; list fields append unique items (case-insensitively);
+// a blocker of "none" clears it; old spellings reach the same field.
+func TestUserModelApplyGetEveryField(t *testing.T) {
+	for _, f := range memcore.UserModelFields {
+		var m memcore.UserModel
+		if err := m.Apply(f, " first "); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if got, ok := m.Get(f); !ok || got != "first" {
+			t.Errorf("%s = %q, %v after Apply", f, got, ok)
+		}
+		if vals := m.Values(); len(vals) != 1 || vals[0] != [2]string{f, "first"} {
+			t.Errorf("%s: Values = %v, want only this field", f, vals)
+		}
+		_ = m.Apply(f, "First, second")
+		want := "First, second"
+		if memcore.IsListField(f) {
+			want = "first, second"
+		}
+		if got, _ := m.Get(f); got != want {
+			t.Errorf("%s = %q after second Apply, want %q", f, got, want)
+		}
+	}
+	var m memcore.UserModel
+	_ = m.Apply("current_focus.blocker", "flaky CI")
+	if got, _ := m.Get("focus.blocker"); got != "flaky CI" || m.Focus.Blocker == nil {
+		t.Fatalf("blocker = %q", got)
+	}
+	_ = m.Apply("Focus.Blocker", "none")
+	if m.Focus.Blocker != nil {
+		t.Errorf("blocker %q not cleared by none", *m.Focus.Blocker)
+	}
+	_ = m.Apply("interaction_patterns.common_openers", "hi")
+	if len(m.Interaction.CommonOpeners) != 1 || !memcore.IsListField("INTERACTION.common_openers") {
+		t.Errorf("common_openers = %v", m.Interaction.CommonOpeners)
+	}
+	if err := m.Apply("style.shoe_size", "44"); !errors.Is(err, memcore.ErrUnknownField) {
+		t.Errorf("unknown field: %v", err)
+	}
+	if _, ok := m.Get("style"); ok || memcore.IsListField("technical.nope") {
+		t.Error("unknown paths reported as known")
+	}
+}
