@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -22,7 +23,7 @@ func BenchmarkOpenAfterOdek(b *testing.B) {
 	}
 	b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
 		dir := filepath.Join(b.TempDir(), "extended")
-		stCopyDir(b, stFixture(b, n), dir)
+		testkit.CopyDir(b, stFixture(b, n), dir)
 		ctx := context.Background()
 		var ready time.Duration
 		for i := 0; i < b.N; i++ {

@@ -3,7 +3,6 @@ package memcore_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -76,37 +76,6 @@ func stFixture(b testing.TB, n int) string {
 	b.Logf("fixture %d atoms built in %s", n, time.Since(start).Round(time.Millisecond))
 	stFixDirs[n] = dir
 	return dir
-}
-
-// stCopyDir copies a store directory (files and modes).
-func stCopyDir(b testing.TB, src, dst string) {
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o700)
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(out, in)
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
 }
 
 // stDu is the allocated size of a directory tree (du).
@@ -194,7 +163,7 @@ func BenchmarkAddDurable(b *testing.B) {
 	for _, n := range stBenchSizes {
 		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
 			dir := filepath.Join(b.TempDir(), "extended")
-			stCopyDir(b, stFixture(b, n), dir)
+			testkit.CopyDir(b, stFixture(b, n), dir)
 			s, err := memcore.Open(dir, memcore.Options{})
 			if err != nil {
 				b.Fatal(err)
@@ -223,7 +192,7 @@ func BenchmarkBatchIngest(b *testing.B) {
 	for _, n := range stBenchSizes {
 		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
 			dir := filepath.Join(b.TempDir(), "extended")
-			stCopyDir(b, stFixture(b, n), dir)
+			testkit.CopyDir(b, stFixture(b, n), dir)
 			s, err := memcore.Open(dir, memcore.Options{})
 			if err != nil {
 				b.Fatal(err)

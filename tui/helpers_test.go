@@ -2,9 +2,6 @@ package tui
 
 import (
 	"context"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -21,35 +19,8 @@ var fixedNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // copyDemo copies testdata/demo into a temp dir and returns the dir.
 func copyDemo(tb testing.TB) string {
 	tb.Helper()
-	src := filepath.Join("..", "testdata", "demo")
 	dst := filepath.Join(tb.TempDir(), "extended")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o700)
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	testkit.CopyDir(tb, filepath.Join("..", "testdata", "demo"), dst)
 	return dst
 }
 

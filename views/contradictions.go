@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -61,25 +60,18 @@ func DefaultContradictionKeys() ContradictionKeys {
 	}
 }
 
-// Contradictions is the pane.
+// Contradictions is the pane. It has no filter: the list is short and
+// every pair waits for a decision.
 type Contradictions struct {
-	d      Deps
-	keys   ContradictionKeys
-	nav    keymap.Nav
-	items  []CItem
-	cur    Cursor
-	selID  string
-	loaded bool
-	err    error
-	width  int
-	height int
-	listH  int
+	listPane[CItem]
+	keys ContradictionKeys
 }
 
 // NewContradictions returns the pane.
 func NewContradictions(d Deps) *Contradictions {
-	c := &Contradictions{d: d, keys: DefaultContradictionKeys(), nav: d.Keys.Nav}
-	c.refreshKeys()
+	c := &Contradictions{listPane: newListPane[CItem](d, nil, func(it CItem) string { return it.C.ID }, nil), keys: DefaultContradictionKeys()}
+	c.changed = c.refreshKeys
+	c.refresh()
 	return c
 }
 
@@ -87,14 +79,7 @@ func NewContradictions(d Deps) *Contradictions {
 func (c *Contradictions) Init() tea.Cmd { return LoadContradictions(c.d) }
 
 // Title is "Contradictions N".
-func (c *Contradictions) Title() string { return fmt.Sprintf("Contradictions %d", len(c.items)) }
-
-// SetSize sets the size.
-func (c *Contradictions) SetSize(w, h int) {
-	c.width, c.height = w, h
-	c.listH = max((h-2)/2, 3)
-	c.cur.SetH(c.listH)
-}
+func (c *Contradictions) Title() string { return c.title("Contradictions") }
 
 func (c *Contradictions) refreshKeys() {
 	has := len(c.items) > 0
@@ -103,52 +88,19 @@ func (c *Contradictions) refreshKeys() {
 	c.keys.KeepBoth.SetEnabled(has)
 }
 
-func (c *Contradictions) selected() (CItem, bool) {
-	if len(c.items) == 0 {
-		return CItem{}, false
-	}
-	return c.items[c.cur.Pos], true
-}
-
 // SetItems replaces the data; the selection follows its id, or stays put
 // (on the next entry) when the entry was resolved.
-func (c *Contradictions) SetItems(items []CItem) {
-	c.items, c.loaded = items, true
-	pos := c.cur.Pos
-	c.cur.SetN(len(items))
-	c.cur.Set(pos)
-	for i, it := range items {
-		if it.C.ID == c.selID {
-			c.cur.Set(i)
-		}
-	}
-	if it, ok := c.selected(); ok {
-		c.selID = it.C.ID
-	}
-	c.refreshKeys()
-}
+func (c *Contradictions) SetItems(items []CItem) { c.setItems(items) }
 
 // Update handles keys and results.
 func (c *Contradictions) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ContradictionsLoadedMsg:
-		c.err = msg.Err
-		if msg.Err == nil {
-			c.SetItems(msg.Items)
-		}
+		c.loadedMsg(msg.Items, msg.Err)
 	case ReloadMsg:
 		return LoadContradictions(c.d)
-	case tea.MouseMsg:
-		if c.cur.HandleNav(msg, c.nav) || c.cur.Click(msg, 1) {
-			if it, ok := c.selected(); ok {
-				c.selID = it.C.ID
-			}
-		}
 	case tea.KeyMsg:
-		if c.cur.HandleNav(msg, c.nav) {
-			if it, ok := c.selected(); ok {
-				c.selID = it.C.ID
-			}
+		if c.updateList(msg) {
 			return nil
 		}
 		it, ok := c.selected()
@@ -168,6 +120,8 @@ func (c *Contradictions) Update(msg tea.Msg) tea.Cmd {
 		}
 		c.selID = "" // the next entry takes the cursor
 		return Work(ResolveContradictionCmd(c.d, it, how))
+	default:
+		c.updateList(msg)
 	}
 	return nil
 }
@@ -190,37 +144,21 @@ func ResolveContradictionCmd(d Deps, it CItem, how string) func() tea.Msg {
 // View renders the list and the selected pair.
 func (c *Contradictions) View() string {
 	s := c.d.Styles
-	var b strings.Builder
-	head := s.Title.Render("Contradictions") + s.Muted.Render(" · "+Count(len(c.items), "pair", "pairs")+" waiting · the older memory is never recalled above the newer")
-	b.WriteString(Cut(head, c.width) + "\n")
-	switch {
-	case c.err != nil:
-		return b.String() + s.StatusErr.Render("cannot read contradictions: "+Line(c.err.Error()))
-	case !c.loaded:
-		return b.String() + s.Muted.Render("loading…")
-	case len(c.items) == 0:
-		return b.String() + s.Muted.Render("No contradictions waiting. When a new memory replaces an older one on the same subject, the pair shows up here.")
+	head := c.head("Contradictions", "pair", "pairs", " waiting · the older memory is never recalled above the newer")
+	top, done := c.listStates(head, "contradictions", "No contradictions waiting. When a new memory replaces an older one on the same subject, the pair shows up here.", "")
+	if done {
+		return top
 	}
+	var b strings.Builder
+	b.WriteString(top)
 	half := max((c.width-8)/2, 10)
-	start, end := c.cur.Range()
-	var list []string
-	for i := start; i < end; i++ {
-		it := c.items[i]
-		sel := " "
-		if i == c.cur.Pos {
-			sel = ">"
-		}
+	b.WriteString(c.rows(func(it CItem, sel string, selected bool) string {
 		line := fmt.Sprintf("%s %-*s → %s", sel, half, Cut(Line(it.Old.Text), half), Cut(Line(it.New.Text), half))
-		if i == c.cur.Pos {
+		if selected {
 			line = s.Selected.Render(Fit(line, c.width))
 		}
-		list = append(list, line)
-	}
-	for len(list) < c.listH {
-		list = append(list, "")
-	}
-	b.WriteString(strings.Join(list, "\n"))
-	b.WriteString("\n" + s.Muted.Render(strings.Repeat("─", c.width)) + "\n")
+		return line
+	}))
 	it, _ := c.selected()
 	lbl := func(k string) string { return s.Label.Render(fmt.Sprintf("%-11s", k)) }
 	now := c.d.Now

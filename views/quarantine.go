@@ -59,30 +59,24 @@ func ScanRejected(q memcore.QuarantinedAtom) bool {
 
 // Quarantine is the pane of tainted and scan-rejected atoms.
 type Quarantine struct {
-	d      Deps
+	filterBar
+	listPane[QItem]
 	keys   keymap.Quarantine
-	lkeys  keymap.List
-	in     keymap.Input
-	nav    keymap.Nav
-	items  []QItem
-	view   []int // indexes into items that pass the filter
-	filter ListFilter
-	cur    Cursor
 	marked map[string]bool
-	selID  string
-	loaded bool
-	err    error
-	width  int
-	height int
-	listH  int
 }
 
 // NewQuarantine returns the Quarantine pane.
 func NewQuarantine(d Deps) *Quarantine {
-	q := &Quarantine{d: d, keys: d.Keys.Quarantine, lkeys: d.Keys.List, in: d.Keys.Input, nav: d.Keys.Nav, marked: map[string]bool{},
-		filter: NewListFilter("words, or source:web reason:scan type:fact project:… session:…",
-			[]string{"source", "reason", "type", "project", "session"}, map[string]string{"src": "source", "t": "type", "p": "project"})}
-	q.refreshKeys()
+	q := &Quarantine{keys: d.Keys.Quarantine, marked: map[string]bool{},
+		filterBar: newFilterBar(d, NewListFilter("words, or source:web reason:scan type:fact project:… session:…",
+			[]string{"source", "reason", "type", "project", "session"}, map[string]string{"src": "source", "t": "type", "p": "project"}))}
+	q.listPane = newListPane(d, &q.filterBar, func(it QItem) string { return it.Q.ID }, func(f *ListFilter, it QItem) bool {
+		c := it.Q.Context
+		return f.Match(map[string]string{"source": it.Q.SourceClass, "reason": it.Q.Reason, "type": it.Q.Type,
+			"project": c.Project, "session": c.SessionID}, it.Q.Text)
+	})
+	q.changed = q.refreshKeys
+	q.refresh()
 	return q
 }
 
@@ -90,52 +84,14 @@ func NewQuarantine(d Deps) *Quarantine {
 func (q *Quarantine) Init() tea.Cmd { return LoadQuarantine(q.d) }
 
 // Title is "Quarantine N" (or "Quarantine shown/N" when filtered).
-func (q *Quarantine) Title() string {
-	if q.filter.Text() != "" {
-		return fmt.Sprintf("Quarantine %d/%d", len(q.view), len(q.items))
-	}
-	return fmt.Sprintf("Quarantine %d", len(q.items))
-}
-
-// FilterText is the filter as typed.
-func (q *Quarantine) FilterText() string { return q.filter.Text() }
-
-// InputActive reports whether the filter input has the keys.
-func (q *Quarantine) InputActive() bool { return q.filter.Typing() }
-
-func (q *Quarantine) selected() (QItem, bool) {
-	if len(q.view) == 0 {
-		return QItem{}, false
-	}
-	return q.items[q.view[q.cur.Pos]], true
-}
-
-// SelectedID is the selected entry's id.
-func (q *Quarantine) SelectedID() string {
-	it, ok := q.selected()
-	if !ok {
-		return ""
-	}
-	return it.Q.ID
-}
+func (q *Quarantine) Title() string { return q.title("Quarantine") }
 
 // MarkSeen records the selected entry as seen (the root calls it while
 // the pane is on screen).
 func (q *Quarantine) MarkSeen() { q.d.Seen.Mark(q.SelectedID()) }
 
-// SetSize splits the body between the list and the selected entry.
-func (q *Quarantine) SetSize(w, h int) {
-	q.width, q.height = w, h
-	q.listH = (h - 2) / 2
-	if q.listH < 3 {
-		q.listH = 3
-	}
-	q.cur.SetH(q.listH)
-}
-
 // SetItems replaces the data, keeping the selection by id.
 func (q *Quarantine) SetItems(items []QItem) {
-	q.items, q.loaded = items, true
 	live := map[string]bool{}
 	for _, it := range items {
 		live[it.Q.ID] = true
@@ -145,32 +101,7 @@ func (q *Quarantine) SetItems(items []QItem) {
 			delete(q.marked, id)
 		}
 	}
-	q.apply(false)
-}
-
-// apply recomputes the filtered view. A changed filter puts the cursor on
-// the first match; otherwise the selection follows its id.
-func (q *Quarantine) apply(changed bool) {
-	q.view = q.view[:0]
-	for i, it := range q.items {
-		c := it.Q.Context
-		if q.filter.Match(map[string]string{"source": it.Q.SourceClass, "reason": it.Q.Reason, "type": it.Q.Type,
-			"project": c.Project, "session": c.SessionID}, it.Q.Text) {
-			q.view = append(q.view, i)
-		}
-	}
-	q.cur.SetN(len(q.view))
-	if changed {
-		q.cur.Set(0)
-	} else {
-		for vi, i := range q.view {
-			if q.items[i].Q.ID == q.selID {
-				q.cur.Set(vi)
-			}
-		}
-	}
-	q.selID = q.SelectedID()
-	q.refreshKeys()
+	q.setItems(items)
 }
 
 func (q *Quarantine) refreshKeys() {
@@ -179,8 +110,6 @@ func (q *Quarantine) refreshKeys() {
 	q.keys.All.SetEnabled(has)
 	q.keys.Promote.SetEnabled(has)
 	q.keys.Forget.SetEnabled(has)
-	q.lkeys.Filter.SetEnabled(len(q.items) > 0 || q.filter.Text() != "")
-	q.lkeys.ClearFilter.SetEnabled(q.filter.Text() != "")
 	if n := q.markedShown(); n > 0 {
 		q.keys.Promote.SetHelp("p", fmt.Sprintf("promote %d", n))
 		q.keys.Forget.SetHelp("d", fmt.Sprintf("forget %d", n))
@@ -226,32 +155,12 @@ func (q *Quarantine) Update(msg tea.Msg) tea.Cmd {
 		}
 	case ReloadMsg:
 		return LoadQuarantine(q.d)
-	case tea.MouseMsg:
-		if q.cur.HandleNav(msg, q.nav) || q.cur.Click(msg, 1) {
-			q.selID = q.SelectedID()
-		}
 	case tea.KeyMsg:
-		if q.filter.Typing() {
-			if q.filter.Key(msg, q.in) {
-				q.apply(true)
-			}
-			q.refreshKeys()
-			return nil
-		}
-		if q.cur.HandleNav(msg, q.nav) {
-			q.selID = q.SelectedID()
+		if q.updateList(msg) {
 			return nil
 		}
 		k := q.keys
 		switch {
-		case key.Matches(msg, q.lkeys.Filter):
-			q.filter.Start()
-			return nil
-		case key.Matches(msg, q.lkeys.ClearFilter):
-			if q.filter.Clear() {
-				q.apply(true)
-			}
-			return nil
 		case key.Matches(msg, k.Toggle):
 			id := q.SelectedID()
 			if q.marked[id] {
@@ -287,6 +196,8 @@ func (q *Quarantine) Update(msg tea.Msg) tea.Cmd {
 			return Confirm(question, Work(ForgetCmd(q.d, ids(its))))
 		}
 		q.refreshKeys()
+	default:
+		q.updateList(msg)
 	}
 	return nil
 }
@@ -423,11 +334,7 @@ func PromoteCmd(d Deps, its []QItem) func() tea.Msg {
 // View renders the list and the selected entry with its findings.
 func (q *Quarantine) View() string {
 	s := q.d.Styles
-	var b strings.Builder
-	head := s.Title.Render("Quarantine") + s.Muted.Render(" · "+Count(len(q.items), "entry", "entries")+fmt.Sprintf(" · TTL %.0f days", q.d.TTL))
-	if l := q.filter.Label(); l != "" {
-		head = s.Title.Render("Quarantine") + s.Muted.Render(fmt.Sprintf(" · %d of %s", len(q.view), Count(len(q.items), "entry", "entries"))) + " " + s.Accent.Render(l)
-	}
+	head := q.head("Quarantine", "entry", "entries", fmt.Sprintf(" · TTL %.0f days", q.d.TTL))
 	if n := q.markedShown(); n > 0 {
 		head += s.Muted.Render(" · ") + s.Marked.Render(fmt.Sprintf("%d selected", n))
 	}
@@ -437,33 +344,17 @@ func (q *Quarantine) View() string {
 			break
 		}
 	}
-	b.WriteString(Cut(head, q.width) + "\n")
-	switch {
-	case q.err != nil:
-		b.WriteString(s.StatusErr.Render("cannot read quarantine: " + Line(q.err.Error())))
-		return b.String()
-	case !q.loaded:
-		b.WriteString(s.Muted.Render("loading…"))
-		return b.String()
-	case len(q.items) == 0:
-		b.WriteString(s.Muted.Render("Quarantine is empty: nothing untrusted is waiting for you."))
-		return q.withInput(b.String())
-	case len(q.view) == 0:
-		b.WriteString(s.Muted.Render("No entry matches the filter. Press esc to clear it."))
-		return q.withInput(b.String())
+	top, done := q.listStates(head, "quarantine", "Quarantine is empty: nothing untrusted is waiting for you.", "No entry matches the filter. Press esc to clear it.")
+	if done {
+		return top
 	}
+	var b strings.Builder
+	b.WriteString(top)
 	textW := q.width - 5 - 16 - 14 - 8
-	start, end := q.cur.Range()
-	var list []string
-	for i := start; i < end; i++ {
-		it := q.items[q.view[i]]
+	b.WriteString(q.rows(func(it QItem, sel string, selected bool) string {
 		mark := "[ ]"
 		if q.marked[it.Q.ID] {
 			mark = "[x]"
-		}
-		sel := " "
-		if i == q.cur.Pos {
-			sel = ">"
 		}
 		rej := " "
 		if ScanRejected(it.Q) {
@@ -472,22 +363,14 @@ func (q *Quarantine) View() string {
 		reason := reasonShort(it.Q.Reason)
 		rest := fmt.Sprintf(" %-15s %-13s %7s %s", Cut(Line(it.Q.SourceClass), 15), Cut(reason, 13),
 			daysLeft(it.DaysLeft), Cut(Line(it.Q.Text), textW))
-		var line string
 		switch {
-		case i == q.cur.Pos:
-			line = s.Selected.Render(Fit(sel+mark+rej+rest, q.width))
+		case selected:
+			return s.Selected.Render(Fit(sel+mark+rej+rest, q.width))
 		case q.marked[it.Q.ID]:
-			line = s.Marked.Render(sel+mark) + s.Danger.Render(rej) + s.Marked.Render(rest)
-		default:
-			line = sel + mark + s.Danger.Render(rej) + rest
+			return s.Marked.Render(sel+mark) + s.Danger.Render(rej) + s.Marked.Render(rest)
 		}
-		list = append(list, line)
-	}
-	for len(list) < q.listH {
-		list = append(list, "")
-	}
-	b.WriteString(strings.Join(list, "\n"))
-	b.WriteString("\n" + s.Muted.Render(strings.Repeat("─", q.width)) + "\n")
+		return sel + mark + s.Danger.Render(rej) + rest
+	}))
 	room := q.height - 1 - q.listH - 1
 	if q.filter.Typing() {
 		room--
@@ -497,9 +380,6 @@ func (q *Quarantine) View() string {
 	return q.withInput(b.String())
 }
 
-func (q *Quarantine) withInput(body string) string {
-	return withFilterInput(&q.filter, q.d, body, q.width, q.height)
-}
 func reasonShort(r string) string {
 	r = Line(r)
 	if k, _, ok := strings.Cut(r, ":"); ok {
@@ -582,18 +462,11 @@ func (q *Quarantine) entryView(it QItem, room int) string {
 // ShortHelp lists the main keys.
 func (q *Quarantine) ShortHelp() []key.Binding {
 	k := q.keys
-	if q.filter.Typing() {
-		return []key.Binding{q.in.Submit, q.in.Cancel}
-	}
-	return []key.Binding{k.Toggle, k.All, k.Promote, k.Forget, q.lkeys.Filter, q.lkeys.ClearFilter}
+	return q.shortHelp(k.Toggle, k.All, k.Promote, k.Forget)
 }
 
 // FullHelp lists every key.
 func (q *Quarantine) FullHelp() [][]key.Binding {
 	k := q.keys
-	if q.filter.Typing() {
-		return [][]key.Binding{{q.in.Submit, q.in.Cancel}}
-	}
-	return [][]key.Binding{{q.nav.Up, q.nav.Down, q.nav.PageUp, q.nav.PageDown}, {k.Toggle, k.All, k.Promote, k.Forget},
-		{q.lkeys.Filter, q.lkeys.ClearFilter}}
+	return q.fullHelp([]key.Binding{q.nav.Up, q.nav.Down, q.nav.PageUp, q.nav.PageDown}, []key.Binding{k.Toggle, k.All, k.Promote, k.Forget})
 }

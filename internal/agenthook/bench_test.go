@@ -1,9 +1,7 @@
 package agenthook_test
 
 import (
-	"context"
 	"fmt"
-	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +11,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/testkit"
 )
 
 // Hook end-to-end benchmarks: each iteration is a whole process, started
@@ -27,54 +25,6 @@ import (
 // (user+system) plus, with serve, the server's CPU time during the call
 // (summed over its threads from /proc) — which a shared, overloaded
 // machine does not inflate the way it inflates wall-clock time.
-
-var benchWords = strings.Fields(`parser lexer cache sqlite postgres deploy staging production branch release review test
-table driven fixture golden snapshot retry timeout backoff queue worker cron schedule config yaml json toml go rust
-python typescript react component hook state reducer migration schema index query latency throughput memory leak
-profile flame graph benchmark allocation goroutine channel mutex deadlock race detector lint format vet module vendor
-docker image container kubernetes helm chart ingress service secret token rotation audit log metric trace span alert
-pager oncall incident postmortem runbook dashboard grafana prometheus loki tempo sentry feature flag rollout canary`)
-
-func benchText(r *rand.Rand, n int) string {
-	var b strings.Builder
-	b.WriteString("Note: ")
-	for b.Len() < n-12 {
-		b.WriteString(benchWords[r.Intn(len(benchWords))])
-		b.WriteByte(' ')
-	}
-	t := strings.TrimSpace(b.String())
-	return t[:min(len(t), n-1)]
-}
-
-// benchHome returns an odek home whose store holds n atoms of ~300 chars.
-func benchHome(b *testing.B, n int) string {
-	home := filepath.Join(os.TempDir(), fmt.Sprintf("odekmem-hookbench-%d-%d", n, os.Getuid()))
-	os.RemoveAll(home)
-	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := rand.New(rand.NewSource(int64(n)))
-	ctx := context.Background()
-	for i := 0; i < n; i += 1000 {
-		var reqs []memcore.AddRequest
-		for j := i; j < min(i+1000, n); j++ {
-			reqs = append(reqs, memcore.AddRequest{Text: fmt.Sprintf("%s (%d)", benchText(r, 290), j), Type: memcore.TypeFact, Source: memcore.SourceUserSaid})
-		}
-		if _, _, err := st.AddBatch(ctx, reqs); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if _, err := st.Compact(ctx); err != nil {
-		b.Fatal(err)
-	}
-	if st.Len() < n*99/100 {
-		b.Fatalf("fixture holds %d atoms", st.Len())
-	}
-	st.Close()
-	b.Cleanup(func() { os.RemoveAll(home) })
-	return home
-}
 
 var benchPrompts = []string{
 	"How should I structure the retry backoff for the queue worker?",
@@ -100,7 +50,7 @@ func BenchmarkHookEndToEnd(b *testing.B) {
 				name := fmt.Sprintf("%dk/%s/%s", n/1000, mode, filepath.Base(exe))
 				b.Run(name, func(b *testing.B) {
 					if home == "" {
-						home = benchHome(b, n)
+						home = testkit.SeedHome(b, "hookbench", n)
 					}
 					args := []string{"hook", "claude-code", "--home", home}
 					serveArgs := []string{"serve", "--home", home, "--idle", "10m"}

@@ -12,26 +12,14 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
 var bin, hookBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "odekmem-hook-bin")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "odekmem")
-	hookBin = filepath.Join(dir, "odekmem-hook")
-	for target, pkg := range map[string]string{bin: "github.com/odekmem/odekmem", hookBin: "github.com/odekmem/odekmem/cmd/odekmem-hook"} {
-		if out, err := exec.Command("go", "build", "-o", target, pkg).CombinedOutput(); err != nil {
-			panic("build " + pkg + ": " + err.Error() + "\n" + string(out))
-		}
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testkit.RunWithBinaries(m, map[*string]string{&bin: testkit.Odekmem, &hookBin: testkit.Hook})
 }
 
 type run struct {

@@ -3,18 +3,15 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
-	"math/rand"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/testkit"
 )
 
 // MCP search round trip: a real `odekmem mcp` subprocess over stdio (the
@@ -23,47 +20,12 @@ import (
 //
 //	go test ./internal/mcpserver/ -run '^$' -bench MCPSearch -benchtime 200x -timeout 30m
 
-var benchWords = strings.Fields(`parser lexer cache sqlite postgres deploy staging production branch release review test
-table driven fixture golden snapshot retry timeout backoff queue worker cron schedule config yaml json toml go rust
-python typescript react component hook state reducer migration schema index query latency throughput memory leak
-profile flame graph benchmark allocation goroutine channel mutex deadlock race detector lint format vet module vendor`)
-
-func benchHome(b *testing.B, n int) string {
-	home := filepath.Join(os.TempDir(), fmt.Sprintf("odekmem-mcpbench-%d-%d", n, os.Getuid()))
-	os.RemoveAll(home)
-	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := rand.New(rand.NewSource(int64(n)))
-	ctx := context.Background()
-	for i := 0; i < n; i += 1000 {
-		var reqs []memcore.AddRequest
-		for j := i; j < min(i+1000, n); j++ {
-			var sb strings.Builder
-			for sb.Len() < 270 {
-				sb.WriteString(benchWords[r.Intn(len(benchWords))] + " ")
-			}
-			reqs = append(reqs, memcore.AddRequest{Text: fmt.Sprintf("Note %d: %s", j, strings.TrimSpace(sb.String())), Type: memcore.TypeFact, Source: memcore.SourceUserSaid})
-		}
-		if _, _, err := st.AddBatch(ctx, reqs); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if _, err := st.Compact(ctx); err != nil {
-		b.Fatal(err)
-	}
-	st.Close()
-	b.Cleanup(func() { os.RemoveAll(home) })
-	return home
-}
-
 func BenchmarkMCPSearch(b *testing.B) {
 	queries := []string{"retry backoff for the queue worker", "flaky parser test on staging", "sqlite cache migration decision",
 		"goroutine deadlock race detector", "helm chart ingress secret rotation", "p99 latency of the query index"}
 	for _, n := range []int{1000, 18000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
-			home := benchHome(b, n)
+			home := testkit.SeedHome(b, "mcpbench", n)
 			cmd := exec.Command(bin, "mcp", "--home", home)
 			cmd.Env = append(os.Environ(), "ODEK_HOME=")
 			ctx := context.Background()

@@ -17,24 +17,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/odekmem/odekmem/internal/mcpserver"
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
 var bin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "odekmem-mcp-bin")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "odekmem")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/odekmem/odekmem").CombinedOutput()
-	if err != nil {
-		panic("build odekmem: " + err.Error() + "\n" + string(out))
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testkit.RunWithBinaries(m, map[*string]string{&bin: testkit.Odekmem})
 }
 
 // cli runs the real binary against home.

@@ -1,0 +1,137 @@
+// Package testkit is what the tests of several packages share: the odekmem
+// binaries built once per test run, copies of store directories, and odek
+// homes seeded with synthetic notes for benchmarks. Only tests import it.
+package testkit
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/odekmem/odekmem/memcore"
+)
+
+// The main packages tests run as subprocesses.
+const (
+	Odekmem = "github.com/odekmem/odekmem"
+	Hook    = "github.com/odekmem/odekmem/cmd/odekmem-hook"
+)
+
+// RunWithBinaries builds each main package (named by import path) into one
+// temporary directory, under the last element of its path, and stores the
+// binary's path where its key points; then it runs the tests, removes the
+// directory and exits with the tests' status. It is a whole TestMain.
+func RunWithBinaries(m *testing.M, bins map[*string]string) {
+	dir, err := os.MkdirTemp("", "odekmem-test-bin")
+	if err != nil {
+		panic(err)
+	}
+	for dst, pkg := range bins {
+		target := filepath.Join(dir, path.Base(pkg))
+		if out, err := exec.Command("go", "build", "-o", target, pkg).CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			panic("build " + pkg + ": " + err.Error() + "\n" + string(out))
+		}
+		*dst = target
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// CopyDir copies the directory tree src to dst (which must not hold any of
+// its files yet), with directories 0700 and files 0600 as a store keeps
+// them.
+func CopyDir(tb testing.TB, src, dst string) {
+	tb.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o700)
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(out, in)
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Words is the vocabulary of the synthetic notes: a developer's topics,
+// so that searches for them find something.
+var Words = strings.Fields(`parser lexer cache sqlite postgres deploy staging production branch release review test
+table driven fixture golden snapshot retry timeout backoff queue worker cron schedule config yaml json toml go rust
+python typescript react component hook state reducer migration schema index query latency throughput memory leak
+profile flame graph benchmark allocation goroutine channel mutex deadlock race detector lint format vet module vendor
+docker image container kubernetes helm chart ingress service secret token rotation audit log metric trace span alert
+pager oncall incident postmortem runbook dashboard grafana prometheus loki tempo sentry feature flag rollout canary`)
+
+// Note is a synthetic note of words drawn from Words, shorter than n bytes.
+func Note(r *rand.Rand, n int) string {
+	var b strings.Builder
+	b.WriteString("Note: ")
+	for b.Len() < n-12 {
+		b.WriteString(Words[r.Intn(len(Words))])
+		b.WriteByte(' ')
+	}
+	t := strings.TrimSpace(b.String())
+	return t[:min(len(t), n-1)]
+}
+
+// SeedHome returns an odek home (under the system temp directory, named
+// after name and n, removed when tb ends) whose store holds n distinct
+// user_said facts of about 300 characters, compacted. The notes depend only
+// on n, so every run measures the same store.
+func SeedHome(tb testing.TB, name string, n int) string {
+	tb.Helper()
+	home := filepath.Join(os.TempDir(), fmt.Sprintf("odekmem-%s-%d-%d", name, n, os.Getuid()))
+	os.RemoveAll(home)
+	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer st.Close()
+	r := rand.New(rand.NewSource(int64(n)))
+	ctx := context.Background()
+	for i := 0; i < n; i += 1000 {
+		var reqs []memcore.AddRequest
+		for j := i; j < min(i+1000, n); j++ {
+			reqs = append(reqs, memcore.AddRequest{Text: fmt.Sprintf("%s (%d)", Note(r, 290), j), Type: memcore.TypeFact, Source: memcore.SourceUserSaid})
+		}
+		if _, _, err := st.AddBatch(ctx, reqs); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if _, err := st.Compact(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	if got := st.Len(); got < n*99/100 {
+		tb.Fatalf("fixture holds %d atoms, want about %d", got, n)
+	}
+	tb.Cleanup(func() { os.RemoveAll(home) })
+	return home
+}
