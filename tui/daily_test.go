@@ -24,29 +24,6 @@ import (
 // use every day. Each test drives the real program under teatest (or the
 // root model directly where only the final state matters).
 
-// startAppSize runs the real program on st at w×h.
-func startAppSize(t *testing.T, st *memcore.Store, w, h int, opts Options) *teatest.TestModel {
-	t.Helper()
-	tm := teatest.NewTestModel(t, New(context.Background(), st, opts), teatest.WithInitialTermSize(w, h))
-	t.Cleanup(func() {
-		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	})
-	return tm
-}
-
-func appOptions() Options {
-	o := DefaultOptions("demo")
-	o.Glamour = "notty"
-	return o
-}
-
-func paste(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true} }
-
-func selectedID(m *Model, pane int) string {
-	return m.Pane(pane).(views.Selector).SelectedID()
-}
-
 // Item 2: "jjj" arriving in one read moves three rows; "/timestamptz" in
 // one read opens the filter and types the word; a bracketed paste goes
 // into the input whole; outside an input a paste does nothing.
@@ -97,101 +74,6 @@ func TestBurstNeverAnswersPrompt(t *testing.T) {
 	press(m, runes("d"), paste("y"))
 	if len(st.List(memcore.Filter{})) != 205 {
 		t.Fatal("a pasted y answered the prompt")
-	}
-}
-
-// Item 3: a changed filter puts the cursor on the first match, typed or
-// cycled with p; live reloads with the same filter keep the selection.
-func TestCursorAfterFilter(t *testing.T) {
-	t.Parallel()
-	st, _ := demoStore(t)
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
-	for i := 0; i < 25; i++ {
-		send(tm, keyDown)
-	}
-	tm.Send(runes("/payouts"))
-	waitOut(t, tm, "filter: payouts")
-	send(tm, keyEnter)
-	waitOut(t, tm, "esc clear filter") // the input closed
-	m := finish(t, tm)
-	first := ""
-	for _, a := range st.List(memcore.Filter{}) {
-		if strings.Contains(strings.ToLower(a.Text), "payouts") {
-			first = a.ID
-			break
-		}
-	}
-	if got := selectedID(m, PaneAtoms); got != first {
-		t.Errorf("cursor on %s after the filter, want the first (newest) match %s", got, first)
-	}
-
-	m = newStatic(t, st, 120, 40)
-	for i := 0; i < 25; i++ {
-		press(m, keyDown)
-	}
-	press(m, runes("p")) // cycle the project filter
-	pa := m.Pane(PaneAtoms).(*views.Atoms)
-	proj := strings.TrimPrefix(strings.Fields(pa.FilterText())[0], "project:")
-	for _, a := range st.List(memcore.Filter{}) {
-		if strings.Contains(strings.ToLower(a.Context.Project), proj) {
-			first = a.ID
-			break
-		}
-	}
-	if got := selectedID(m, PaneAtoms); got != first {
-		t.Errorf("cursor on %s after cycling p, want the first match %s", got, first)
-	}
-}
-
-// Item 4: "/" filters every list pane the same way; a pane with no list
-// says so instead of ignoring the key.
-func TestSlashFiltersEveryPane(t *testing.T) {
-	t.Parallel()
-	st, _ := demoStore(t)
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
-	// Quarantine by source, by reason and by text.
-	send(tm, runes("2"))
-	tm.Send(runes("/source:web"))
-	waitOut(t, tm, "Quarantine 2/14", "filter: source:web")
-	send(tm, keyEnter, keyEsc)
-	waitOut(t, tm, "Quarantine 14")
-	tm.Send(runes("/reason:scan_rejected"))
-	rejected := 0
-	for _, q := range st.Quarantined() {
-		if views.ScanRejected(q) {
-			rejected++
-		}
-	}
-	waitOut(t, tm, fmt.Sprintf("Quarantine %d/14", rejected))
-	send(tm, keyEnter, keyEsc)
-	tm.Send(runes("/kubectl"))
-	waitOut(t, tm, "Quarantine 1/14", "kubectl get pods")
-	send(tm, keyEnter)
-	// Pending by field.
-	send(tm, runes("3"))
-	tm.Send(runes("/field:style"))
-	waitOut(t, tm, "Pending 2/5", "filter: field:style")
-	send(tm, keyEnter)
-	// User model by field or value.
-	send(tm, runes("4"))
-	tm.Send(runes("/tools"))
-	waitOut(t, tm, "filter: tools", "golangci-lint")
-	send(tm, keyEnter)
-	// Associations by neighbour.
-	send(tm, runes("1"), keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, runes("5"))
-	waitOut(t, tm, "Associations · depth 1")
-	tm.Send(runes("/type:convention"))
-	waitOut(t, tm, "filter: type:convention", "─▶ convention")
-	send(tm, keyEnter)
-	// Budget has no list.
-	send(tm, runes("6"), runes("/"))
-	waitOut(t, tm, "Budget has no list to filter")
-	m := finish(t, tm)
-	a := m.Pane(PaneAssoc).(*views.Assoc)
-	if !strings.Contains(a.View(), "convention") || strings.Contains(a.View(), "─▶ file ") {
-		t.Errorf("graph filter shows other neighbours:\n%s", a.View())
 	}
 }
 
@@ -295,47 +177,6 @@ func TestDamageBanner(t *testing.T) {
 	moved, _ := filepath.Glob(filepath.Join(dir, "corrupt", "atoms.json.*"))
 	if len(moved) != 1 {
 		t.Fatalf("damaged file not in corrupt/: %v", moved)
-	}
-}
-
-// Item 8: a new search starts empty (↑ brings back the last query) and
-// stays within the active filter.
-func TestFreshSearch(t *testing.T) {
-	t.Parallel()
-	st, _ := demoStore(t)
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
-	tm.Send(runes("f"))
-	tm.Type("payouts timezone")
-	send(tm, keyEnter)
-	waitOut(t, tm, `search "payouts timezone"`)
-	send(tm, keyEsc, runes("f"))
-	tm.Type("stripe webhook")
-	send(tm, keyEnter)
-	waitOut(t, tm, `search "stripe webhook"`)
-	send(tm, keyEsc, runes("f"), keyUp, keyUp)
-	waitOut(t, tm, "search: payouts timezone")
-	send(tm, keyEsc)
-	tm.Send(runes("/type:decision"))
-	send(tm, keyEnter, runes("f"))
-	tm.Type("payouts")
-	send(tm, keyEnter)
-	waitOut(t, tm, `search "payouts"`, "within type:decision")
-	m := finish(t, tm)
-	a := m.Pane(PaneAtoms).(*views.Atoms)
-	v := a.View()
-	rows := 0
-	for _, l := range strings.Split(v, "\n")[2:] {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		rows++
-		if !strings.Contains(l, "decision") {
-			t.Errorf("search within type:decision shows %q", l)
-		}
-	}
-	if rows == 0 {
-		t.Fatalf("no results:\n%s", v)
 	}
 }
 
@@ -580,36 +421,5 @@ func TestCompactAsksInProgram(t *testing.T) {
 	finish(t, tm)
 	if n := len(st.Quarantined()); n != 13 {
 		t.Errorf("%d quarantined after compact, want 13", n)
-	}
-}
-
-// Item 3 in the other list panes: a changed filter selects the first match.
-func TestCursorAfterFilterEveryPane(t *testing.T) {
-	st, _ := demoStore(t)
-	m := newStatic(t, st, 120, 40)
-	press(m, runes("2"), runes("G"))
-	press(m, runes("/"))
-	press(m, typed("source:tool_output")...)
-	press(m, keyEnter)
-	var first string
-	for _, q := range st.Quarantined() {
-		if q.SourceClass == "tool_output" {
-			first = q.ID
-			break
-		}
-	}
-	if got := selectedID(m, PaneQuarantine); got != first {
-		t.Errorf("quarantine: cursor on %s after the filter, want the first match %s", got, first)
-	}
-	press(m, runes("3"), runes("G"), runes("/"))
-	press(m, typed("field:style")...)
-	for _, p := range st.Pending() {
-		if strings.HasPrefix(p.Field, "style.") {
-			first = p.ID
-			break
-		}
-	}
-	if got := selectedID(m, PanePending); got != first {
-		t.Errorf("pending: cursor on %s after the filter, want the first match %s", got, first)
 	}
 }

@@ -23,48 +23,7 @@ import (
 // startApp runs the real program on st at 120×40 with live refresh on.
 func startApp(t *testing.T, st *memcore.Store) *teatest.TestModel {
 	t.Helper()
-	opts := DefaultOptions("demo")
-	opts.Glamour = "notty"
-	tm := teatest.NewTestModel(t, New(context.Background(), st, opts), teatest.WithInitialTermSize(120, 40))
-	t.Cleanup(func() {
-		// Quitting twice is harmless; this ends a test that failed early.
-		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	})
-	return tm
-}
-
-// waitOut waits until every want has appeared in output not yet read.
-// Things that change in one frame must be awaited in one call: a call
-// consumes the output it reads.
-func waitOut(t *testing.T, tm *teatest.TestModel, wants ...string) {
-	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		for _, w := range wants {
-			if !bytes.Contains(b, []byte(w)) {
-				return false
-			}
-		}
-		return true
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-}
-
-func waitRe(t *testing.T, tm *teatest.TestModel, re *regexp.Regexp) {
-	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return re.Match(b) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-}
-
-func send(tm *teatest.TestModel, keys ...tea.KeyMsg) {
-	for _, k := range keys {
-		tm.Send(k)
-	}
-}
-
-func finish(t *testing.T, tm *teatest.TestModel) *Model {
-	t.Helper()
-	tm.Send(runes("q"))
-	return tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	return startAppSize(t, st, 120, 40, appOptions())
 }
 
 // (a) promote a quarantined atom; it shows in Atoms as user_approved.

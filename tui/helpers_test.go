@@ -1,16 +1,20 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/views"
 )
 
 // fixedNow is the clock every test store uses, so ages are stable.
@@ -108,3 +112,59 @@ var (
 )
 
 func lipglossWidth(s string) int { return lipgloss.Width(s) }
+
+// waitOut waits until every want has appeared in output not yet read.
+// Things that change in one frame must be awaited in one call: a call
+// consumes the output it reads.
+func waitOut(t *testing.T, tm *teatest.TestModel, wants ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, w := range wants {
+			if !bytes.Contains(b, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func waitRe(t *testing.T, tm *teatest.TestModel, re *regexp.Regexp) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return re.Match(b) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func send(tm *teatest.TestModel, keys ...tea.KeyMsg) {
+	for _, k := range keys {
+		tm.Send(k)
+	}
+}
+
+func finish(t *testing.T, tm *teatest.TestModel) *Model {
+	t.Helper()
+	tm.Send(runes("q"))
+	return tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+}
+
+// startAppSize runs the real program on st at w×h.
+func startAppSize(t *testing.T, st *memcore.Store, w, h int, opts Options) *teatest.TestModel {
+	t.Helper()
+	tm := teatest.NewTestModel(t, New(context.Background(), st, opts), teatest.WithInitialTermSize(w, h))
+	t.Cleanup(func() {
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	})
+	return tm
+}
+
+func appOptions() Options {
+	o := DefaultOptions("demo")
+	o.Glamour = "notty"
+	return o
+}
+
+func paste(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true} }
+
+func selectedID(m *Model, pane int) string {
+	return m.Pane(pane).(views.Selector).SelectedID()
+}

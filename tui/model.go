@@ -7,17 +7,13 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/muesli/termenv"
 
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
@@ -260,33 +256,6 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) mutated(msg views.MutatedMsg) tea.Cmd {
-	var st tea.Cmd
-	if msg.Undo != nil {
-		m.undo = append(m.undo, *msg.Undo)
-		if len(m.undo) > 50 {
-			m.undo = m.undo[1:]
-		}
-	}
-	if msg.Err != nil {
-		st = m.setStatus(msg.Err.Error(), true)
-	} else if msg.Status != "" {
-		st = m.setStatus(msg.Status, false)
-	}
-	m.refreshKeys()
-	return tea.Batch(st, m.broadcast(views.ReloadMsg{}))
-}
-
-func (m *Model) setStatus(text string, isErr bool) tea.Cmd {
-	m.seq++
-	m.status, m.isErr = views.Line(text), isErr
-	if m.opts.StatusTTL <= 0 {
-		return nil
-	}
-	seq := m.seq
-	return tea.Tick(m.opts.StatusTTL, func(time.Time) tea.Msg { return clearStatusMsg{seq: seq} })
-}
-
 func (m *Model) inputActive() bool {
 	if in, ok := m.panes[m.focus].(views.Inputter); ok {
 		return in.InputActive()
@@ -433,104 +402,8 @@ func (m *Model) follow() tea.Cmd {
 	return nil
 }
 
-func (m *Model) undoLast() tea.Cmd {
-	if len(m.undo) == 0 {
-		return nil
-	}
-	u := m.undo[len(m.undo)-1]
-	m.undo = m.undo[:len(m.undo)-1]
-	m.refreshKeys()
-	return views.Work(func() tea.Msg {
-		if err := u.Run(); err != nil {
-			return undoneMsg{err: err, undo: u}
-		}
-		return undoneMsg{status: fmt.Sprintf("undid %s (%d restored)", u.Label, u.N)}
-	})
-}
-
-type copiedMsg struct {
-	id  string
-	err error
-}
-
-// copyID copies the selected id with OSC 52, which works over ssh and in
-// tmux (with set-clipboard on) without a clipboard program. Ids are the
-// store's own hex alphabet, and OSC 52 carries them base64-encoded.
-func (m *Model) copyID() tea.Cmd {
-	id := m.selectedID()
-	if id == "" {
-		return nil
-	}
-	w := m.opts.Clipboard
-	if w == nil {
-		w = os.Stdout
-	}
-	return func() tea.Msg {
-		termenv.NewOutput(w).Copy(id)
-		return copiedMsg{id: views.Line(id)}
-	}
-}
-
-// selectedID is the id of what the focused pane has selected, if anything.
-func (m *Model) selectedID() string {
-	if sel, ok := m.panes[m.focus].(views.Selector); ok {
-		return sel.SelectedID()
-	}
-	return ""
-}
-
-// noteDamage picks up damage the store found since the last look (on
-// open, or when a reload met a damaged file).
-func (m *Model) noteDamage() {
-	if m.d.Store == nil {
-		return
-	}
-	if ps := m.d.Store.Problems(); len(ps) > len(m.damage) {
-		m.damage = ps
-		m.resize()
-	}
-}
-
 func (m *Model) refreshKeys() {
 	m.keys.Undo.SetEnabled(len(m.undo) > 0)
 	m.keys.Dismiss.SetEnabled(m.dismissed < len(m.damage))
 	m.keys.CopyID.SetEnabled(m.mode == modeNormal && !m.inputActive() && m.selectedID() != "")
-}
-
-func (m *Model) resize() {
-	extra := 0
-	if m.help.ShowAll {
-		extra = m.fullHelpHeight() - helpRows
-		if extra < 0 {
-			extra = 0
-		}
-	}
-	w, h := bodySize(m.width, m.height, extra+m.bannerRows())
-	m.help.Width = m.width
-	for _, p := range m.panes {
-		p.SetSize(w, h)
-	}
-}
-
-func (m *Model) fullHelpHeight() int {
-	return strings.Count(m.help.FullHelpView(m.helpKeys().FullHelp()), "\n") + 1
-}
-
-// mouse handles a click on the tab bar (focus that pane) and passes other
-// mouse messages to the focused pane with Y counted from the pane's top.
-func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
-	if m.fatal != nil || m.mode == modePrompt {
-		return nil
-	}
-	if msg.Y == headerRows && msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
-		_, spans := m.tabLayout()
-		for i, sp := range spans {
-			if msg.X >= sp[0] && msg.X < sp[1] {
-				return m.setFocus(i)
-			}
-		}
-		return nil
-	}
-	msg.Y -= headerRows + tabRows + m.bannerRows()
-	return m.panes[m.focus].Update(msg)
 }

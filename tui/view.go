@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/odekmem/odekmem/views"
@@ -309,4 +310,42 @@ func (m *Model) HelpKeys() []string {
 		}
 	}
 	return out
+}
+
+func (m *Model) resize() {
+	extra := 0
+	if m.help.ShowAll {
+		extra = m.fullHelpHeight() - helpRows
+		if extra < 0 {
+			extra = 0
+		}
+	}
+	w, h := bodySize(m.width, m.height, extra+m.bannerRows())
+	m.help.Width = m.width
+	for _, p := range m.panes {
+		p.SetSize(w, h)
+	}
+}
+
+func (m *Model) fullHelpHeight() int {
+	return strings.Count(m.help.FullHelpView(m.helpKeys().FullHelp()), "\n") + 1
+}
+
+// mouse handles a click on the tab bar (focus that pane) and passes other
+// mouse messages to the focused pane with Y counted from the pane's top.
+func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
+	if m.fatal != nil || m.mode == modePrompt {
+		return nil
+	}
+	if msg.Y == headerRows && msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
+		_, spans := m.tabLayout()
+		for i, sp := range spans {
+			if msg.X >= sp[0] && msg.X < sp[1] {
+				return m.setFocus(i)
+			}
+		}
+		return nil
+	}
+	msg.Y -= headerRows + tabRows + m.bannerRows()
+	return m.panes[m.focus].Update(msg)
 }

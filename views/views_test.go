@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/odekmem/odekmem/memcore"
@@ -289,7 +288,6 @@ func TestHelpDisabledHidden(t *testing.T) {
 			}
 		}
 	}
-	_ = key.Binding{}
 }
 
 func TestAssocRecentreAndBack(t *testing.T) {

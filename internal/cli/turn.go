@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -44,34 +43,6 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
-}
-
-// progress draws a one-line bar on a terminal and nothing elsewhere.
-type progress struct {
-	w     io.Writer
-	on    bool
-	total int
-	last  time.Time
-}
-
-func newProgress(w io.Writer, on bool, total int) *progress {
-	return &progress{w: w, on: on && total > 0, total: total}
-}
-
-func (p *progress) set(n int) {
-	if !p.on || (time.Since(p.last) < 50*time.Millisecond && n < p.total) {
-		return
-	}
-	p.last = time.Now()
-	const width = 30
-	fill := width * n / p.total
-	fmt.Fprintf(p.w, "\r[%s%s] %s/%d", strings.Repeat("#", fill), strings.Repeat(".", width-fill), strconv.Itoa(n), p.total)
-}
-
-func (p *progress) done() {
-	if p.on {
-		fmt.Fprintln(p.w)
-	}
 }
 
 // byteProgress draws "import: 120000 lines, 34.0 MiB of 230.0 MiB (14%)"
