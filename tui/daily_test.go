@@ -29,10 +29,8 @@ import (
 // into the input whole; outside an input a paste does nothing.
 func TestBurstOfKeysInOneMessage(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
+	st, tm := startDemo(t, 120, 40)
 	atoms := st.List(memcore.Filter{})
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
 	tm.Send(runes("jjj")) // one message, three keys
 	waitRe(t, tm, regexp.MustCompile(`> +fact +user_said`))
 	tm.Send(runes("/timestamptz")) // opens the filter, then text
@@ -81,9 +79,7 @@ func TestBurstNeverAnswersPrompt(t *testing.T) {
 // "esc clear filter"; at 80×24 "? help" is always on the help bar.
 func TestEscInHelp(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
+	_, tm := startDemo(t, 120, 40)
 	send(tm, runes("?"))
 	waitOut(t, tm, "go to pane")
 	send(tm, keyEsc)
@@ -101,9 +97,7 @@ func TestEscInHelp(t *testing.T) {
 // Items 5 and 6: at 80×24 every pane's tab keeps a label with its count,
 // and the help bar ends with "? help • q quit", in every pane and state.
 func Test80x24TabAndHelpBars(t *testing.T) {
-	st, _ := demoStore(t)
-	tm := startAppSize(t, st, 80, 24, appOptions())
-	waitOut(t, tm, "Atoms 205")
+	st, tm := startDemo(t, 80, 24)
 	send(tm, runes("2"))
 	waitOut(t, tm, "[2 Quarantine 14]", "A205", "P5", "M13", "? help • q quit")
 	m := finish(t, tm)
@@ -354,10 +348,8 @@ func TestDetailScrollIndicator(t *testing.T) {
 // Item 11: clicking a tab focuses it; clicking a row selects it.
 func TestMouseClicks(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
+	st, tm := startDemo(t, 120, 40)
 	atoms := st.List(memcore.Filter{})
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
 	click := func(x, y int) tea.MouseMsg {
 		return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
 	}
@@ -409,9 +401,7 @@ func TestCopyIDOSC52(t *testing.T) {
 // nobody looked at, then says what happened in words.
 func TestCompactAsksInProgram(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
+	st, tm := startDemo(t, 120, 40)
 	send(tm, runes("6"))
 	waitOut(t, tm, "Budget · disk use")
 	send(tm, runes("c"))

@@ -29,10 +29,8 @@ func startApp(t *testing.T, st *memcore.Store) *teatest.TestModel {
 // (a) promote a quarantined atom; it shows in Atoms as user_approved.
 func TestE2EPromote(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
+	st, tm := startDemo(t, 120, 40)
 	q := st.Quarantined()[0]
-	tm := startApp(t, st)
-	waitOut(t, tm, "Atoms 205")
 	send(tm, runes("2"))
 	waitOut(t, tm, "Quarantine · 14 entries")
 	send(tm, runes("p"))
@@ -96,10 +94,8 @@ func TestE2EConfirmReject(t *testing.T) {
 // (c) forget asks y/N: n keeps the atom, y removes it, u brings it back.
 func TestE2EForgetUndo(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
+	st, tm := startDemo(t, 120, 40)
 	id := st.List(memcore.Filter{})[0].ID
-	tm := startApp(t, st)
-	waitOut(t, tm, "Atoms 205")
 	send(tm, runes("d"))
 	waitOut(t, tm, "[y/N]")
 	send(tm, runes("n"))

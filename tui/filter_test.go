@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/views"
 )
@@ -17,9 +16,7 @@ import (
 // cycled with p; live reloads with the same filter keep the selection.
 func TestCursorAfterFilter(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
+	st, tm := startDemo(t, 120, 40)
 	for i := 0; i < 25; i++ {
 		send(tm, keyDown)
 	}
@@ -61,9 +58,7 @@ func TestCursorAfterFilter(t *testing.T) {
 // says so instead of ignoring the key.
 func TestSlashFiltersEveryPane(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
+	st, tm := startDemo(t, 120, 40)
 	// Quarantine by source, by reason and by text.
 	send(tm, runes("2"))
 	tm.Send(runes("/source:web"))
@@ -112,9 +107,7 @@ func TestSlashFiltersEveryPane(t *testing.T) {
 // stays within the active filter.
 func TestFreshSearch(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
-	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
+	_, tm := startDemo(t, 120, 40)
 	tm.Send(runes("f"))
 	tm.Type("payouts timezone")
 	send(tm, keyEnter)

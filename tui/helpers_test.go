@@ -44,6 +44,27 @@ func demoStore(tb testing.TB) (*memcore.Store, string) {
 	return openStore(tb, dir), dir
 }
 
+// startDemo runs the real program at w×h (live refresh on) on a copy of
+// the demo store and waits for the first frame.
+func startDemo(t *testing.T, w, h int) (*memcore.Store, *teatest.TestModel) {
+	t.Helper()
+	st, _ := demoStore(t)
+	tm := startAppSize(t, st, w, h, appOptions())
+	waitOut(t, tm, "Atoms 205")
+	return st, tm
+}
+
+// wantQuit fails t unless cmd (what key produced) quits the program.
+func wantQuit(t *testing.T, cmd tea.Cmd, key string) {
+	t.Helper()
+	if cmd == nil {
+		t.Fatalf("%s did nothing", key)
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatalf("%s did not quit", key)
+	}
+}
+
 // staticOptions have no ticks, so commands can be run synchronously.
 func staticOptions() Options {
 	return Options{Title: "demo", Glamour: "notty"}

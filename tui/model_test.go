@@ -64,12 +64,7 @@ func TestQuitNotWhileTyping(t *testing.T) {
 		}
 	}
 	_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
-	if cmd == nil {
-		t.Fatal("ctrl+c did nothing")
-	}
-	if _, ok := cmd().(tea.QuitMsg); !ok {
-		t.Fatal("ctrl+c did not quit")
-	}
+	wantQuit(t, cmd, "ctrl+c")
 }
 
 // TestAddNote adds a note through the input; it is user_approved.
@@ -161,12 +156,7 @@ func TestErrorView(t *testing.T) {
 		t.Fatalf("error view:\n%q", v)
 	}
 	_, cmd := em.Update(runes("q"))
-	if cmd == nil {
-		t.Fatal("q did not quit")
-	}
-	if _, ok := cmd().(tea.QuitMsg); !ok {
-		t.Fatal("q did not quit")
-	}
+	wantQuit(t, cmd, "q")
 }
 
 // TestStoreTextSafeEndToEnd stores hostile text through memcore and renders

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/config"
@@ -198,4 +199,23 @@ func editDistance(a, b string) int {
 		}
 	}
 	return d[len(ra)][len(rb)]
+}
+
+// intFlag is the whole-number flag --name: def when it is not given, a
+// usage error when it is not a number of at least min (1: positive, 0:
+// non-negative).
+func (c *ctx) intFlag(name string, def, min int) (int, error) {
+	s := c.p.flags[name]
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < min {
+		what := "a positive integer"
+		if min == 0 {
+			what = "a non-negative integer"
+		}
+		return 0, usagef("--%s must be %s, got %q", name, what, s)
+	}
+	return n, nil
 }

@@ -40,21 +40,13 @@ func cmdEval(c *ctx) error {
 }
 
 func (c *ctx) evalOptions() (eval.Options, error) {
-	k := 10
-	if s := c.p.flags["k"]; s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return eval.Options{}, usagef("--k must be a positive integer, got %q", s)
-		}
-		k = n
+	k, err := c.intFlag("k", 10, 1)
+	if err != nil {
+		return eval.Options{}, err
 	}
-	limit := 0
-	if s := c.p.flags["limit"]; s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return eval.Options{}, usagef("--limit must be a non-negative integer, got %q", s)
-		}
-		limit = n
+	limit, err := c.intFlag("limit", 0, 0)
+	if err != nil {
+		return eval.Options{}, err
 	}
 	cfg := c.settings.Extended
 	cfg.LLM = nil // evaluation measures retrieval: no memory LLM

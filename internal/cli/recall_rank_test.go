@@ -2,14 +2,12 @@ package cli_test
 
 import (
 	"context"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/demo"
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -17,24 +15,7 @@ import (
 func openDemoCopy(t *testing.T) *memcore.Store {
 	t.Helper()
 	dir := t.TempDir()
-	src := os.DirFS("../../testdata/demo")
-	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dir, filepath.FromSlash(p))
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o700)
-		}
-		b, err := fs.ReadFile(src, p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testkit.CopyDir(t, "../../testdata/demo", dir)
 	// As `odekmem demo` does: the copy is re-dated to now.
 	if err := demo.Redate(dir, demo.Epoch, time.Now()); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,15 @@ const minPrefix = 4
 // maxCandidates bounds the candidates an ambiguous prefix lists.
 const maxCandidates = 10
 
+// atomArg is the one argument of a verb that takes an atom id (usage
+// names the verb's form), resolved as resolveAtomID does.
+func atomArg(c *ctx, usage string) (string, error) {
+	if err := needArgs(c, 1, usage); err != nil {
+		return "", err
+	}
+	return resolveAtomID(c, c.p.pos[0])
+}
+
 // resolveAtomID turns what the person typed into a live or quarantined
 // atom id: the full id, or any unique prefix of at least minPrefix
 // characters. An ambiguous prefix lists the candidates; a pending-review id

@@ -23,13 +23,11 @@ func cmdSearch(c *ctx) error {
 		return usagef("expected search <query>")
 	}
 	opts := memcore.SearchOptions{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"]}
-	if k := c.p.flags["k"]; k != "" {
-		n, err := strconv.Atoi(k)
-		if err != nil || n < 1 {
-			return usagef("--k must be a positive integer, got %q", k)
-		}
-		opts.K = n
+	k, err := c.intFlag("k", 0, 1)
+	if err != nil {
+		return err
 	}
+	opts.K = k
 	query := strings.Join(c.p.pos, " ")
 	if err := boundText("search", query); err != nil {
 		return err

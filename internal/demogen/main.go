@@ -28,6 +28,13 @@ const (
 	seed2 = 0x64656d6f73746f72 // "demostor"
 )
 
+// Context, Atom, QAtom, Pending and UserModel mirror FORMATS.md rather than
+// reuse memcore's structs on purpose: the demo store is written in the shape
+// odek writes (context left out when empty, created_at strings carrying the
+// generator's own nanoseconds), which memcore's writer does not produce, and
+// the committed store must stay byte-identical. TestRecordsReadBackThroughMemcore
+// reads every record back through memcore's types, so a drifting tag fails.
+
 // Context mirrors AtomContext; empty members are omitted.
 type Context struct {
 	SessionID      string   `json:"session_id,omitempty"`

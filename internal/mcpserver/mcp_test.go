@@ -41,6 +41,17 @@ func cli(t *testing.T, home string, args ...string) string {
 
 func storeDir(home string) string { return filepath.Join(home, "memory", "extended") }
 
+// openStore opens the store of an odek home, closed when t ends.
+func openStore(t *testing.T, home string) *memcore.Store {
+	t.Helper()
+	st, err := memcore.Open(storeDir(home), memcore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) map[string]any {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -270,11 +281,7 @@ func TestStdioSubprocess(t *testing.T) {
 func TestHTTPTransport(t *testing.T) {
 	home := t.TempDir()
 	project := t.TempDir()
-	st, err := memcore.Open(storeDir(home), memcore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t, home)
 	srv := mcpserver.New(st, mcpserver.Options{Project: project})
 	o := mcpserver.HTTPOptions{Addr: "127.0.0.1:0", Token: "0123456789abcdef-secret"}
 	hs := httptest.NewServer(srv.Handler(o))

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/odekmem/odekmem/internal/humanize"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -116,18 +117,8 @@ func untrusted(source, text string) string { return scan.Wrap(source, clean(text
 // a model the same figures.
 func round(f float64) float64 { return memcore.RoundScore(f) }
 
-func ageString(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	default:
-		return fmt.Sprintf("%dd", int(d.Hours()/24))
-	}
-}
+// ageString is an age for a model ("just now", "5m", "3h", "12d").
+func ageString(d time.Duration) string { return humanize.Age(d, "just now") }
 
 // result packs v as structured content plus its JSON text.
 func result(v any) (*mcp.CallToolResult, error) {

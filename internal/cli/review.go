@@ -1,0 +1,183 @@
+package cli
+
+// The review verbs: forget, promote, pin, and the quarantine and pending-review queues a person works through.
+
+import (
+	"errors"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+func cmdForget(c *ctx) error {
+	id, err := atomArg(c, "forget <atom-id>")
+	if err != nil {
+		return err
+	}
+	a, q, err := c.store.Forget(c, id)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return c.emitJSON(map[string]any{"forgotten": a.ID, "was_quarantined": q != nil})
+	}
+	if q != nil {
+		c.out("forgot %s (was quarantined)\n", a.ID)
+	} else {
+		c.out("forgot %s\n", a.ID)
+	}
+	return nil
+}
+
+func cmdPromote(c *ctx) error {
+	id, err := atomArg(c, "promote <atom-id>")
+	if err != nil {
+		return err
+	}
+	a, err := c.store.Promote(c, id)
+	if errors.Is(err, memcore.ErrNotQuarantined) {
+		return fmt.Errorf("%s is live already: only quarantined atoms are promoted", id)
+	}
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return c.emitJSON(a)
+	}
+	c.out("promoted %s (user_approved)\n", a.ID)
+	if scan.Scan(a.Text).Blocked() {
+		c.warn("the promoted text still fails the scan and will be dropped from recall blocks: %s", scan.Scan(a.Text).RejectReason())
+	}
+	return nil
+}
+
+func cmdPin(c *ctx, pin bool) error {
+	id, err := atomArg(c, "pin|unpin <atom-id>")
+	if err != nil {
+		return err
+	}
+	a, err := c.store.SetPin(c, id, pin)
+	if errors.Is(err, memcore.ErrNotLive) {
+		if _, q, gerr := c.store.Get(id); gerr == nil && q != nil {
+			return fmt.Errorf("that atom (%s) is quarantined: promote it first (odekmem promote %s)", id, id[:min(len(id), 8)])
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return c.emitJSON(a)
+	}
+	if pin {
+		c.out("pinned %s\n", a.ID)
+	} else {
+		c.out("unpinned %s\n", a.ID)
+	}
+	return nil
+}
+
+// QuarantineEntry is quarantine's --json output element.
+type QuarantineEntry struct {
+	memcore.QuarantinedAtom
+	ExpiresAt *time.Time     `json:"expires_at,omitempty"`
+	Findings  []scan.Finding `json:"findings,omitempty"`
+}
+
+func cmdQuarantine(c *ctx) error {
+	qs := c.store.Quarantined()
+	ttl := c.store.Config().QuarantineTTLDays
+	if c.json {
+		out := []QuarantineEntry{}
+		for _, q := range qs {
+			e := QuarantineEntry{QuarantinedAtom: q, Findings: scan.Scan(q.Text).Findings}
+			if exp := q.ExpiresAt(ttl); !exp.IsZero() {
+				e.ExpiresAt = &exp
+			}
+			out = append(out, e)
+		}
+		return c.emitJSON(out)
+	}
+	now := c.store.Now()
+	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSOURCE\tEXPIRES\tREASON\tTEXT")
+	for _, q := range qs {
+		exp := "never"
+		if e := q.ExpiresAt(ttl); !e.IsZero() {
+			if e.Before(now) {
+				exp = "expired"
+			} else {
+				exp = "in " + age(e.Sub(now))
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", q.ID, q.SourceClass, exp, clip(q.Reason, 40), clip(q.Text, 60))
+	}
+	tw.Flush()
+	if len(qs) == 0 {
+		fmt.Fprintln(c.env.Stderr, "(quarantine is empty)")
+	}
+	return nil
+}
+
+// PendingEntry is pending's --json output element.
+type PendingEntry struct {
+	memcore.PendingReview
+	Current string `json:"current"`
+}
+
+func cmdPending(c *ctx) error {
+	m := c.store.UserModel()
+	ps := c.store.Pending()
+	if c.json {
+		out := []PendingEntry{}
+		for _, p := range ps {
+			cur, _ := m.Get(p.Field)
+			out = append(out, PendingEntry{PendingReview: p, Current: cur})
+		}
+		return c.emitJSON(out)
+	}
+	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tFIELD\tCURRENT → PROPOSED\tCONF\tEVIDENCE")
+	for _, p := range ps {
+		cur, _ := m.Get(p.Field)
+		if cur == "" {
+			cur = "∅"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s → %s\t%.2f\t%s\n", p.ID, clip(p.Field, 40), clip(cur, 30), clip(p.Value, 30), p.Confidence, clip(p.Evidence, 50))
+	}
+	tw.Flush()
+	if len(ps) == 0 {
+		fmt.Fprintln(c.env.Stderr, "(no pending reviews)")
+	}
+	return nil
+}
+
+func cmdReview(c *ctx, confirm bool) error {
+	if err := needArgs(c, 1, "confirm|reject <pending-id>"); err != nil {
+		return err
+	}
+	id, err := resolvePendingID(c, c.p.pos[0])
+	if err != nil {
+		return err
+	}
+	var p memcore.PendingReview
+	if confirm {
+		p, err = c.store.Confirm(c, id)
+	} else {
+		p, err = c.store.Reject(c, id)
+	}
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return c.emitJSON(map[string]any{"pending": p, "confirmed": confirm})
+	}
+	if confirm {
+		c.out("confirmed %s: %s = %s\n", p.ID, scan.Visible(p.Field), scan.Visible(p.Value))
+	} else {
+		c.out("rejected %s\n", p.ID)
+	}
+	return nil
+}

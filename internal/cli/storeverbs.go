@@ -1,0 +1,154 @@
+package cli
+
+// The store-wide verbs: compact, stats, export, init and the TUI.
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+func cmdCompact(c *ctx) error {
+	r, err := c.store.Compact(c)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return c.emitJSON(r)
+	}
+	c.out("compacted: %s\n", r) // in words: "grew by 188.0 KiB: the vector cache was rebuilt (…)"
+	return nil
+}
+
+func human(n int64) string {
+	neg := ""
+	if n < 0 {
+		neg, n = "-", -n
+	}
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%s%.1f MiB", neg, float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%s%.1f KiB", neg, float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%s%d B", neg, n)
+}
+
+func cmdStats(c *ctx) error {
+	st := c.store.Stats()
+	if c.json {
+		return c.emitJSON(st)
+	}
+	c.out("store:      %s\n", st.Dir)
+	capS := "no cap"
+	if st.CapBytes > 0 {
+		capS = fmt.Sprintf("%s (%.1f%%)", human(st.CapBytes), 100*float64(st.TotalBytes)/float64(st.CapBytes))
+	}
+	c.out("size:       %s of %s\n", human(st.TotalBytes), capS)
+	for _, k := range sortedKeys(st.Components) {
+		c.out("  %-13s %s\n", k, human(st.Components[k]))
+	}
+	c.out("atoms:      %d live (%d pinned), %d quarantined, %d pending reviews, %d links\n", st.Live, st.Pinned, st.Quarantine, st.Pending, st.Links)
+	for _, g := range []struct {
+		name string
+		m    map[string]int
+	}{{"by type", st.ByType}, {"by source", st.BySource}, {"by reason", st.ByReason}, {"by project", st.ByProject}} {
+		if len(g.m) == 0 {
+			continue
+		}
+		var parts []string
+		for _, k := range sortedKeys(g.m) {
+			parts = append(parts, fmt.Sprintf("%s %d", scan.Visible(k), g.m[k]))
+		}
+		c.out("%-11s %s\n", g.name+":", strings.Join(parts, ", "))
+	}
+	ix := st.Index
+	c.out("index:      %s, %s, %d vectors of %d dims, %d changes not yet in the cache", ix.Kind, ix.Fingerprint, ix.Vectors, ix.Dims, ix.Stale)
+	if ix.Rebuilding {
+		c.out(", rebuilding %d/%d", ix.Done, ix.Total)
+	}
+	c.out("\n")
+	if g := st.Guard; g != nil {
+		c.out("guard:      %d checks, %d blocked, %d cache hits, %d outages (fell back to the local scanner)", g.Checks, g.Blocks, g.CacheHits, g.Outages)
+		if g.LastError != "" {
+			c.out("; last outage %s: %s", g.LastAt, scan.Visible(g.LastError))
+		}
+		c.out("\n")
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func cmdExport(c *ctx) error {
+	if len(c.p.pos) > 1 {
+		return usagef("expected export [FILE]")
+	}
+	if len(c.p.pos) == 0 || c.p.pos[0] == "-" {
+		return c.store.Export(c.env.Stdout)
+	}
+	// Never through a link or into a prepared file (memcore.WriteNewFile);
+	// the file gets the same escaping as stdout: `cat` of it is safe.
+	return memcore.WriteNewFile(c.p.pos[0], func(w io.Writer) error {
+		jw := newJSONWriter(w)
+		if err := c.store.Export(jw); err != nil {
+			return err
+		}
+		if err := jw.Flush(); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return nil
+	})
+}
+
+func cmdTUI(c *ctx) error {
+	if c.env.RunTUI == nil {
+		return cmdStats(c)
+	}
+	return c.env.RunTUI(c, c.store, c.settings, "")
+}
+
+func cmdInit(c *ctx) error {
+	if len(c.p.pos) != 0 {
+		return usagef("init takes no arguments")
+	}
+	dir := c.settings.StoreDir()
+	_, statErr := os.Lstat(dir)
+	existed := statErr == nil
+	st, err := openStore(c, dir)
+	if err != nil {
+		return err
+	}
+	// run reports damage found at open (exit status 3) after this returns.
+	c.store = st
+	defer st.Close()
+	if c.json {
+		return c.emitJSON(map[string]any{"store": dir, "created": !existed})
+	}
+	if existed {
+		c.out("store %s exists already (%d live atoms); nothing changed\n", dir, st.Len())
+	} else {
+		c.out("created store %s\n", dir)
+	}
+	return nil
+}
+
+// boundText refuses input over maxMessage with an error naming the bound.
+func boundText(verb, text string) error {
+	if len(text) > maxMessage {
+		return fmt.Errorf("%s: the text is %d bytes; at most %d are accepted", verb, len(text), maxMessage)
+	}
+	return nil
+}
