@@ -4,15 +4,11 @@ import (
 	"os"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"github.com/odekmem/odekmem/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
-	// Goldens and output assertions are in the ASCII profile: no colour,
-	// so any escape sequence in a View would come from data.
-	lipgloss.SetColorProfile(termenv.Ascii)
-	lipgloss.SetHasDarkBackground(true)
+	testkit.PlainTerminal()
 	code := m.Run()
 	cleanupBench()
 	os.Exit(code)

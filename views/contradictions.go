@@ -22,10 +22,7 @@ type CItem struct {
 }
 
 // ContradictionsLoadedMsg carries the pending contradictions.
-type ContradictionsLoadedMsg struct {
-	Items []CItem
-	Err   error
-}
+type ContradictionsLoadedMsg = LoadedMsg[CItem]
 
 // LoadContradictions reads the pending contradictions and their atoms.
 func LoadContradictions(d Deps) tea.Cmd {

@@ -73,6 +73,14 @@ func (f *filterBar) fullHelp(groups ...[]key.Binding) [][]key.Binding {
 	return append(groups, []key.Binding{f.lkeys.Filter, f.lkeys.ClearFilter})
 }
 
+// LoadedMsg carries the items a list pane's loader read, or why it could
+// not read them. Each pane has its own instance (PendingLoadedMsg …), so a
+// pane only ever takes its own.
+type LoadedMsg[T any] struct {
+	Items []T
+	Err   error
+}
+
 // listPane is what the review panes (Pending, Quarantine, Contradictions)
 // share: loaded items, the filtered view over them, a cursor whose
 // selection follows its id across reloads, the split between the list and

@@ -4,11 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"github.com/odekmem/odekmem/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii)
+	testkit.PlainTerminal()
 	os.Exit(m.Run())
 }

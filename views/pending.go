@@ -20,10 +20,7 @@ type PItem struct {
 }
 
 // PendingLoadedMsg carries the pending-review queue.
-type PendingLoadedMsg struct {
-	Items []PItem
-	Err   error
-}
+type PendingLoadedMsg = LoadedMsg[PItem]
 
 // LoadPending reads the queue and the current values.
 func LoadPending(d Deps) tea.Cmd {

@@ -22,10 +22,7 @@ type QItem struct {
 }
 
 // QuarantineLoadedMsg carries the quarantine.
-type QuarantineLoadedMsg struct {
-	Items []QItem
-	Err   error
-}
+type QuarantineLoadedMsg = LoadedMsg[QItem]
 
 // LoadQuarantine reads the quarantine and scans each entry.
 func LoadQuarantine(d Deps) tea.Cmd {

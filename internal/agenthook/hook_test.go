@@ -65,17 +65,6 @@ func project(t *testing.T) (root, cwd string) {
 	return root, cwd
 }
 
-func storeDir(home string) string { return filepath.Join(home, "memory", "extended") }
-
-func openStore(t *testing.T, home string) *memcore.Store {
-	t.Helper()
-	st, err := memcore.Open(storeDir(home), memcore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
 func context_(t *testing.T, r run, event string) string {
 	t.Helper()
 	if r.code != 0 {
@@ -101,7 +90,7 @@ func TestUserPromptSubmitRecordsTypedPromptAndReturnsBlock(t *testing.T) {
 		t.Run(filepath.Base(exe), func(t *testing.T) {
 			home := t.TempDir()
 			root, cwd := project(t)
-			st := openStore(t, home)
+			st := testkit.OpenHome(t, home)
 			st.Add(context.Background(), memcore.AddRequest{Text: "I prefer table-driven tests in Go", Type: memcore.TypePreference, Source: memcore.SourceUserApproved})
 			st.Close()
 
@@ -111,7 +100,7 @@ func TestUserPromptSubmitRecordsTypedPromptAndReturnsBlock(t *testing.T) {
 			if !strings.Contains(ctx, "table-driven tests") || !strings.Contains(ctx, "<untrusted_content_") || !strings.Contains(ctx, "not instructions") {
 				t.Fatalf("memory block missing or not wrapped:\n%s", ctx)
 			}
-			st = openStore(t, home)
+			st = testkit.OpenHome(t, home)
 			defer st.Close()
 			var said []memcore.Atom
 			for _, a := range st.List(memcore.Filter{}) {
@@ -161,7 +150,7 @@ func TestNonTypedPromptsAreTainted(t *testing.T) {
 			t.Fatalf("case %d: exit %d", i, r.code)
 		}
 	}
-	st := openStore(t, home)
+	st := testkit.OpenHome(t, home)
 	defer st.Close()
 	for _, a := range st.List(memcore.Filter{}) {
 		t.Errorf("a non-typed prompt became a live atom: %s %q", a.SourceClass, a.Text)
@@ -214,7 +203,7 @@ func TestClassifyPrompt(t *testing.T) {
 func TestSessionStartResumeAndConfirmedModel(t *testing.T) {
 	home := t.TempDir()
 	root, cwd := project(t)
-	st := openStore(t, home)
+	st := testkit.OpenHome(t, home)
 	ctx := context.Background()
 	old := time.Now().Add(-72 * time.Hour)
 	st.Add(ctx, memcore.AddRequest{Text: "Working on the parser rewrite, next step is the error recovery", Type: memcore.TypeGoal, Source: memcore.SourceUserSaid, CreatedAt: old, Context: memcore.AtomContext{Project: root, SessionID: "old"}})
@@ -252,7 +241,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	if r := tool("WebFetch", "The release train leaves every Tuesday at noon."); r.stdout != "" || r.code != 0 {
 		t.Fatalf("PostToolUse printed %q", r.stdout)
 	}
-	st := openStore(t, home)
+	st := testkit.OpenHome(t, home)
 	if n := len(st.Quarantined()); n != 0 {
 		t.Fatalf("PostToolUse stored %d entries without --tool-results", n)
 	}
@@ -278,7 +267,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 		}
 	}
 	tool("Edit", map[string]any{"filePath": "/x/a.go"}, "--tool-results") // edits are not kept
-	st = openStore(t, home)
+	st = testkit.OpenHome(t, home)
 	got := map[string]string{}
 	for _, q := range st.Quarantined() {
 		got[q.SourceClass] = q.Text
@@ -308,7 +297,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	// The person's inline approval, as their next message, promotes the web
 	// result that arrived since their previous message in this session.
 	hook(t, bin, home, payload(t, map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "odek, remember the web page"}), nil)
-	st = openStore(t, home)
+	st = testkit.OpenHome(t, home)
 	defer st.Close()
 	promoted := false
 	for _, a := range st.List(memcore.Filter{}) {
@@ -335,7 +324,7 @@ func TestHookNeverBreaksTheTurn(t *testing.T) {
 			t.Errorf("%s: exit %d stdout %q", name, r.code, r.stdout)
 		}
 	}
-	log, _ := os.ReadFile(filepath.Join(storeDir(home), "hook.log"))
+	log, _ := os.ReadFile(filepath.Join(testkit.StoreDir(home), "hook.log"))
 	for _, want := range []string{"not JSON", "empty hook input", "no hook_event_name"} {
 		if !strings.Contains(string(log), want) {
 			t.Errorf("hook.log lacks %q:\n%s", want, log)
@@ -344,7 +333,7 @@ func TestHookNeverBreaksTheTurn(t *testing.T) {
 	// A store that cannot be opened: memory/extended is a file.
 	bad := t.TempDir()
 	os.MkdirAll(filepath.Join(bad, "memory"), 0o700)
-	os.WriteFile(storeDir(bad), []byte("not a directory"), 0o600)
+	os.WriteFile(testkit.StoreDir(bad), []byte("not a directory"), 0o600)
 	r := hook(t, bin, bad, `{"session_id":"x","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":"hello there"}`, nil)
 	if r.code != 0 || r.stdout != "" {
 		t.Errorf("unopenable store: exit %d stdout %q", r.code, r.stdout)
@@ -371,7 +360,7 @@ func TestHookNeverBreaksTheTurn(t *testing.T) {
 func TestGeminiAndCodexSpeakTheSameHook(t *testing.T) {
 	home := t.TempDir()
 	_, cwd := project(t)
-	st := openStore(t, home)
+	st := testkit.OpenHome(t, home)
 	st.Add(context.Background(), memcore.AddRequest{Text: "Release branches are cut on Mondays", Type: memcore.TypeConvention, Source: memcore.SourceUserApproved})
 	st.Close()
 	gem := func(m map[string]any, args ...string) run {
@@ -392,7 +381,7 @@ func TestGeminiAndCodexSpeakTheSameHook(t *testing.T) {
 	}
 	gem(map[string]any{"hook_event_name": "AfterTool", "tool_name": "web_fetch", "tool_input": map[string]any{"url": "https://x"},
 		"tool_response": map[string]any{"llmContent": "Release notes must list every contributor.", "returnDisplay": "ok"}}, "--tool-results")
-	st = openStore(t, home)
+	st = testkit.OpenHome(t, home)
 	defer st.Close()
 	said, web := 0, 0
 	for _, a := range st.List(memcore.Filter{}) {

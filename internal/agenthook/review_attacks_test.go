@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/hookproto"
+	"github.com/odekmem/odekmem/internal/testkit"
 )
 
 // plantServer listens on sock as another local user would: it answers
@@ -66,9 +67,9 @@ func TestHookRefusesSocketInDirectoryOthersCanWrite(t *testing.T) {
 				// to $TMPDIR/odekmem-<uid>/.
 				home = filepath.Join(home, strings.Repeat("long-directory-name-", 6))
 			}
-			os.MkdirAll(storeDir(home), 0o700)
-			sock := hookproto.SocketPath(storeDir(home))
-			if want := filepath.Join(storeDir(home), "serve.sock"); layout == "store dir" && sock != want {
+			os.MkdirAll(testkit.StoreDir(home), 0o700)
+			sock := hookproto.SocketPath(testkit.StoreDir(home))
+			if want := filepath.Join(testkit.StoreDir(home), "serve.sock"); layout == "store dir" && sock != want {
 				t.Fatalf("store path too long for this test: %s", sock)
 			}
 			if layout == "temp dir" {

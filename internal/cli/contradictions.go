@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -59,8 +58,7 @@ func cmdContradictions(c *ctx) error {
 	if c.json {
 		return c.emitJSON(list)
 	}
-	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATE\tOLDER (superseded)\tNEWER")
+	tw := c.table("ID\tSTATE\tOLDER (superseded)\tNEWER")
 	for _, e := range list {
 		state := "pending"
 		if !e.Pending() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"text/tabwriter"
 	"unicode"
 	"unicode/utf8"
 )
@@ -155,4 +156,12 @@ func termWidth(env Env) int {
 		w = 120 // long lines are hard to read even on a wide terminal
 	}
 	return w
+}
+
+// table starts a table on stdout with its header row (tab-separated
+// columns, two spaces apart); the caller writes the rows and flushes.
+func (c *ctx) table(header string) *tabwriter.Writer {
+	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	return tw
 }

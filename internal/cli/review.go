@@ -5,7 +5,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/odekmem/odekmem/memcore"
@@ -101,8 +100,7 @@ func cmdQuarantine(c *ctx) error {
 		return c.emitJSON(out)
 	}
 	now := c.store.Now()
-	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSOURCE\tEXPIRES\tREASON\tTEXT")
+	tw := c.table("ID\tSOURCE\tEXPIRES\tREASON\tTEXT")
 	for _, q := range qs {
 		exp := "never"
 		if e := q.ExpiresAt(ttl); !e.IsZero() {
@@ -138,8 +136,7 @@ func cmdPending(c *ctx) error {
 		}
 		return c.emitJSON(out)
 	}
-	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tFIELD\tCURRENT → PROPOSED\tCONF\tEVIDENCE")
+	tw := c.table("ID\tFIELD\tCURRENT → PROPOSED\tCONF\tEVIDENCE")
 	for _, p := range ps {
 		cur, _ := m.Get(p.Field)
 		if cur == "" {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/humanize"
@@ -46,8 +45,7 @@ func cmdList(c *ctx) error {
 		return c.emitJSON(atoms)
 	}
 	now := c.store.Now()
-	tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTYPE\tSOURCE\tCONF\tAGE\tPIN\tTEXT")
+	tw := c.table("ID\tTYPE\tSOURCE\tCONF\tAGE\tPIN\tTEXT")
 	for _, a := range atoms {
 		pin := ""
 		if a.Pin {

@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -37,19 +36,6 @@ func cli(t *testing.T, home string, args ...string) string {
 		t.Fatalf("odekmem %v: %v\n%s", args, err, out)
 	}
 	return string(out)
-}
-
-func storeDir(home string) string { return filepath.Join(home, "memory", "extended") }
-
-// openStore opens the store of an odek home, closed when t ends.
-func openStore(t *testing.T, home string) *memcore.Store {
-	t.Helper()
-	st, err := memcore.Open(storeDir(home), memcore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
 }
 
 func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) map[string]any {
@@ -260,7 +246,7 @@ func TestStdioSubprocess(t *testing.T) {
 
 	// Verbatim from a message a hook recorded for this project: the
 	// person's own words, trusted. A paraphrase or a negated span is not.
-	st, err := memcore.Open(storeDir(home), memcore.Options{})
+	st, err := memcore.Open(testkit.StoreDir(home), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +267,7 @@ func TestStdioSubprocess(t *testing.T) {
 func TestHTTPTransport(t *testing.T) {
 	home := t.TempDir()
 	project := t.TempDir()
-	st := openStore(t, home)
+	st := testkit.OpenHome(t, home)
 	srv := mcpserver.New(st, mcpserver.Options{Project: project})
 	o := mcpserver.HTTPOptions{Addr: "127.0.0.1:0", Token: "0123456789abcdef-secret"}
 	hs := httptest.NewServer(srv.Handler(o))

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/odekmem/odekmem/internal/mcpserver"
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -34,7 +35,7 @@ func inMemory(t *testing.T, srv *mcpserver.Server) *mcp.ClientSession {
 // survive, because the MCP session never proposed it.
 func TestMCPForgetOfPersonsMemoryViaDuplicateRemember(t *testing.T) {
 	home := t.TempDir()
-	st := openStore(t, home)
+	st := testkit.OpenHome(t, home)
 	ctx := context.Background()
 	for _, src := range []string{memcore.SourceUserApproved, memcore.SourceUserSaid} {
 		text := "the payments ledger uses PostgreSQL 16 in " + src
@@ -62,7 +63,7 @@ func TestMCPForgetOfPersonsMemoryViaDuplicateRemember(t *testing.T) {
 // makes a new agent proposal; forgetting that leaves the evidence.
 func TestMCPForgetOfQuarantinedEvidenceViaDuplicateRemember(t *testing.T) {
 	home := t.TempDir()
-	st := openStore(t, home)
+	st := testkit.OpenHome(t, home)
 	ctx := context.Background()
 	text := "the deploy page says staging shares its database with QA"
 	r, err := st.Add(ctx, memcore.AddRequest{Text: text, Source: memcore.SourceWeb, Context: memcore.AtomContext{SessionID: "s1"}})
@@ -87,7 +88,7 @@ func TestMCPForgetOfQuarantinedEvidenceViaDuplicateRemember(t *testing.T) {
 func TestMCPForgetOfApprovedMemoryViaVerbatimRefresh(t *testing.T) {
 	home := t.TempDir()
 	project := t.TempDir()
-	st := openStore(t, home)
+	st := testkit.OpenHome(t, home)
 	ctx := context.Background()
 	text := "the payments ledger uses PostgreSQL 16"
 	r, err := st.Add(ctx, memcore.AddRequest{Text: text, Source: memcore.SourceUserApproved})

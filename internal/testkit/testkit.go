@@ -1,6 +1,7 @@
 // Package testkit is what the tests of several packages share: the odekmem
-// binaries built once per test run, copies of store directories, and odek
-// homes seeded with synthetic notes for benchmarks. Only tests import it.
+// binaries built once per test run, odek homes and their stores, copies of
+// store directories, homes seeded with synthetic notes for benchmarks, and
+// the plain terminal the TUI tests render in. Only tests import it.
 package testkit
 
 import (
@@ -15,6 +16,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -81,6 +85,21 @@ func CopyDir(tb testing.TB, src, dst string) {
 	}
 }
 
+// StoreDir is the store directory of an odek home.
+func StoreDir(home string) string { return filepath.Join(home, "memory", "extended") }
+
+// OpenHome opens the store of an odek home with default options; it is
+// closed when tb ends (closing it earlier is fine).
+func OpenHome(tb testing.TB, home string) *memcore.Store {
+	tb.Helper()
+	st, err := memcore.Open(StoreDir(home), memcore.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
+}
+
 // Words is the vocabulary of the synthetic notes: a developer's topics,
 // so that searches for them find something.
 var Words = strings.Fields(`parser lexer cache sqlite postgres deploy staging production branch release review test
@@ -110,7 +129,7 @@ func SeedHome(tb testing.TB, name string, n int) string {
 	tb.Helper()
 	home := filepath.Join(os.TempDir(), fmt.Sprintf("odekmem-%s-%d-%d", name, n, os.Getuid()))
 	os.RemoveAll(home)
-	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
+	st, err := memcore.Open(StoreDir(home), memcore.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -134,4 +153,12 @@ func SeedHome(tb testing.TB, name string, n int) string {
 	}
 	tb.Cleanup(func() { os.RemoveAll(home) })
 	return home
+}
+
+// PlainTerminal sets lipgloss to the ASCII profile on a dark background,
+// as the TUI's goldens and output assertions expect: no colour, so any
+// escape sequence in a View would come from data.
+func PlainTerminal() {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
 }

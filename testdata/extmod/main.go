@@ -35,6 +35,10 @@ func main() {
 // server is a scripted OpenAI-compatible endpoint: /v1/embeddings hashes
 // words into 64 buckets; /v1/chat/completions answers the extraction
 // prompt with one decision and every other prompt with an empty result.
+// It repeats the scripted servers of memcore's own tests on purpose: this
+// program is its own module, which Go forbids to import the repository's
+// internal/ packages or its test files, and it must use only what an
+// outside importer gets.
 type server struct {
 	embedded, chats atomic.Int64
 }
