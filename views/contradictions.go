@@ -26,21 +26,18 @@ type ContradictionsLoadedMsg = LoadedMsg[CItem]
 
 // LoadContradictions reads the pending contradictions and their atoms.
 func LoadContradictions(d Deps) tea.Cmd {
-	return func() tea.Msg {
-		if d.Store == nil {
-			return ContradictionsLoadedMsg{}
-		}
+	return loadItems(d, func(st *memcore.Store) ([]CItem, error) {
 		var items []CItem
-		for _, c := range d.Store.Contradictions(false) {
-			o, _, err1 := d.Store.Get(c.Old)
-			n, _, err2 := d.Store.Get(c.New)
+		for _, c := range st.Contradictions(false) {
+			o, _, err1 := st.Get(c.Old)
+			n, _, err2 := st.Get(c.New)
 			if err1 != nil || err2 != nil {
 				continue
 			}
 			items = append(items, CItem{C: c, Old: o, New: n})
 		}
-		return ContradictionsLoadedMsg{Items: items}
-	}
+		return items, nil
+	})
 }
 
 // ContradictionKeys are the pane's decisions.
@@ -66,14 +63,11 @@ type Contradictions struct {
 
 // NewContradictions returns the pane.
 func NewContradictions(d Deps) *Contradictions {
-	c := &Contradictions{listPane: newListPane[CItem](d, nil, func(it CItem) string { return it.C.ID }, nil), keys: DefaultContradictionKeys()}
+	c := &Contradictions{listPane: newListPane[CItem](d, nil, LoadContradictions, func(it CItem) string { return it.C.ID }, nil), keys: DefaultContradictionKeys()}
 	c.changed = c.refreshKeys
 	c.refresh()
 	return c
 }
-
-// Init loads the list.
-func (c *Contradictions) Init() tea.Cmd { return LoadContradictions(c.d) }
 
 // Title is "Contradictions N".
 func (c *Contradictions) Title() string { return c.title("Contradictions") }
@@ -85,42 +79,29 @@ func (c *Contradictions) refreshKeys() {
 	c.keys.KeepBoth.SetEnabled(has)
 }
 
-// SetItems replaces the data; the selection follows its id, or stays put
-// (on the next entry) when the entry was resolved.
-func (c *Contradictions) SetItems(items []CItem) { c.setItems(items) }
-
 // Update handles keys and results.
 func (c *Contradictions) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case ContradictionsLoadedMsg:
-		c.loadedMsg(msg.Items, msg.Err)
-	case ReloadMsg:
-		return LoadContradictions(c.d)
-	case tea.KeyMsg:
-		if c.updateList(msg) {
-			return nil
-		}
-		it, ok := c.selected()
-		if !ok {
-			return nil
-		}
-		var how string
-		switch {
-		case key.Matches(msg, c.keys.KeepNew):
-			how = memcore.ResolveKeepNew
-		case key.Matches(msg, c.keys.KeepOld):
-			how = memcore.ResolveKeepOld
-		case key.Matches(msg, c.keys.KeepBoth):
-			how = memcore.ResolveKeepBoth
-		default:
-			return nil
-		}
-		c.selID = "" // the next entry takes the cursor
-		return Work(ResolveContradictionCmd(c.d, it, how))
-	default:
-		c.updateList(msg)
+	if cmd, done := c.updateList(msg); done {
+		return cmd
 	}
-	return nil
+	k, isKey := msg.(tea.KeyMsg)
+	it, ok := c.selected()
+	if !isKey || !ok {
+		return nil
+	}
+	var how string
+	switch {
+	case key.Matches(k, c.keys.KeepNew):
+		how = memcore.ResolveKeepNew
+	case key.Matches(k, c.keys.KeepOld):
+		how = memcore.ResolveKeepOld
+	case key.Matches(k, c.keys.KeepBoth):
+		how = memcore.ResolveKeepBoth
+	default:
+		return nil
+	}
+	c.selID = "" // the next entry takes the cursor
+	return Work(ResolveContradictionCmd(c.d, it, how))
 }
 
 // ResolveContradictionCmd records the person's decision.

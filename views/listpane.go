@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // filterBar is the "/" filter with its keys, as every filtering pane has
@@ -86,6 +87,9 @@ type LoadedMsg[T any] struct {
 // selection follows its id across reloads, the split between the list and
 // the selected entry, and the states every list shows (error, loading,
 // empty, nothing matches).
+// What stays in each pane (its constructor, title, keys and what they do)
+// has the same shape from pane to pane, which the duplicates tool pairs,
+// but nothing left in common to share.
 type listPane[T any] struct {
 	// bar is the pane's filter (the pane embeds it); nil when the pane
 	// has none and every item shows.
@@ -105,14 +109,34 @@ type listPane[T any] struct {
 	id func(T) string
 	// match reports whether an item passes the filter (used with bar).
 	match func(*ListFilter, T) bool
+	// load reads the items (Init and every reload).
+	load func(Deps) tea.Cmd
+	// replacing, when set, sees new items before they replace the old.
+	replacing func([]T)
 	// changed runs after the view or selection changed (the pane enables
 	// its keys).
 	changed func()
 }
 
-func newListPane[T any](d Deps, bar *filterBar, id func(T) string, match func(*ListFilter, T) bool) listPane[T] {
-	return listPane[T]{bar: bar, d: d, nav: d.Keys.Nav, id: id, match: match}
+func newListPane[T any](d Deps, bar *filterBar, load func(Deps) tea.Cmd, id func(T) string, match func(*ListFilter, T) bool) listPane[T] {
+	return listPane[T]{bar: bar, d: d, nav: d.Keys.Nav, load: load, id: id, match: match}
 }
+
+// loadItems is a list pane's loader: read runs as a command, off the UI,
+// and its items (or its error) come back as the pane's LoadedMsg. Without
+// a store (benchmarks feed panes directly) the list is empty.
+func loadItems[T any](d Deps, read func(*memcore.Store) ([]T, error)) tea.Cmd {
+	return func() tea.Msg {
+		if d.Store == nil {
+			return LoadedMsg[T]{}
+		}
+		items, err := read(d.Store)
+		return LoadedMsg[T]{Items: items, Err: err}
+	}
+}
+
+// Init loads the items.
+func (l *listPane[T]) Init() tea.Cmd { return l.load(l.d) }
 
 // filterText is the filter as typed, "" when there is none.
 func (l *listPane[T]) filterText() string {
@@ -154,19 +178,14 @@ func (l *listPane[T]) SetSize(w, h int) {
 	l.cur.SetH(l.listH)
 }
 
-// setItems replaces the data. The selection follows its id; when the entry
+// SetItems replaces the data. The selection follows its id; when the entry
 // is gone (acted on) the cursor stays put, selecting the next.
-func (l *listPane[T]) setItems(items []T) {
+func (l *listPane[T]) SetItems(items []T) {
+	if l.replacing != nil {
+		l.replacing(items)
+	}
 	l.items, l.loaded = items, true
 	l.apply(false)
-}
-
-// loadedMsg records a load result: an error keeps the old items.
-func (l *listPane[T]) loadedMsg(items []T, err error) {
-	l.err = err
-	if err == nil {
-		l.setItems(items)
-	}
 }
 
 // apply recomputes the filtered view; a changed filter puts the cursor on
@@ -203,15 +222,24 @@ func (l *listPane[T]) refresh() {
 	}
 }
 
-// updateList handles what every list does with a message: the mouse,
-// navigation and the filter. It reports whether msg was handled.
-func (l *listPane[T]) updateList(msg tea.Msg) bool {
+// updateList handles what every list does with a message: its load
+// result, a reload, the mouse, navigation and the filter. It reports
+// whether msg was handled, with the command to run.
+func (l *listPane[T]) updateList(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
+	case LoadedMsg[T]:
+		l.err = msg.Err
+		if msg.Err == nil {
+			l.SetItems(msg.Items)
+		}
+		return nil, true
+	case ReloadMsg:
+		return l.load(l.d), true
 	case tea.MouseMsg:
 		if l.cur.HandleNav(msg, l.nav) || l.cur.Click(msg, 1) {
 			l.selID = l.SelectedID()
 		}
-		return true
+		return nil, true
 	case tea.KeyMsg:
 		nav := func() bool {
 			if !l.cur.HandleNav(msg, l.nav) {
@@ -221,7 +249,7 @@ func (l *listPane[T]) updateList(msg tea.Msg) bool {
 			return true
 		}
 		if l.bar == nil {
-			return nav()
+			return nil, nav()
 		}
 		handled, changed := l.bar.filterKey(msg, nav)
 		if changed {
@@ -229,9 +257,9 @@ func (l *listPane[T]) updateList(msg tea.Msg) bool {
 		} else if handled {
 			l.refresh()
 		}
-		return handled
+		return nil, handled
 	}
-	return false
+	return nil, false
 }
 
 // head is the pane's header: its name and the count of its entries with

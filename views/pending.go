@@ -24,18 +24,15 @@ type PendingLoadedMsg = LoadedMsg[PItem]
 
 // LoadPending reads the queue and the current values.
 func LoadPending(d Deps) tea.Cmd {
-	return func() tea.Msg {
-		if d.Store == nil {
-			return PendingLoadedMsg{}
-		}
-		um := d.Store.UserModel()
+	return loadItems(d, func(st *memcore.Store) ([]PItem, error) {
+		um := st.UserModel()
 		var items []PItem
 		for _, p := range um.Pending {
 			cur, known := um.Get(p.Field)
 			items = append(items, PItem{P: p, Current: cur, Known: known})
 		}
-		return PendingLoadedMsg{Items: items}
-	}
+		return items, nil
+	})
 }
 
 // Pending is the pane of user-model inferences waiting for a person.
@@ -49,16 +46,13 @@ type Pending struct {
 func NewPending(d Deps) *Pending {
 	p := &Pending{keys: d.Keys.Pending,
 		filterBar: newFilterBar(d, NewListFilter("words, or field:style value:dry", []string{"field", "value", "current", "evidence"}, map[string]string{"f": "field", "v": "value"}))}
-	p.listPane = newListPane(d, &p.filterBar, func(it PItem) string { return it.P.ID }, func(f *ListFilter, it PItem) bool {
+	p.listPane = newListPane(d, &p.filterBar, LoadPending, func(it PItem) string { return it.P.ID }, func(f *ListFilter, it PItem) bool {
 		return f.Match(map[string]string{"field": it.P.Field, "value": it.P.Value, "current": it.Current, "evidence": it.P.Evidence}, "")
 	})
 	p.changed = p.refreshKeys
 	p.refresh()
 	return p
 }
-
-// Init loads the queue.
-func (p *Pending) Init() tea.Cmd { return LoadPending(p.d) }
 
 // Title is "Pending N" (or "Pending shown/N" when filtered).
 func (p *Pending) Title() string { return p.title("Pending") }
@@ -69,35 +63,23 @@ func (p *Pending) refreshKeys() {
 	p.keys.Reject.SetEnabled(has)
 }
 
-// SetItems replaces the data. The selection follows its id; when the entry
-// is gone (confirmed or rejected) the cursor stays put, selecting the next.
-func (p *Pending) SetItems(items []PItem) { p.setItems(items) }
-
 // Update handles keys and results.
 func (p *Pending) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case PendingLoadedMsg:
-		p.loadedMsg(msg.Items, msg.Err)
-	case ReloadMsg:
-		return LoadPending(p.d)
-	case tea.KeyMsg:
-		if p.updateList(msg) {
-			return nil
-		}
-		it, ok := p.selected()
-		if !ok {
-			return nil
-		}
-		switch {
-		case key.Matches(msg, p.keys.Confirm):
-			p.selID = "" // the next entry takes the cursor
-			return Work(ConfirmCmd(p.d, it))
-		case key.Matches(msg, p.keys.Reject):
-			q := fmt.Sprintf("Reject %s = “%s”?", Line(it.P.Field), Cut(Line(it.P.Value), 40))
-			return Confirm(q, Work(RejectCmd(p.d, it.P)))
-		}
-	default:
-		p.updateList(msg)
+	if cmd, done := p.updateList(msg); done {
+		return cmd
+	}
+	k, isKey := msg.(tea.KeyMsg)
+	it, ok := p.selected()
+	if !isKey || !ok {
+		return nil
+	}
+	switch {
+	case key.Matches(k, p.keys.Confirm):
+		p.selID = "" // the next entry takes the cursor
+		return Work(ConfirmCmd(p.d, it))
+	case key.Matches(k, p.keys.Reject):
+		q := fmt.Sprintf("Reject %s = “%s”?", Line(it.P.Field), Cut(Line(it.P.Value), 40))
+		return Confirm(q, Work(RejectCmd(p.d, it.P)))
 	}
 	return nil
 }

@@ -26,12 +26,9 @@ type QuarantineLoadedMsg = LoadedMsg[QItem]
 
 // LoadQuarantine reads the quarantine and scans each entry.
 func LoadQuarantine(d Deps) tea.Cmd {
-	return func() tea.Msg {
-		if d.Store == nil {
-			return QuarantineLoadedMsg{}
-		}
-		return QuarantineLoadedMsg{Items: BuildQItems(d, d.Store.Quarantined())}
-	}
+	return loadItems(d, func(st *memcore.Store) ([]QItem, error) {
+		return BuildQItems(d, st.Quarantined()), nil
+	})
 }
 
 // BuildQItems scans entries and computes their expiry.
@@ -67,18 +64,16 @@ func NewQuarantine(d Deps) *Quarantine {
 	q := &Quarantine{keys: d.Keys.Quarantine, marked: map[string]bool{},
 		filterBar: newFilterBar(d, NewListFilter("words, or source:web reason:scan type:fact project:… session:…",
 			[]string{"source", "reason", "type", "project", "session"}, map[string]string{"src": "source", "t": "type", "p": "project"}))}
-	q.listPane = newListPane(d, &q.filterBar, func(it QItem) string { return it.Q.ID }, func(f *ListFilter, it QItem) bool {
+	q.listPane = newListPane(d, &q.filterBar, LoadQuarantine, func(it QItem) string { return it.Q.ID }, func(f *ListFilter, it QItem) bool {
 		c := it.Q.Context
 		return f.Match(map[string]string{"source": it.Q.SourceClass, "reason": it.Q.Reason, "type": it.Q.Type,
 			"project": c.Project, "session": c.SessionID}, it.Q.Text)
 	})
 	q.changed = q.refreshKeys
+	q.replacing = q.dropGoneMarks
 	q.refresh()
 	return q
 }
-
-// Init loads the quarantine.
-func (q *Quarantine) Init() tea.Cmd { return LoadQuarantine(q.d) }
 
 // Title is "Quarantine N" (or "Quarantine shown/N" when filtered).
 func (q *Quarantine) Title() string { return q.title("Quarantine") }
@@ -87,8 +82,8 @@ func (q *Quarantine) Title() string { return q.title("Quarantine") }
 // the pane is on screen).
 func (q *Quarantine) MarkSeen() { q.d.Seen.Mark(q.SelectedID()) }
 
-// SetItems replaces the data, keeping the selection by id.
-func (q *Quarantine) SetItems(items []QItem) {
+// dropGoneMarks forgets the marks of entries that are not among items.
+func (q *Quarantine) dropGoneMarks(items []QItem) {
 	live := map[string]bool{}
 	for _, it := range items {
 		live[it.Q.ID] = true
@@ -98,7 +93,6 @@ func (q *Quarantine) SetItems(items []QItem) {
 			delete(q.marked, id)
 		}
 	}
-	q.setItems(items)
 }
 
 func (q *Quarantine) refreshKeys() {
@@ -144,18 +138,11 @@ func (q *Quarantine) markedShown() int {
 
 // Update handles keys and the pane's results.
 func (q *Quarantine) Update(msg tea.Msg) tea.Cmd {
+	if cmd, done := q.updateList(msg); done {
+		return cmd
+	}
 	switch msg := msg.(type) {
-	case QuarantineLoadedMsg:
-		q.err = msg.Err
-		if msg.Err == nil {
-			q.SetItems(msg.Items)
-		}
-	case ReloadMsg:
-		return LoadQuarantine(q.d)
 	case tea.KeyMsg:
-		if q.updateList(msg) {
-			return nil
-		}
 		k := q.keys
 		switch {
 		case key.Matches(msg, k.Toggle):
@@ -193,8 +180,6 @@ func (q *Quarantine) Update(msg tea.Msg) tea.Cmd {
 			return Confirm(question, Work(ForgetCmd(q.d, ids(its))))
 		}
 		q.refreshKeys()
-	default:
-		q.updateList(msg)
 	}
 	return nil
 }
