@@ -2,16 +2,14 @@ package memcore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strings"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/jsonl"
-	"github.com/odekmem/odekmem/memcore/scan"
 )
 
 // Import trusts nothing a file says blindly. It is a person's restore, so
@@ -29,8 +27,24 @@ import (
 //   - ImportOptions.AsUntrusted quarantines every atom and queues every
 //     user-model value as a pending review;
 //   - the result counts the trusted records the file brought in.
-// The input streams: lines are bounded (jsonl.MaxLine) and atoms are
-// committed in batches, so memory stays constant whatever the file's size.
+//
+// The input streams through a pipeline with bounded memory whatever the
+// file's size: one goroutine reads lines (at most jsonl.MaxLine each) into
+// chunks of at most importChunkLines lines or importChunkBytes bytes, a
+// worker per core decodes and checks the records of a chunk (importrec.go),
+// and the calling goroutine commits the chunks in file order, atoms in
+// batches of importBatch (or importBatchBytes of text) with one store write
+// each. At most a few chunks are in flight, so memory holds a few MiB of
+// input plus one batch. Progress reports, after each batch, how many lines
+// are committed: every record of those lines is durable in the store.
+//
+// A file larger than the store's cap (max_size_mb) is imported like any
+// other stream of writes: each atom that does not fit evicts the
+// lowest-retention unpinned atoms (expired quarantine first) and the
+// quarantine keeps its share by dropping its oldest entries, so a 1M-atom
+// file ends with the store full of the atoms with the highest retention
+// (newest and most confident, pinned ones always), and the result counts
+// the evicted.
 
 // ImportOptions configures ImportWith.
 type ImportOptions struct {
@@ -40,15 +54,21 @@ type ImportOptions struct {
 	AsUntrusted bool
 	// Source names the input in pending-review evidence ("" = "import").
 	Source string
-	// Progress, when set, is called every few thousand lines and at the end.
+	// Progress, when set, is called after every committed batch, every
+	// progressEvery lines read, and at the end, always from the goroutine
+	// that called ImportWith.
 	Progress func(ImportProgress)
 }
 
 // ImportProgress is how far an import has come.
 type ImportProgress struct {
+	// Lines and Bytes are how much of the input has been read.
 	Lines int   `json:"lines"`
 	Bytes int64 `json:"bytes"`
-	Done  bool  `json:"done"`
+	// Committed is the number of lines whose every record is durable in
+	// the store (a later crash cannot lose them).
+	Committed int  `json:"committed"`
+	Done      bool `json:"done"`
 }
 
 // ImportResult counts what Import did.
@@ -77,14 +97,12 @@ type ImportResult struct {
 }
 
 const (
-	importBatch      = 2048 // atoms per AddBatch
-	linkBatch        = 8192 // links per AddLinks
+	importBatch      = 2048     // atoms per AddBatch
+	importBatchBytes = 16 << 20 // text bytes per AddBatch
+	importChunkLines = 256      // lines per pipeline chunk
+	importChunkBytes = 1 << 20  // input bytes per pipeline chunk
+	linkBatch        = 8192     // links per AddLinks
 	maxImportErrors  = 100
-	maxContextField  = 512 // bytes of a session id or project
-	maxRelatedIDs    = 64
-	maxReasonBytes   = 200
-	maxPendingValue  = 300
-	maxEvidenceBytes = 500
 	progressEvery    = 4096
 )
 
@@ -93,40 +111,38 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
 	return s.ImportWith(ctx, r, ImportOptions{})
 }
 
-// importer is one running import.
+// importChunk is a run of consecutive input lines on its way through the
+// pipeline.
+type importChunk struct {
+	raw   [][]byte // the lines (copies), nil for a line the reader refused
+	lines []int    // line number of each
+	errs  []string // the reader's error for a refused line
+	items []importItem
+	last  int   // line number of the chunk's last line
+	bytes int64 // input bytes read up to the end of the chunk
+	ready chan struct{}
+}
+
+// importer is the committing side of one running import.
 type importer struct {
-	s     *Store
-	opts  ImportOptions
-	res   ImportResult
-	reqs  []AddRequest
-	lines []int // line of each req
-	links []linkRequest
-	now   time.Time
-	// fields caches checkText of short repeated fields (session ids,
-	// projects): a transcript names the same few thousands of times.
-	fields map[string][2]string
+	s         *Store
+	opts      ImportOptions
+	res       ImportResult
+	reqs      []AddRequest
+	reqBytes  int
+	lines     []int // line of each req
+	links     []linkRequest
+	now       time.Time
+	linkFirst int   // line of the first link waiting in links
+	committed int   // lines whose records are durable
+	handed    int   // last line handed to a batch before a flush
+	readBytes int64 // input bytes of the chunks handed over so far
+	readLines int
 }
 
-// checkField is checkText with a bounded cache.
-func (im *importer) checkField(v string) (string, string) {
-	if v == "" {
-		return v, ""
-	}
-	if r, ok := im.fields[v]; ok {
-		return r[0], r[1]
-	}
-	clean, why := checkText(v)
-	if len(im.fields) >= 4096 || im.fields == nil {
-		im.fields = map[string][2]string{}
-	}
-	im.fields[v] = [2]string{clean, why}
-	return clean, why
-}
-
-func (im *importer) fail(line int, format string, a ...any) {
+func (im *importer) fail(line int, msg string) {
 	im.res.ErrorCount++
 	if len(im.res.Errors) < maxImportErrors {
-		msg := fmt.Sprintf(format, a...)
 		if line > 0 {
 			msg = fmt.Sprintf("line %d: %s", line, msg)
 		}
@@ -134,254 +150,180 @@ func (im *importer) fail(line int, format string, a ...any) {
 	}
 }
 
+func (im *importer) progress(done bool) {
+	if im.opts.Progress != nil {
+		im.opts.Progress(ImportProgress{Lines: im.readLines, Bytes: im.readBytes, Committed: im.committed, Done: done})
+	}
+}
+
 // ImportWith reads JSONL written by Export. Atoms whose id exists already
 // are skipped. A bad line is reported with its number and skipped; nothing
 // already stored is touched. See the comment at the top of import.go for
-// what is checked.
+// what is checked and how the input streams.
 func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions) (ImportResult, error) {
 	if s.isClosed() {
 		return ImportResult{}, ErrClosed
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	im := &importer{s: s, opts: opts, now: s.now().UTC()}
-	lr := jsonl.NewReader(r, jsonl.MaxLine)
-	progress := func(done bool) {
-		if opts.Progress != nil {
-			opts.Progress(ImportProgress{Lines: lr.Line(), Bytes: lr.Bytes(), Done: done})
-		}
-	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return im.finish(lr), err
-		}
-		b, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if errors.Is(err, jsonl.ErrLineTooLong) {
-				im.fail(0, "%v", err)
-				continue
+	workers := max(1, runtime.GOMAXPROCS(0))
+	ordered := make(chan *importChunk, 2*workers)
+	work := make(chan *importChunk, 2*workers)
+	var readErr error
+	var wg sync.WaitGroup
+	// The reader. It stops at the end of the input, on a read error, or
+	// when the import is cancelled (the committer failed or ctx ended).
+	go func() {
+		defer close(ordered)
+		defer close(work)
+		lr := jsonl.NewReader(r, jsonl.MaxLine)
+		c := &importChunk{}
+		send := func() bool {
+			if len(c.raw) == 0 {
+				return true
 			}
-			return im.finish(lr), fmt.Errorf("import: %w", err)
+			c.last, c.bytes, c.ready = lr.Line(), lr.Bytes(), make(chan struct{})
+			for _, ch := range []chan *importChunk{ordered, work} {
+				select {
+				case ch <- c:
+				case <-ctx.Done():
+					return false
+				}
+			}
+			c = &importChunk{}
+			return true
 		}
-		if lr.Line()%progressEvery == 0 {
-			progress(false)
+		size := 0
+		for {
+			b, err := lr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil && !errors.Is(err, jsonl.ErrLineTooLong) {
+				send()
+				readErr = fmt.Errorf("import: %w", err)
+				return
+			}
+			line := lr.Line()
+			if err != nil {
+				c.raw, c.lines, c.errs = append(c.raw, nil), append(c.lines, line), append(c.errs, err.Error())
+			} else if len(b) > 0 {
+				c.raw, c.lines, c.errs = append(c.raw, append([]byte(nil), b...)), append(c.lines, line), append(c.errs, "")
+				size += len(b)
+			}
+			if len(c.raw) >= importChunkLines || size >= importChunkBytes {
+				if !send() {
+					return
+				}
+				size = 0
+			}
 		}
-		if len(b) == 0 {
-			continue
+		if len(c.raw) == 0 {
+			// Count the blank lines at the end as read.
+			c.raw, c.lines, c.errs = append(c.raw, nil), append(c.lines, lr.Line()), append(c.errs, "")
 		}
-		if err := im.record(ctx, lr.Line(), b); err != nil {
-			return im.finish(lr), err
-		}
+		send()
+	}()
+	// The workers: decode and check each line; no store access.
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := &recordParser{opts: opts, now: im.now}
+			for c := range work {
+				c.items = make([]importItem, len(c.raw))
+				for i, b := range c.raw {
+					switch {
+					case c.errs[i] != "":
+						c.items[i] = importItem{errs: []string{c.errs[i]}}
+					case b != nil:
+						c.items[i] = p.parse(c.lines[i], b)
+					}
+				}
+				c.raw = nil
+				close(c.ready)
+			}
+		}()
 	}
-	if err := im.flushAtoms(ctx); err != nil {
-		return im.finish(lr), err
+	err := im.commitChunks(ctx, ordered)
+	im.handed = im.readLines
+	if err == nil {
+		err = im.flushAtoms(ctx)
 	}
-	if err := im.flushLinks(ctx); err != nil {
-		return im.finish(lr), err
+	if err == nil {
+		err = im.flushLinks(ctx)
 	}
-	res := im.finish(lr)
-	progress(true)
-	return res, nil
+	if err == nil {
+		wg.Wait() // the reader has closed work: the workers are done
+		err = readErr
+	}
+	im.res.Lines = im.readLines
+	if err != nil {
+		return im.res, err
+	}
+	im.committed = im.readLines
+	im.progress(true)
+	return im.res, nil
 }
 
-func (im *importer) finish(lr *jsonl.Reader) ImportResult {
-	im.res.Lines = lr.Line()
-	return im.res
+// commitChunks takes the parsed chunks in file order and commits their
+// records.
+func (im *importer) commitChunks(ctx context.Context, ordered <-chan *importChunk) error {
+	for c := range ordered {
+		select {
+		case <-c.ready:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for _, it := range c.items {
+			if err := im.take(ctx, it); err != nil {
+				return err
+			}
+		}
+		before := im.readLines / progressEvery
+		im.readLines, im.readBytes = c.last, c.bytes
+		if !im.markCommitted(c.last) && c.last/progressEvery != before {
+			im.progress(false)
+		}
+	}
+	return ctx.Err()
 }
 
-func (im *importer) record(ctx context.Context, line int, b []byte) error {
-	if err := jsonl.CheckKeys(b); err != nil {
-		im.fail(line, "invalid record: %v", err)
-		return nil
+// take hands one parsed line to the current batch.
+func (im *importer) take(ctx context.Context, it importItem) error {
+	for _, e := range it.errs {
+		im.fail(it.line, e)
 	}
-	var rec ExportRecord
-	if err := json.Unmarshal(b, &rec); err != nil {
-		im.fail(line, "invalid JSON: %v", err)
-		return nil
-	}
-	switch rec.Kind {
-	case "atom", "quarantine", "":
-		req, ok := im.atomRequest(line, rec)
-		if !ok {
-			return nil
-		}
-		im.reqs = append(im.reqs, req)
-		im.lines = append(im.lines, line)
-		if len(im.reqs) >= importBatch {
+	switch it.kind {
+	case itemAtom:
+		im.reqs = append(im.reqs, it.req)
+		im.lines = append(im.lines, it.line)
+		im.reqBytes += len(it.req.Text)
+		if len(im.reqs) >= importBatch || im.reqBytes >= importBatchBytes {
+			im.handed = it.line
 			return im.flushAtoms(ctx)
 		}
-	case "link":
-		if !ValidID(rec.A) || !ValidID(rec.B) {
-			im.fail(line, "link with an id outside the store's id alphabet")
-			return nil
+	case itemLink:
+		if len(im.links) == 0 {
+			im.linkFirst = it.line
 		}
-		switch rec.LinkKind {
-		case "", LinkTemporal, LinkTask, LinkSemantic:
-		default:
-			im.fail(line, "unknown link kind %q: allowed %s, %s, %s", truncateRunes(rec.LinkKind, 40), LinkTemporal, LinkTask, LinkSemantic)
-			return nil
-		}
-		im.links = append(im.links, linkRequest{A: rec.A, B: rec.B, Kind: rec.LinkKind})
+		im.links = append(im.links, it.link)
 		if len(im.links) >= linkBatch {
 			// The atoms a link names come before it in an export.
+			im.handed = it.line
 			if err := im.flushAtoms(ctx); err != nil {
 				return err
 			}
 			return im.flushLinks(ctx)
 		}
-	case "user_model":
-		if rec.UserModel == nil {
-			im.fail(line, "user_model record without a user_model")
-			return nil
-		}
-		return im.userModel(ctx, line, rec.UserModel)
-	default:
-		im.fail(line, "unknown kind %q", truncateRunes(rec.Kind, 40))
+	case itemModel:
+		return im.applyModel(it.model)
 	}
 	return nil
-}
-
-func truncateRunes(s string, n int) string { return TruncateChars(s, n) }
-
-// checkText redacts a text field and reports why the scanner blocks it
-// ("" when it does not).
-func checkText(v string) (string, string) {
-	if v == "" {
-		return v, ""
-	}
-	r := scan.Scan(v)
-	out := v
-	if r.Redacted != v {
-		out = r.Redacted
-	}
-	if r.Blocked() {
-		// A credential alone is handled by the redaction: only what still
-		// blocks after it refuses the field.
-		if out != v {
-			if r2 := scan.Scan(out); !r2.Blocked() {
-				return out, ""
-			}
-		}
-		return out, r.RejectReason()
-	}
-	return out, ""
-}
-
-func (im *importer) atomRequest(line int, rec ExportRecord) (AddRequest, bool) {
-	if rec.Atom == nil || strings.TrimSpace(rec.Atom.Text) == "" {
-		im.fail(line, "atom without text")
-		return AddRequest{}, false
-	}
-	a := rec.Atom
-	if a.ID != "" && !ValidID(a.ID) {
-		im.fail(line, "invalid id %q: ids are lowercase letters, digits, '-' and '_' (see odekmem help ids)", truncateRunes(a.ID, 40))
-		return AddRequest{}, false
-	}
-	if math.IsNaN(a.Confidence) || a.Confidence < 0 || a.Confidence > 1 {
-		im.fail(line, "confidence %v is outside 0..1", a.Confidence)
-		return AddRequest{}, false
-	}
-	req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt, Origin: importedOrigin(a.Origin)}
-	if req.Source == "" {
-		req.Source = SourceAgentGenerated // unknown provenance is never trusted
-	}
-	if req.CreatedAt.After(im.now) {
-		req.CreatedAt = im.now
-	}
-	var blocked []string
-	// Context strings: bounded, scanned, redacted. A blocked one is dropped
-	// and sends the atom to quarantine.
-	for _, f := range []struct {
-		name string
-		v    *string
-	}{{"context.session_id", &req.Context.SessionID}, {"context.project", &req.Context.Project}} {
-		if len(*f.v) > maxContextField {
-			im.fail(line, "%s is longer than %d bytes", f.name, maxContextField)
-			return AddRequest{}, false
-		}
-		clean, why := im.checkField(*f.v)
-		*f.v = clean
-		if why != "" {
-			*f.v = ""
-			blocked = append(blocked, f.name)
-		}
-	}
-	var rel []string
-	for _, id := range req.Context.RelatedAtomIDs {
-		if ValidID(id) && len(rel) < maxRelatedIDs {
-			rel = append(rel, id)
-		}
-	}
-	req.Context.RelatedAtomIDs = rel
-	quarantine := rec.Kind == "quarantine" || rec.Kind == "" && (rec.QuarantinedAt != nil || rec.Reason != "")
-	if quarantine {
-		// The reason reaches reviewers and the agent's list_quarantine
-		// tool. A text the scanner blocks gets the scanner's own reason
-		// (which may quote an injection rule's description, so it is not
-		// rescanned); any other reason is scanned like every field.
-		var reason string
-		if r := scan.Scan(strings.TrimSpace(req.Text)); r.Blocked() {
-			reason = r.RejectReason()
-		} else {
-			clean, why := checkText(rec.Reason)
-			reason = strings.Join(strings.Fields(clean), " ")
-			if why != "" {
-				reason = "scan_rejected: the imported reason was blocked by the scanner"
-			}
-		}
-		req.QuarantineReason = Truncate(reason, maxReasonBytes)
-		if rec.QuarantinedAt != nil {
-			req.QuarantinedAt = *rec.QuarantinedAt
-			if req.QuarantinedAt.After(im.now) {
-				req.QuarantinedAt = im.now
-			}
-		}
-		if req.QuarantineReason == "" {
-			req.QuarantineReason = "tainted"
-		}
-	}
-	if len(blocked) > 0 {
-		req.QuarantineReason = Truncate("scan_rejected: the scanner blocked the imported "+strings.Join(blocked, " and ")+" (dropped)", maxReasonBytes)
-	}
-	if im.opts.AsUntrusted {
-		req.Pin = false
-		claim := req.Source
-		if !IsTainted(req.Source) {
-			req.Source = SourceAgentGenerated
-		}
-		if req.QuarantineReason == "" || req.QuarantineReason == "tainted" {
-			req.QuarantineReason = "imported as untrusted; the file claimed " + claim
-		}
-	}
-	return req, true
-}
-
-// importedOrigin scans an origin record's texts like every other field
-// (the store bounds and redacts them too): a blocked reason is replaced, a
-// blocked finding description dropped.
-func importedOrigin(o *Origin) *Origin {
-	if o == nil {
-		return nil
-	}
-	c := *o
-	if clean, why := checkText(c.Reason); why != "" {
-		c.Reason = "the imported reason was blocked by the scanner"
-	} else {
-		c.Reason = clean
-	}
-	c.Findings = nil
-	for _, f := range o.Findings {
-		for _, p := range []*string{&f.Kind, &f.Rule, &f.Severity, &f.Reason} {
-			if clean, why := checkText(*p); why != "" {
-				*p = ""
-			} else {
-				*p = clean
-			}
-		}
-		c.Findings = append(c.Findings, f)
-	}
-	return &c
 }
 
 func (im *importer) flushAtoms(ctx context.Context) error {
@@ -396,7 +338,7 @@ func (im *importer) flushAtoms(ctx context.Context) error {
 		im.res.Evicted += len(r.Evicted)
 		switch {
 		case errs[i] != nil:
-			im.fail(im.lines[i], "atom %s: %v", im.reqs[i].ID, errs[i])
+			im.fail(im.lines[i], fmt.Sprintf("atom %s: %v", im.reqs[i].ID, errs[i]))
 		case r.Duplicate:
 			im.res.Skipped++
 		case r.Quarantined:
@@ -409,7 +351,9 @@ func (im *importer) flushAtoms(ctx context.Context) error {
 			im.res.Trusted++
 		}
 	}
-	im.reqs, im.lines = im.reqs[:0], im.lines[:0]
+	clear(im.reqs) // drop the texts
+	im.reqs, im.lines, im.reqBytes = im.reqs[:0], im.lines[:0], 0
+	im.markCommitted(im.handed)
 	return nil
 }
 
@@ -423,117 +367,25 @@ func (im *importer) flushLinks(ctx context.Context) error {
 	}
 	im.res.Links += n
 	im.links = im.links[:0]
+	im.markCommitted(im.handed)
 	return nil
 }
 
-// ModelValueCheck is CheckUserModelValue: the one check a user-model value
-// passes before it may be applied (and so reach a prompt).
-func ModelValueCheck(field, value string) (string, error) { return CheckUserModelValue(field, value) }
-
-func (im *importer) userModel(ctx context.Context, line int, model *UserModel) error {
-	source := im.opts.Source
-	if source == "" {
-		source = "import"
+// markCommitted moves the committed mark up to line upTo (every line up
+// to it has been handed over), short of the first line whose records
+// still wait in a batch, and reports progress when it moved.
+func (im *importer) markCommitted(upTo int) bool {
+	c := upTo
+	if len(im.lines) > 0 {
+		c = min(c, im.lines[0]-1)
 	}
-	type kv struct{ field, value string }
-	var apply []kv
-	var queue []PendingReview
-	for _, pair := range model.Values() {
-		v, err := ModelValueCheck(pair[0], pair[1])
-		if err != nil {
-			im.fail(line, "user model %v", err)
-			continue
-		}
-		if v == "" {
-			continue
-		}
-		if im.opts.AsUntrusted {
-			queue = append(queue, PendingReview{Field: pair[0], Value: v, Evidence: "imported from " + source + " as untrusted", Confidence: 0.5, CreatedAt: im.now})
-			continue
-		}
-		apply = append(apply, kv{pair[0], v})
+	if len(im.links) > 0 {
+		c = min(c, im.linkFirst-1)
 	}
-	for _, p := range model.Pending {
-		if !ValidID(p.ID) {
-			im.fail(line, "pending review with invalid id %q", truncateRunes(p.ID, 40))
-			continue
-		}
-		if CanonicalField(p.Field) == "" {
-			im.fail(line, "pending review %s: %v %q", p.ID, ErrUnknownField, truncateRunes(p.Field, 60))
-			continue
-		}
-		val, why := checkText(strings.Join(strings.Fields(p.Value), " "))
-		ev, why2 := checkText(p.Evidence)
-		if why != "" || why2 != "" {
-			im.fail(line, "pending review %s: blocked by the scanner: %s", p.ID, why+why2)
-			continue
-		}
-		if _, err := CheckUserModelValue(p.Field, val); err != nil {
-			im.fail(line, "pending review %s: %v", p.ID, err)
-			continue
-		}
-		if len(val) > maxPendingValue || val == "" {
-			im.fail(line, "pending review %s: value empty or longer than %d bytes", p.ID, maxPendingValue)
-			continue
-		}
-		if math.IsNaN(p.Confidence) || p.Confidence < 0 || p.Confidence > 1 {
-			p.Confidence = 0.5
-		}
-		p.Value, p.Evidence = val, Truncate(ev, maxEvidenceBytes)
-		if p.CreatedAt.IsZero() || p.CreatedAt.After(im.now) {
-			p.CreatedAt = im.now
-		}
-		queue = append(queue, p)
+	if c <= im.committed {
+		return false
 	}
-	return im.s.withWrite(func() error {
-		m := im.s.model.clone()
-		changed := false
-		for _, x := range apply {
-			// A restore fills what is unset and extends lists; it does not
-			// overwrite a value the person confirmed here.
-			if cur, _ := m.Get(x.field); cur != "" && !isListField(x.field) {
-				continue
-			}
-			if err := m.Apply(x.field, x.value); err == nil {
-				im.res.ModelValues++
-				im.res.Trusted++
-				changed = true
-			}
-		}
-		have := map[string]bool{}
-		for _, p := range m.Pending {
-			have[p.ID] = true
-			have["v\x00"+CanonicalField(p.Field)+"\x00"+strings.ToLower(p.Value)] = true
-		}
-		for _, p := range queue {
-			key := "v\x00" + CanonicalField(p.Field) + "\x00" + strings.ToLower(p.Value)
-			if p.ID == "" {
-				p.ID = NewID()
-			}
-			if have[p.ID] || have[key] {
-				continue
-			}
-			have[p.ID], have[key] = true, true
-			m.Pending = append(m.Pending, p)
-			im.res.Pending++
-			changed = true
-		}
-		if m.Version == "" {
-			m.Version = model.Version
-			changed = true
-		}
-		if !changed {
-			return nil
-		}
-		sortPending(m.Pending)
-		if max := im.s.cfg.UserStateMaxPending; max >= 0 && len(m.Pending) > max {
-			m.Pending = m.Pending[len(m.Pending)-max:]
-		}
-		return im.s.saveModelLocked(m)
-	})
-}
-
-func isListField(field string) bool {
-	c := CanonicalField(field)
-	return strings.HasPrefix(c, "technical.") || c == "interaction.common_openers"
+	im.committed = c
+	im.progress(false)
+	return true
 }
