@@ -66,8 +66,18 @@ var (
 
 func pick(r *rand.Rand, xs []string) string { return xs[r.IntN(len(xs))] }
 
+// fill fills each %s of template t with one of choices, drawn at random.
+func fill(r *rand.Rand, t string, choices ...func() string) string {
+	args := []any{}
+	for range strings.Count(t, "%s") {
+		args = append(args, choices[r.IntN(len(choices))]())
+	}
+	return fmt.Sprintf(t, args...)
+}
+
 func main() {
 	r := rand.New(rand.NewPCG(11, 2026))
+	from := func(xs []string) func() string { return func() string { return pick(r, xs) } }
 	seen := map[string]bool{}
 	var out []string
 	emit := func(s string) {
@@ -93,56 +103,14 @@ func main() {
 		case 1:
 			emit(fmt.Sprintf(pick(r, review), pick(r, components)))
 		case 2:
-			t := pick(r, readme)
-			args := []any{}
-			for range strings.Count(t, "%s") {
-				switch r.IntN(4) {
-				case 0:
-					args = append(args, pick(r, envVars))
-				case 1:
-					args = append(args, pick(r, files))
-				case 2:
-					args = append(args, pick(r, langs))
-				default:
-					args = append(args, pick(r, components))
-				}
-			}
-			emit(fmt.Sprintf(t, args...))
+			emit(fill(r, pick(r, readme), from(envVars), from(files), from(langs), from(components)))
 		case 3:
-			t := pick(r, issues)
-			args := []any{}
-			for range strings.Count(t, "%s") {
-				switch r.IntN(4) {
-				case 0:
-					args = append(args, pick(r, envVars))
-				case 1:
-					args = append(args, pick(r, numbers))
-				case 2:
-					args = append(args, pick(r, files))
-				default:
-					args = append(args, pick(r, components))
-				}
-			}
-			s := fmt.Sprintf(t, args...)
+			s := fill(r, pick(r, issues), from(envVars), from(numbers), from(files), from(components))
 			emit(strings.ToUpper(s[:1]) + s[1:])
 		default:
-			t := pick(r, conventions)
-			args := []any{}
-			for range strings.Count(t, "%s") {
-				switch r.IntN(5) {
-				case 0:
-					args = append(args, pick(r, tools))
-				case 1:
-					args = append(args, pick(r, dirs))
-				case 2:
-					args = append(args, pick(r, people))
-				case 3:
-					args = append(args, pick(r, envVars))
-				default:
-					args = append(args, pick(r, []string{pick(r, langs), pick(r, numbers), pick(r, units), pick(r, components)}))
-				}
-			}
-			emit(fmt.Sprintf(t, args...))
+			emit(fill(r, pick(r, conventions), from(tools), from(dirs), from(people), from(envVars), func() string {
+				return pick(r, []string{pick(r, langs), pick(r, numbers), pick(r, units), pick(r, components)})
+			}))
 		}
 	}
 	fmt.Fprintln(os.Stdout, strings.Join(out, "\n"))
