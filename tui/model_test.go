@@ -149,7 +149,7 @@ func TestResizeEveryPane(t *testing.T) {
 
 // TestErrorView: the full-screen error shows the problem and quits on q.
 func TestErrorView(t *testing.T) {
-	em := NewErrorModel(errors.New("open /nope: permission denied\x1b[31m"), theme.NewStyles(theme.Default()))
+	em := newErrorModel(errors.New("open /nope: permission denied\x1b[31m"), theme.NewStyles(theme.Default()))
 	em.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	v := em.View()
 	if !strings.Contains(v, "permission denied") || strings.Contains(v, "\x1b") {

@@ -15,24 +15,24 @@ import (
 	"github.com/odekmem/odekmem/views"
 )
 
-// Terminal is what Run decides about the terminal before the program
+// terminal is what Run decides about the terminal before the program
 // starts: the colour profile (NO_COLOR gives Ascii), the background and so
 // the glamour style.
-type Terminal struct {
+type terminal struct {
 	Profile termenv.Profile
 	Dark    bool
 }
 
-// DetectTerminal reads the colour profile from the environment (NO_COLOR
+// detectTerminal reads the colour profile from the environment (NO_COLOR
 // gives Ascii) and the background from lipgloss, which bubbletea's package
 // init already asked the terminal once, before any input is read.
-func DetectTerminal() Terminal {
+func detectTerminal() terminal {
 	out := termenv.NewOutput(os.Stdout)
-	return Terminal{Profile: out.EnvColorProfile(), Dark: lipgloss.HasDarkBackground()}
+	return terminal{Profile: out.EnvColorProfile(), Dark: lipgloss.HasDarkBackground()}
 }
 
 // Apply configures lipgloss and returns the glamour style to use.
-func (t Terminal) Apply() string {
+func (t terminal) Apply() string {
 	lipgloss.SetColorProfile(t.Profile)
 	lipgloss.SetHasDarkBackground(t.Dark)
 	switch {
@@ -52,7 +52,7 @@ func Run(ctx context.Context, st *memcore.Store, settings config.Settings, title
 		return RunError(ctx, errors.New("no store"))
 	}
 	opts := DefaultOptions(title)
-	opts.Glamour = DetectTerminal().Apply()
+	opts.Glamour = detectTerminal().Apply()
 	opts.Styles = theme.NewStyles(theme.Default())
 	p := tea.NewProgram(New(ctx, st, opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	_, err := p.Run()
@@ -65,8 +65,8 @@ func Run(ctx context.Context, st *memcore.Store, settings config.Settings, title
 // RunError shows a full-screen error (for a store that cannot be opened)
 // until the person presses q, esc or ctrl-c.
 func RunError(ctx context.Context, err error) error {
-	DetectTerminal().Apply()
-	p := tea.NewProgram(NewErrorModel(err, theme.NewStyles(theme.Default())), tea.WithAltScreen(), tea.WithContext(ctx))
+	detectTerminal().Apply()
+	p := tea.NewProgram(newErrorModel(err, theme.NewStyles(theme.Default())), tea.WithAltScreen(), tea.WithContext(ctx))
 	_, runErr := p.Run()
 	if runErr != nil {
 		return runErr
@@ -74,23 +74,23 @@ func RunError(ctx context.Context, err error) error {
 	return err
 }
 
-// ErrorModel shows an error that leaves nothing usable and quits on q.
-type ErrorModel struct {
+// errorModel shows an error that leaves nothing usable and quits on q.
+type errorModel struct {
 	err           error
 	styles        *theme.Styles
 	width, height int
 }
 
-// NewErrorModel returns the full-screen error model.
-func NewErrorModel(err error, s *theme.Styles) *ErrorModel {
-	return &ErrorModel{err: err, styles: s, width: 80, height: 24}
+// newErrorModel returns the full-screen error model.
+func newErrorModel(err error, s *theme.Styles) *errorModel {
+	return &errorModel{err: err, styles: s, width: 80, height: 24}
 }
 
 // Init does nothing.
-func (m *ErrorModel) Init() tea.Cmd { return nil }
+func (m *errorModel) Init() tea.Cmd { return nil }
 
 // Update quits on q, esc or ctrl-c and tracks the size.
-func (m *ErrorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *errorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -104,7 +104,7 @@ func (m *ErrorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // View draws the error in a box.
-func (m *ErrorModel) View() string { return errorView(m.styles, m.err, m.width, m.height) }
+func (m *errorModel) View() string { return errorView(m.styles, m.err, m.width, m.height) }
 
 func errorView(s *theme.Styles, err error, w, h int) string {
 	inner := w - 8

@@ -1,7 +1,6 @@
 package scan_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/memcore/scan/internal/corpus"
 )
 
 // dataDir is the evaluation data kept in the repository's testdata (see
@@ -26,21 +26,9 @@ func dataDir(t testing.TB) string {
 
 func readLines(t testing.TB, path string) []string {
 	t.Helper()
-	f, err := os.Open(path)
+	out, err := corpus.Lines(path)
 	if err != nil {
-		t.Fatalf("evaluation data missing: %v (it belongs at %s)", err, path)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			out = append(out, l)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("evaluation data: %v (it belongs at %s)", err, path)
 	}
 	return out
 }

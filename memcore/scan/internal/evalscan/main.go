@@ -8,7 +8,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -16,11 +15,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/testcreds"
 	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/memcore/scan/internal/corpus"
 )
 
 func main() {
@@ -140,18 +139,8 @@ func read(p string) []byte {
 }
 
 func lines(p string) []string {
-	f, err := os.Open(p)
+	out, err := corpus.Lines(p)
 	must(err)
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			out = append(out, l)
-		}
-	}
-	must(sc.Err())
 	return out
 }
 
