@@ -41,27 +41,9 @@ func TestNoSecretByteReachesDisk(t *testing.T) {
 		imp := `{"kind":"atom","id":"` + strings.Repeat("ab", 15) + "0" + string(rune('0'+i)) + `","source_class":"user_said","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{},"text":"imported ` + s + `"}` + "\n"
 		st.Import(ctx, strings.NewReader(imp))
 	}
-	if _, err := st.Compact(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var export bytes.Buffer
-	if err := st.Export(&export); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	blobs := storeBytes(t, st, dir)
 	if n := len(st.Quarantined()) + st.Len(); n < len(secrets)*3 {
 		t.Logf("%d atoms stored", n)
-	}
-	blobs := map[string][]byte{"export": export.Bytes()}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			blobs[p] = b
-		}
-		return nil
-	})
-	if !bytes.Contains(blobs[filepath.Join(dir, "quarantine.json")], []byte("[REDACTED:")) {
-		t.Fatalf("no redaction marker in quarantine.json")
 	}
 	for _, s := range secrets {
 		for i := 0; i+8 <= len(s); i++ {
@@ -73,4 +55,32 @@ func TestNoSecretByteReachesDisk(t *testing.T) {
 			}
 		}
 	}
+}
+
+// storeBytes compacts and exports st, closes it and returns every byte it
+// left behind: the export and each file under dir, by path. The tests put
+// secrets in the quarantine, so quarantine.json must carry a redaction
+// marker.
+func storeBytes(t *testing.T, st *memcore.Store, dir string) map[string][]byte {
+	t.Helper()
+	if _, err := st.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var export bytes.Buffer
+	if err := st.Export(&export); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	blobs := map[string][]byte{"export": export.Bytes()}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			blobs[p] = b
+		}
+		return nil
+	})
+	if !bytes.Contains(blobs[filepath.Join(dir, "quarantine.json")], []byte("[REDACTED:")) {
+		t.Fatalf("no redaction marker in quarantine.json")
+	}
+	return blobs
 }

@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,25 +54,7 @@ func TestEverySecretKindEveryWritePath(t *testing.T) {
 			}
 		}
 	}
-	if _, err := st.Compact(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var export bytes.Buffer
-	if err := st.Export(&export); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	blobs := map[string][]byte{"export": export.Bytes()}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			blobs[p] = b
-		}
-		return nil
-	})
-	if !bytes.Contains(blobs[filepath.Join(dir, "quarantine.json")], []byte("[REDACTED:")) {
-		t.Fatalf("no redaction marker in quarantine.json")
-	}
+	blobs := storeBytes(t, st, dir)
 	leaked := 0
 	for _, s := range secrets {
 		for name, b := range blobs {
