@@ -78,14 +78,8 @@ func TestExtractLLM(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, replies(tc.reply))
 			got, err := Extract(context.Background(), f.client(t), "I prefer concise answers.")
-			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) || got != nil {
-					t.Fatalf("got %v, %v; want nil, %v", got, err, tc.wantErr)
-				}
+			if !wantErr(t, tc.wantErr, err, got, got == nil) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("got  %v\nwant %v", got, tc.want)

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -90,4 +91,21 @@ func messages(t *testing.T, body map[string]any) [][2]string {
 		out = append(out, [2]string{role, content})
 	}
 	return out
+}
+
+// wantErr checks a table case's error. With want set, err must wrap it and
+// no result may come with it (isNil reports whether got is nil); without,
+// err must be nil. It reports whether the case goes on to check got.
+func wantErr(t *testing.T, want, err error, got any, isNil bool) bool {
+	t.Helper()
+	if want == nil {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return true
+	}
+	if !errors.Is(err, want) || !isNil {
+		t.Fatalf("got %v, %v; want nil, %v", got, err, want)
+	}
+	return false
 }

@@ -2,7 +2,6 @@ package llm
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -30,14 +29,8 @@ func TestPredictIntentsLLM(t *testing.T) {
 			f := newFake(t, replies(tc.reply))
 			got, err := PredictIntents(context.Background(), f.client(t), "Refactor the auth package to remove JWT.",
 				[]string{"earlier message"}, `{"technical":{"languages":["Go"]}}`, tc.max)
-			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) || got != nil {
-					t.Fatalf("got %v, %v", got, err)
-				}
+			if !wantErr(t, tc.wantErr, err, got, got == nil) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 				t.Errorf("got %q, want %q", got, tc.want)

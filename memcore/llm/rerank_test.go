@@ -30,14 +30,8 @@ func TestRerank(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, replies(tc.reply))
 			got, err := Rerank(context.Background(), f.client(t), "how do we store sessions?", cands)
-			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) || got != nil {
-					t.Fatalf("got %v, %v", got, err)
-				}
+			if !wantErr(t, tc.wantErr, err, got, got == nil) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if strings.Join(got, " ") != tc.want {
 				t.Errorf("got %v, want %s", got, tc.want)

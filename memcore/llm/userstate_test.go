@@ -93,14 +93,8 @@ func TestInferUserStateShapes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, replies(tc.reply))
 			got, err := InferUserState(context.Background(), f.client(t), "", nil)
-			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) || got != nil {
-					t.Fatalf("got %v, %v", got, err)
-				}
+			if !wantErr(t, tc.wantErr, err, got, got == nil) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if len(got) != tc.want {
 				t.Fatalf("got %v", got)
