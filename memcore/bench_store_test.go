@@ -78,6 +78,20 @@ func stFixture(b testing.TB, n int) string {
 	return dir
 }
 
+// stOpenCopy opens a private copy of the n-atom fixture, closed when b
+// ends, for a benchmark that writes.
+func stOpenCopy(b *testing.B, n int) *memcore.Store {
+	b.Helper()
+	dir := filepath.Join(b.TempDir(), "extended")
+	testkit.CopyDir(b, stFixture(b, n), dir)
+	s, err := memcore.Open(dir, memcore.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
 // stDu is the allocated size of a directory tree (du).
 func stDu(dir string) int64 {
 	var t int64
@@ -162,13 +176,7 @@ func BenchmarkList(b *testing.B) {
 func BenchmarkAddDurable(b *testing.B) {
 	for _, n := range stBenchSizes {
 		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
-			dir := filepath.Join(b.TempDir(), "extended")
-			testkit.CopyDir(b, stFixture(b, n), dir)
-			s, err := memcore.Open(dir, memcore.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
+			s := stOpenCopy(b, n)
 			texts := stBenchTexts(int64(-n), b.N)
 			ctx := context.Background()
 			lat := make([]time.Duration, 0, b.N)
@@ -191,13 +199,7 @@ func BenchmarkBatchIngest(b *testing.B) {
 	const batch = 500
 	for _, n := range stBenchSizes {
 		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
-			dir := filepath.Join(b.TempDir(), "extended")
-			testkit.CopyDir(b, stFixture(b, n), dir)
-			s, err := memcore.Open(dir, memcore.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
+			s := stOpenCopy(b, n)
 			texts := stBenchTexts(int64(-2*n), b.N*batch)
 			ctx := context.Background()
 			b.ResetTimer()

@@ -11,30 +11,28 @@ import (
 	"github.com/odekmem/odekmem/memcore/eval"
 )
 
-// devSet is the LoCoMo development split kept in the repository's testdata
-// (see testdata/data/README.md for its source and licence).
-func devSet(t *testing.T) string {
+// devSet reads the LoCoMo development split kept in the repository's
+// testdata (see testdata/data/README.md for its source and licence).
+func devSet(t *testing.T) []eval.Conversation {
 	t.Helper()
 	p := filepath.Join("..", "..", "testdata", "data", "locomo", "locomo-dev.json")
-	if _, err := os.Stat(p); err != nil {
+	f, err := os.Open(p)
+	if err != nil {
 		t.Fatalf("the LoCoMo development set belongs at testdata/data/locomo/locomo-dev.json in the repository: %v", err)
 	}
-	return p
+	defer f.Close()
+	convs, err := eval.ParseLoCoMo(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return convs
 }
 
 // TestLoCoMoRecallThroughTheProduct runs the whole evaluation through the
 // real store and recall path (scanner, dedup, min-score gate included) and
 // holds evidence recall@10 over categories 1–4 at the 0.62 target.
 func TestLoCoMoRecallThroughTheProduct(t *testing.T) {
-	f, err := os.Open(devSet(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	convs, err := eval.ParseLoCoMo(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	convs := devSet(t)
 	if len(convs) != 5 {
 		t.Fatalf("%d conversations", len(convs))
 	}
@@ -59,15 +57,7 @@ func TestLoCoMoRecallThroughTheProduct(t *testing.T) {
 // question is asked a day after the last session, so decay takes part in
 // the ranking. Evidence recall@10 holds at the 0.60 target.
 func TestLoCoMoDatedRecall(t *testing.T) {
-	f, err := os.Open(devSet(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	convs, err := eval.ParseLoCoMo(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	convs := devSet(t)
 	for _, c := range convs {
 		first, last := c.SessionDates[1], c.LastDate()
 		if first.IsZero() || last.Sub(first) < 30*24*time.Hour {
