@@ -219,3 +219,21 @@ func (c *ctx) intFlag(name string, def, min int) (int, error) {
 	}
 	return n, nil
 }
+
+// textArg is the words of a verb that takes free text (usage names the
+// verb's form), joined with spaces and bounded as boundText bounds them.
+func textArg(c *ctx, verb, usage string) (string, error) {
+	if len(c.p.pos) == 0 {
+		return "", usagef("expected %s", usage)
+	}
+	text := strings.Join(c.p.pos, " ")
+	return text, boundText(verb, text)
+}
+
+// boundText refuses input over maxMessage with an error naming the bound.
+func boundText(verb, text string) error {
+	if len(text) > maxMessage {
+		return fmt.Errorf("%s: the text is %d bytes; at most %d are accepted", verb, len(text), maxMessage)
+	}
+	return nil
+}

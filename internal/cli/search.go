@@ -19,8 +19,9 @@ import (
 )
 
 func cmdSearch(c *ctx) error {
-	if len(c.p.pos) == 0 {
-		return usagef("expected search <query>")
+	query, err := textArg(c, "search", "search <query>")
+	if err != nil {
+		return err
 	}
 	opts := memcore.SearchOptions{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"]}
 	k, err := c.intFlag("k", 0, 1)
@@ -28,10 +29,6 @@ func cmdSearch(c *ctx) error {
 		return err
 	}
 	opts.K = k
-	query := strings.Join(c.p.pos, " ")
-	if err := boundText("search", query); err != nil {
-		return err
-	}
 	res, err := c.store.Search(c, query, opts)
 	if err != nil {
 		return err

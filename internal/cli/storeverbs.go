@@ -144,11 +144,3 @@ func cmdInit(c *ctx) error {
 	}
 	return nil
 }
-
-// boundText refuses input over maxMessage with an error naming the bound.
-func boundText(verb, text string) error {
-	if len(text) > maxMessage {
-		return fmt.Errorf("%s: the text is %d bytes; at most %d are accepted", verb, len(text), maxMessage)
-	}
-	return nil
-}

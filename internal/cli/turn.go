@@ -11,14 +11,12 @@ import (
 )
 
 func cmdRecall(c *ctx) error {
-	if len(c.p.pos) == 0 {
-		return usagef("expected recall <message>")
-	}
-	if err := boundText("recall", strings.Join(c.p.pos, " ")); err != nil {
+	msg, err := textArg(c, "recall", "recall <message>")
+	if err != nil {
 		return err
 	}
 	h := memcore.NewHook(c.store, memcore.HookOptions{})
-	tc := h.BeforeTurn(c, memcore.Turn{Message: strings.Join(c.p.pos, " "), SessionID: c.p.flags["session"], Project: c.p.flags["project"]})
+	tc := h.BeforeTurn(c, memcore.Turn{Message: msg, SessionID: c.p.flags["session"], Project: c.p.flags["project"]})
 	if c.json {
 		return c.emitJSON(tc)
 	}

@@ -170,11 +170,8 @@ func parseConfidence(s string) (float64, error) {
 }
 
 func cmdAdd(c *ctx) error {
-	if len(c.p.pos) == 0 {
-		return usagef("expected add <text>")
-	}
-	text := strings.Join(c.p.pos, " ")
-	if err := boundText("add", text); err != nil {
+	text, err := textArg(c, "add", "add <text>")
+	if err != nil {
 		return err
 	}
 	typ := c.p.flags["type"]
