@@ -91,11 +91,9 @@ type gRow struct {
 // Assoc draws the selected atom's neighbourhood as a tree with labelled
 // edges, and moves along them.
 type Assoc struct {
+	filterBar
 	d       Deps
 	keys    keymap.Assoc
-	lkeys   keymap.List
-	in      keymap.Input
-	filter  ListFilter
 	nav     keymap.Nav
 	centre  string
 	follow  string
@@ -112,9 +110,9 @@ type Assoc struct {
 
 // NewAssoc returns the pane.
 func NewAssoc(d Deps) *Assoc {
-	a := &Assoc{d: d, keys: d.Keys.Assoc, lkeys: d.Keys.List, in: d.Keys.Input, nav: d.Keys.Nav, depth: 1,
-		filter: NewListFilter("neighbour words, or kind:task type:decision source:user_said",
-			[]string{"kind", "type", "source"}, map[string]string{"k": "kind", "t": "type", "src": "source"})}
+	a := &Assoc{d: d, keys: d.Keys.Assoc, nav: d.Keys.Nav, depth: 1,
+		filterBar: newFilterBar(d, NewListFilter("neighbour words, or kind:task type:decision source:user_said",
+			[]string{"kind", "type", "source"}, map[string]string{"k": "kind", "t": "type", "src": "source"}))}
 	a.refreshKeys()
 	return a
 }
@@ -129,12 +127,6 @@ func (a *Assoc) Title() string {
 	}
 	return fmt.Sprintf("Associations %d", len(a.graph.Edges))
 }
-
-// FilterText is the filter as typed.
-func (a *Assoc) FilterText() string { return a.filter.Text() }
-
-// InputActive reports whether the filter input has the keys.
-func (a *Assoc) InputActive() bool { return a.filter.Typing() }
 
 func (a *Assoc) matches(e GEdge) bool {
 	return a.filter.Match(map[string]string{"kind": e.Kind, "type": e.Atom.Type, "source": e.Atom.SourceClass}, e.Atom.Text)
@@ -256,27 +248,15 @@ func (a *Assoc) Update(msg tea.Msg) tea.Cmd {
 			a.cur.Click(msg, assocRowsTop)
 		}
 	case tea.KeyMsg:
-		if a.filter.Typing() {
-			if a.filter.Key(msg, a.in) {
+		if handled, changed := a.filterKey(msg, func() bool { return a.cur.HandleNav(msg, a.nav) }); handled {
+			if changed {
 				a.flatten(true)
 			}
 			a.refreshKeys()
-			return nil
-		}
-		if a.cur.HandleNav(msg, a.nav) {
 			return nil
 		}
 		k := a.keys
 		switch {
-		case key.Matches(msg, a.lkeys.Filter):
-			a.filter.Start()
-			return nil
-		case key.Matches(msg, a.lkeys.ClearFilter):
-			if a.filter.Clear() {
-				a.flatten(true)
-			}
-			a.refreshKeys()
-			return nil
 		case key.Matches(msg, k.Recentre):
 			if len(a.rows) == 0 || a.rows[a.cur.Pos].more > 0 {
 				return nil
@@ -404,17 +384,11 @@ func (a *Assoc) View() string {
 // ShortHelp lists the main keys.
 func (a *Assoc) ShortHelp() []key.Binding {
 	k := a.keys
-	if a.filter.Typing() {
-		return []key.Binding{a.in.Submit, a.in.Cancel}
-	}
-	return []key.Binding{k.Recentre, k.Back, k.Deeper, k.Shallow, a.lkeys.Filter, a.lkeys.ClearFilter}
+	return a.shortHelp(k.Recentre, k.Back, k.Deeper, k.Shallow)
 }
 
 // FullHelp lists every key.
 func (a *Assoc) FullHelp() [][]key.Binding {
 	k := a.keys
-	if a.filter.Typing() {
-		return [][]key.Binding{{a.in.Submit, a.in.Cancel}}
-	}
-	return [][]key.Binding{{a.nav.Up, a.nav.Down}, {k.Recentre, k.Back, k.Deeper, k.Shallow, k.Sync}, {a.lkeys.Filter, a.lkeys.ClearFilter}}
+	return a.fullHelp([]key.Binding{a.nav.Up, a.nav.Down}, []key.Binding{k.Recentre, k.Back, k.Deeper, k.Shallow, k.Sync})
 }

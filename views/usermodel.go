@@ -29,10 +29,8 @@ func LoadUserModel(d Deps) tea.Cmd {
 
 // UserModel is the read-only view of the confirmed user model.
 type UserModel struct {
+	filterBar
 	d      Deps
-	lkeys  keymap.List
-	in     keymap.Input
-	filter ListFilter
 	height int
 	nav    keymap.Nav
 	model  memcore.UserModel
@@ -43,17 +41,11 @@ type UserModel struct {
 
 // NewUserModel returns the pane.
 func NewUserModel(d Deps) *UserModel {
-	u := &UserModel{d: d, nav: d.Keys.Nav, lkeys: d.Keys.List, in: d.Keys.Input,
-		filter: NewListFilter("words, or field:tools value:go", []string{"field", "value"}, map[string]string{"f": "field", "v": "value"})}
+	u := &UserModel{d: d, nav: d.Keys.Nav,
+		filterBar: newFilterBar(d, NewListFilter("words, or field:tools value:go", []string{"field", "value"}, map[string]string{"f": "field", "v": "value"}))}
 	u.lkeys.ClearFilter.SetEnabled(false)
 	return u
 }
-
-// FilterText is the filter as typed.
-func (u *UserModel) FilterText() string { return u.filter.Text() }
-
-// InputActive reports whether the filter input has the keys.
-func (u *UserModel) InputActive() bool { return u.filter.Typing() }
 
 // Init loads the model.
 func (u *UserModel) Init() tea.Cmd { return LoadUserModel(u.d) }
@@ -81,26 +73,12 @@ func (u *UserModel) Update(msg tea.Msg) tea.Cmd {
 	case tea.MouseMsg:
 		u.scroll.HandleNav(msg, u.nav)
 	case tea.KeyMsg:
-		if u.filter.Typing() {
-			if u.filter.Key(msg, u.in) {
-				u.scroll.Off = 0
-				u.render()
-			}
-			u.lkeys.ClearFilter.SetEnabled(u.filter.Text() != "")
-			return nil
+		_, changed := u.filterKey(msg, func() bool { return u.scroll.HandleNav(msg, u.nav) })
+		if changed {
+			u.scroll.Off = 0
+			u.render()
 		}
-		switch {
-		case key.Matches(msg, u.lkeys.Filter):
-			u.filter.Start()
-		case key.Matches(msg, u.lkeys.ClearFilter):
-			if u.filter.Clear() {
-				u.scroll.Off = 0
-				u.render()
-			}
-			u.lkeys.ClearFilter.SetEnabled(false)
-		default:
-			u.scroll.HandleNav(msg, u.nav)
-		}
+		u.lkeys.ClearFilter.SetEnabled(u.filter.Text() != "")
 	}
 	return nil
 }
@@ -192,8 +170,5 @@ func (u *UserModel) ShortHelp() []key.Binding {
 
 // FullHelp lists the keys.
 func (u *UserModel) FullHelp() [][]key.Binding {
-	if u.filter.Typing() {
-		return [][]key.Binding{{u.in.Submit, u.in.Cancel}}
-	}
-	return [][]key.Binding{{u.nav.Up, u.nav.Down, u.nav.PageUp, u.nav.PageDown}, {u.lkeys.Filter, u.lkeys.ClearFilter}}
+	return u.fullHelp([]key.Binding{u.nav.Up, u.nav.Down, u.nav.PageUp, u.nav.PageDown})
 }
