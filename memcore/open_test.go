@@ -8,8 +8,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -362,15 +360,5 @@ func TestSearchProjectNormalisedLikeTheHook(t *testing.T) {
 		if err != nil || len(res) != 1 || !strings.Contains(res[0].Atom.Text, "PostgreSQL") {
 			t.Errorf("project %q: %v %d results", p, err, len(res))
 		}
-	}
-}
-
-func hWriteFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
 	}
 }

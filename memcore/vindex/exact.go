@@ -432,13 +432,6 @@ func quoteID(id string) string {
 	return fmt.Sprintf("%q", id)
 }
 
-func normalizedCopy(v []float32) []float32 {
-	c := make([]float32, len(v))
-	copy(c, v)
-	normalize(c)
-	return c
-}
-
 func normalize(v []float32) {
 	var ss float64
 	for _, x := range v {
