@@ -279,13 +279,13 @@ func (im *importer) commitChunks(ctx context.Context, ordered <-chan *importChun
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		before := im.readLines / progressEvery
+		im.readLines, im.readBytes = c.last, c.bytes
 		for _, it := range c.items {
 			if err := im.take(ctx, it); err != nil {
 				return err
 			}
 		}
-		before := im.readLines / progressEvery
-		im.readLines, im.readBytes = c.last, c.bytes
 		if !im.markCommitted(c.last) && c.last/progressEvery != before {
 			im.progress(false)
 		}
@@ -304,8 +304,13 @@ func (im *importer) take(ctx context.Context, it importItem) error {
 		im.lines = append(im.lines, it.line)
 		im.reqBytes += len(it.req.Text)
 		if len(im.reqs) >= importBatch || im.reqBytes >= importBatchBytes {
+			// Links go with the atoms they follow, so every line up to
+			// this one is durable after the flush.
 			im.handed = it.line
-			return im.flushAtoms(ctx)
+			if err := im.flushAtoms(ctx); err != nil {
+				return err
+			}
+			return im.flushLinks(ctx)
 		}
 	case itemLink:
 		if len(im.links) == 0 {

@@ -258,8 +258,21 @@ func TestImportStreamsInBatchesWithProgress(t *testing.T) {
 	if err != nil || res.Live+res.Refreshed != n || res.Lines != n {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if len(calls) < 2 || !calls[len(calls)-1].Done || calls[len(calls)-1].Bytes != int64(sb.Len()) {
+	if len(calls) < 2 || !calls[len(calls)-1].Done || calls[len(calls)-1].Bytes != int64(sb.Len()) || calls[len(calls)-1].Committed != n {
 		t.Fatalf("progress %+v", calls)
+	}
+	// Committed lines are durable before the end: they advance with each
+	// batch, never past what was read, and never back.
+	midway, last := false, 0
+	for _, c := range calls {
+		if c.Committed < last || c.Committed > c.Lines {
+			t.Fatalf("progress went back or ahead of reading: %+v", calls)
+		}
+		last = c.Committed
+		midway = midway || !c.Done && c.Committed > 0
+	}
+	if !midway {
+		t.Fatalf("no batch was reported committed before the end: %+v", calls)
 	}
 }
 

@@ -152,7 +152,10 @@ func (p *recordParser) atomRequest(it *importItem, rec ExportRecord) (AddRequest
 		it.fail("confidence %v is outside 0..1", a.Confidence)
 		return AddRequest{}, false
 	}
-	req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt, Origin: importedOrigin(a.Origin)}
+	// A restore keeps the file's atoms as they were: only the same id or
+	// the same normalised text counts as already present (exactDedup).
+	req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt, Origin: importedOrigin(a.Origin),
+		exactDedup: true}
 	if req.Source == "" {
 		req.Source = SourceAgentGenerated // unknown provenance is never trusted
 	}

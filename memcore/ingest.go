@@ -131,3 +131,16 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 	}
 	return results, flush()
 }
+
+// MayApprove reports whether RecordUserMessages would treat message, a
+// message of the person's, as holding an inline command ("odek, remember
+// …"): the same parse, so a caller that batches a transcript can keep file
+// order exactly where it matters (cmd ingest's first pass).
+func (h *Hook) MayApprove(message string) bool {
+	// Every command says "remember"; the untrusted wrapper is the only
+	// text the parse removes before looking (which could join a word).
+	if !strings.Contains(strings.ToLower(message), "remember") && !strings.Contains(strings.ToLower(message), "<untrusted_content_") {
+		return false
+	}
+	return len(parseApprovals(message, h.cfg.agentName())) > 0
+}

@@ -43,6 +43,11 @@ type AddRequest struct {
 	// history.
 	QuarantineReason string
 	QuarantinedAt    time.Time
+	// exactDedup limits write-time dedup to the same normalised text (and
+	// the same id): import restores atoms as they were where they came
+	// from, where near duplicates were distinct atoms, and a vector search
+	// per atom would dominate a large import.
+	exactDedup bool
 	// Link links a new live atom to its temporal, task and semantic
 	// neighbours (Associate), as every write of odek's does, when
 	// associations_enabled is set. Human surfaces (CLI and TUI add) set it.
@@ -77,6 +82,8 @@ type prepared struct {
 	quar   *QuarantinedAtom
 	vec    []float32
 	result AddResult
+	// exactDedup skips the near-duplicate search (AddRequest.exactDedup).
+	exactDedup bool
 }
 
 func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) {
@@ -102,7 +109,7 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 		return nil, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1 (0 means unset: 1.0)", ErrInvalidConfidence, c)
 	}
 	res := scan.Scan(text)
-	p := &prepared{}
+	p := &prepared{exactDedup: req.exactDedup}
 	p.result.Findings = res.Findings
 	if res.Redacted != text {
 		text = res.Redacted
@@ -338,7 +345,7 @@ func (s *Store) findTwinLocked(p *prepared) *entry {
 	if e := s.twinByNorm(NormalizeText(p.atom.Text)); e != nil {
 		return e
 	}
-	if s.cfg.DedupThreshold <= 0 || p.vec == nil {
+	if s.cfg.DedupThreshold <= 0 || p.vec == nil || p.exactDedup {
 		return nil
 	}
 	id, cos := s.vec.nearest(p.vec)
@@ -545,8 +552,15 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 		need -= c.free
 	}
 	// Then live atoms by ascending retention, from the eviction index: no
-	// scan or sort of every atom per add.
-	for _, e := range s.evictionOrderLocked() {
+	// scan or sort of every atom per add. Entries of atoms that left the
+	// store are dropped from its front here, so a run of evictions (an
+	// import into a full store) does not walk them again on every add.
+	idx := s.evictionOrderLocked()
+	for len(idx) > 0 && s.byID[idx[0].atom.ID] != idx[0] {
+		idx, s.evictStale = idx[1:], max(0, s.evictStale-1)
+	}
+	s.evictIdx = idx
+	for _, e := range idx {
 		if need <= capB {
 			break
 		}
@@ -628,14 +642,26 @@ func (s *Store) removeVictimsFromMetaLocked(victims []string) {
 	if len(victims) == 0 {
 		return
 	}
-	gone := map[string]bool{}
+	// Live victims by entry: the walk over s.order compares pointers (no
+	// id hashing per atom) and stops once all are found; the quarantine is
+	// walked only for victims that are not live.
+	gone := map[*entry]bool{}
+	quarGone := map[string]bool{}
 	for _, id := range victims {
-		gone[id] = true
+		if e := s.byID[id]; e != nil {
+			gone[e] = true
+		} else {
+			quarGone[id] = true
+		}
 	}
 	keep := s.order[:0]
-	var removed []*entry
-	for _, e := range s.order {
-		if gone[e.atom.ID] {
+	removed := make([]*entry, 0, len(gone))
+	for i, e := range s.order {
+		if len(removed) == len(gone) {
+			keep = append(keep, s.order[i:]...)
+			break
+		}
+		if gone[e] {
 			delete(s.byID, e.atom.ID)
 			removed = append(removed, e)
 			continue
@@ -649,10 +675,13 @@ func (s *Store) removeVictimsFromMetaLocked(victims []string) {
 	for _, e := range removed {
 		s.forgetEntryLocked(e)
 	}
+	if len(quarGone) == 0 {
+		return
+	}
 	qkeep := s.quar[:0]
 	quarChanged := false
 	for _, q := range s.quar {
-		if gone[q.ID] {
+		if quarGone[q.ID] {
 			quarChanged = true
 			continue
 		}

@@ -28,6 +28,7 @@ var flagDocs = map[string]struct{ value, help string }{
 	"http":         {"ADDR", ""},
 	"token-file":   {"FILE", ""},
 	"as-untrusted": {"", "quarantine every imported atom and queue user-model values as pending reviews, whatever the file claims"},
+	"progress":     {"", "report progress on stderr as a line every 2 s, also when stderr is not a terminal"},
 }
 
 // globalFlagHelp is shown under every verb's flags.

@@ -29,9 +29,10 @@ func cmdImport(c *ctx) error {
 		}
 		r, name = f, c.p.pos[0]
 	}
-	bar := newByteProgress(c.env.Stderr, c.env.StderrIsTerminal && !c.json, "import", size)
+	bar := progressBar(c, "import", size)
+	bar.committed = 0
 	res, err := c.store.ImportWith(c, r, memcore.ImportOptions{AsUntrusted: c.p.bools["as-untrusted"], Source: name,
-		Progress: func(p memcore.ImportProgress) { bar.set(p.Lines, p.Bytes) }})
+		Progress: func(p memcore.ImportProgress) { bar.committed = p.Committed; bar.set(p.Lines, p.Bytes) }})
 	bar.done()
 	if err != nil {
 		return err

@@ -155,10 +155,19 @@ type IngestSummary struct {
 }
 
 type ingester struct {
-	// strict keeps the person's messages and other content in file order
-	// for the store (an inline approval answers what came before it); a
-	// file with no inline command lets both kinds batch independently.
-	strict  bool
+	// An inline approval ("odek, remember that") answers what its session
+	// quarantined since the person's previous message, so in a session
+	// that may hold one the person's messages and other content reach the
+	// store in file order (a write per switch between the two); elsewhere
+	// both kinds batch independently. strictAll covers every session
+	// (stdin, which cannot be read twice); strict lists the sessions of a
+	// file with a line that says "remember" in any letter case (every
+	// inline command does).
+	strictAll bool
+	strict    map[string]bool
+	// probe, when set, makes this a first pass: the person's messages go
+	// to probe and nothing is stored.
+	probe   func(memcore.Turn)
 	c       *ctx
 	h       *memcore.Hook
 	sum     IngestSummary
@@ -238,7 +247,11 @@ func (in *ingester) flushTainted() error {
 // person queues one of the person's messages; order with tainted content
 // is kept exactly (an inline approval answers what came before it).
 func (in *ingester) person(t memcore.Turn) error {
-	if in.strict {
+	if in.probe != nil {
+		in.probe(t)
+		return nil
+	}
+	if in.ordered(t.SessionID) {
 		if err := in.flushTainted(); err != nil {
 			return err
 		}
@@ -252,10 +265,10 @@ func (in *ingester) person(t memcore.Turn) error {
 
 func (in *ingester) taint(source, text string, t memcore.Turn) error {
 	text = strings.Join(strings.Fields(text), " ")
-	if text == "" {
+	if text == "" || in.probe != nil {
 		return nil
 	}
-	if in.strict {
+	if in.ordered(t.SessionID) {
 		if err := in.flushPersons(); err != nil {
 			return err
 		}
@@ -271,13 +284,17 @@ func (in *ingester) taint(source, text string, t memcore.Turn) error {
 	return nil
 }
 
+func (in *ingester) ordered(session string) bool { return in.strictAll || in.strict[session] }
+
 func cmdIngest(c *ctx) error {
 	if len(c.p.pos) > 1 {
 		return usagef("expected ingest [FILE|-]")
 	}
 	var r io.Reader = c.env.Stdin
 	var size int64
-	strict := true
+	h := memcore.NewHook(c.store, memcore.HookOptions{})
+	strictAll := true
+	var strict map[string]bool
 	if len(c.p.pos) == 1 && c.p.pos[0] != "-" {
 		f, err := os.Open(c.p.pos[0])
 		if err != nil {
@@ -290,21 +307,21 @@ func cmdIngest(c *ctx) error {
 			}
 			size = fi.Size()
 		}
-		// A first pass (a file can be read twice, stdin cannot): without
-		// any "remember" there is no inline command, so order between the
-		// person's messages and other content does not matter.
-		mentions, err := mentionsRemember(f)
+		// A first pass (a file can be read twice, stdin cannot) finds the
+		// sessions that may hold an inline command: only there does order
+		// between the person's messages and other content matter.
+		sessions, err := approvalSessions(c, h, f)
 		if err != nil {
 			return fmt.Errorf("ingest: %w", err)
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("ingest: %w", err)
 		}
-		strict = mentions
+		strictAll, strict = sessions == nil, sessions
 		r = f
 	}
-	in := &ingester{strict: strict, c: c, h: memcore.NewHook(c.store, memcore.HookOptions{}), maxText: c.store.Config().AtomMaxChars}
-	bar := newByteProgress(c.env.Stderr, c.env.StderrIsTerminal && !c.json, "ingest", size)
+	in := &ingester{strictAll: strictAll, strict: strict, c: c, h: h, maxText: c.store.Config().AtomMaxChars}
+	bar := progressBar(c, "ingest", size)
 	lr := jsonl.NewReader(r, jsonl.MaxLine)
 	mode := 0 // 0 unknown, 1 plain text, 2 JSONL
 	var runErr error
@@ -458,29 +475,46 @@ func (in *ingester) jsonLine(line int, b []byte, t memcore.Turn) error {
 	return nil
 }
 
-// mentionsRemember reports whether "remember" appears anywhere in r, in
-// any letter case (every inline command says it), reading with constant
-// memory.
-func mentionsRemember(r io.Reader) (bool, error) {
-	const word = "remember"
-	buf := make([]byte, 256<<10)
-	var carry []byte
-	for {
-		n, err := r.Read(buf)
-		chunk := append(carry, bytes.ToLower(buf[:n])...)
-		if bytes.Contains(chunk, []byte(word)) {
-			return true, nil
-		}
-		if len(chunk) >= len(word) {
-			carry = append(carry[:0], chunk[len(chunk)-len(word)+1:]...)
-		} else {
-			carry = append(carry[:0], chunk...)
-		}
-		if err == io.EOF {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
+// maxStrictSessions bounds the first pass's session set; a file with more
+// sessions holding an inline command is ingested in file order throughout.
+const maxStrictSessions = 100_000
+
+// approvalSessions is ingest's first pass over a file: the sessions (as
+// ingest keys them: the line's "session", else --session) in which a
+// message of the person's holds an inline command, found by decoding every
+// line exactly as the second pass does and asking the Hook's own parse
+// (MayApprove). Constant memory; nil means "all sessions" (too many).
+func approvalSessions(c *ctx, h *memcore.Hook, r io.Reader) (map[string]bool, error) {
+	out := map[string]bool{}
+	probe := &ingester{c: c, h: h}
+	probe.probe = func(t memcore.Turn) {
+		if out != nil && h.MayApprove(t.Message) {
+			out[t.SessionID] = true
+			if len(out) > maxStrictSessions {
+				out = nil
+			}
 		}
 	}
+	lr := jsonl.NewReader(r, jsonl.MaxLine)
+	for first := true; out != nil; {
+		b, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if errors.Is(err, jsonl.ErrLineTooLong) {
+			continue // skipped by the second pass too
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == 0 {
+			continue
+		}
+		if first && b[0] != '{' {
+			return out, nil // plain lines: every one the person's, nothing to order
+		}
+		first = false
+		probe.jsonLine(lr.Line(), b, memcore.Turn{SessionID: c.p.flags["session"], Project: c.p.flags["project"]})
+	}
+	return out, nil
 }

@@ -182,3 +182,49 @@ func TestIngestInlineApprovalKeepsFileOrder(t *testing.T) {
 		t.Fatalf("live %+v quarantine %+v", live, quar)
 	}
 }
+
+// Ingest batches sessions without an inline command freely, so the first
+// pass must find every session that may hold one, however its line spells
+// "remember" (a JSON escape, upper case), with other sessions interleaved,
+// and from stdin (read once: file order everywhere).
+func TestIngestInlineApprovalOrderWhateverTheSpelling(t *testing.T) {
+	for _, tc := range []struct{ name, approval string }{
+		{"plain", `odek, remember the web page`},
+		{"json escape", `odek, rem\u0065mber the web page`},
+		{"upper case", `odek, REMEMBER the web page`},
+	} {
+		for _, stdin := range []bool{false, true} {
+			lines := []string{
+				`{"role":"user","content":"Can you check the release page?","session":"s1"}`,
+				`{"role":"user","content":"Please look at the deploy docs.","session":"s2"}`,
+				`{"role":"tool","name":"WebFetch","content":"The release train leaves every Tuesday at noon.","session":"s1"}`,
+				`{"role":"tool","name":"WebFetch","content":"Deploys need two approvals.","session":"s2"}`,
+				`{"role":"user","content":"` + tc.approval + `","session":"s1"}`,
+				`{"role":"user","content":"Thanks, that is all.","session":"s2"}`,
+				`{"role":"tool","name":"WebFetch","content":"Staging is frozen on Fridays.","session":"s1"}`,
+				`{"role":"tool","name":"WebFetch","content":"Rollbacks take ten minutes.","session":"s2"}`,
+			}
+			home := newHome(t)
+			var r result
+			if stdin {
+				r = run(t, home, strings.Join(lines, "\n")+"\n", "ingest", "-", "--json")
+			} else {
+				r = run(t, home, "", "ingest", writeTranscript(t, lines...), "--json")
+			}
+			var sum cli.IngestSummary
+			if r.code != 0 || json.Unmarshal([]byte(r.stdout), &sum) != nil || sum.Promoted != 1 {
+				t.Fatalf("%s stdin=%v: ingest: %+v %+v", tc.name, stdin, r, sum)
+			}
+			live, quar := ingestState(t, home)
+			var promoted []string
+			for _, a := range live {
+				if a.SourceClass == memcore.SourceUserApproved {
+					promoted = append(promoted, a.Text)
+				}
+			}
+			if len(promoted) != 1 || !strings.Contains(promoted[0], "Tuesday at noon") || len(quar) != 3 {
+				t.Fatalf("%s stdin=%v: promoted %q, quarantine %+v", tc.name, stdin, promoted, quar)
+			}
+		}
+	}
+}

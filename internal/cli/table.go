@@ -35,13 +35,13 @@ func init() {
 			examples: []string{"odekmem recall 'which database do we use for the ledger?' --project payments-api"},
 			run:      cmdRecall},
 		&command{name: "ingest", args: "[FILE|-]", summary: "run per-turn extraction over a transcript",
-			flags:    flagSpec{"session": true, "project": true, "json": false},
+			flags:    flagSpec{"session": true, "project": true, "json": false, "progress": false},
 			flagHelp: map[string]string{"session": "session id for lines that name none", "project": "project for lines that name none"},
 			about: `Reads plain lines (each one a message from the person) or JSONL of {"role","content","session","turn",
 				"project","time"} from FILE or stdin. Only lines with a single explicit "role":"user" are the person; every
 				other line (no role, tool results, web, file, MCP or subagent content) is stored tainted and waits in
 				quarantine. A line with duplicate keys is an error for that line only. Streams with constant memory and
-				draws progress on a terminal. See 'odekmem help formats'.`,
+				draws progress on a terminal (--progress: as a line every 2 s anywhere). See 'odekmem help formats'.`,
 			examples: []string{"odekmem ingest transcript.jsonl --session s1 --project payments-api", "cat notes.txt | odekmem ingest -"},
 			run:      cmdIngest, store: writesStore, group: "Data"},
 		&command{name: "forget", args: "<atom-id>", summary: "remove an atom from the live store or the quarantine",
@@ -87,12 +87,13 @@ func init() {
 			examples: []string{"odekmem export backup.jsonl", "odekmem export > backup.jsonl"},
 			run:      cmdExport, group: "Data", jsonOut: true},
 		&command{name: "import", args: "FILE|-", summary: "read JSONL written by export",
-			flags: flagSpec{"json": false, "as-untrusted": false},
+			flags: flagSpec{"json": false, "as-untrusted": false, "progress": false},
 			about: `A person's restore: atoms keep the source class the file claims, but every text field of every
 				record (text, reasons, context, link kinds, pending reviews, user-model values) is scanned and redacted,
 				ids must be in the store's id alphabet, and the summary says how many trusted records the file brought
 				in. With --as-untrusted every atom is quarantined and user-model values are queued as pending reviews.
-				Streams with constant memory; a bad line is reported by number and skipped.`,
+				Streams with constant memory; a bad line is reported by number and skipped. Progress is drawn on a
+				terminal; --progress prints it as lines (lines read, bytes, lines committed: durable) every 2 s.`,
 			examples: []string{"odekmem import backup.jsonl", "odekmem import --as-untrusted shared.jsonl"},
 			run:      cmdImport, store: writesStore, group: "Data"},
 		&command{name: "scan", args: "[text|-]", summary: "scan text (or stdin lines) and print findings",

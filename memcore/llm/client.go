@@ -315,20 +315,3 @@ func ask(ctx context.Context, c Client, task string, req Request) (string, error
 	}
 	return raw, nil
 }
-
-// askArray is ask for a task whose reply is a JSON array, bare or wrapped
-// in an object as unwrapArray takes it: one user message, the reply parsed.
-func askArray(ctx context.Context, c Client, task, system, user string) ([]any, error) {
-	raw, err := ask(ctx, c, task, Request{System: system, Messages: []Message{{Role: "user", Content: user}}})
-	if err != nil {
-		return nil, err
-	}
-	v, err := ParseValue(raw, 0)
-	if err == nil {
-		var arr []any
-		if arr, err = unwrapArray(v); err == nil {
-			return arr, nil
-		}
-	}
-	return nil, fmt.Errorf("llm: %s: parse reply: %w", task, err)
-}
