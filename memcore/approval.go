@@ -31,7 +31,8 @@ import (
 //     later in the message ("… just kidding", "never mind"), or in text the
 //     person pasted: an <untrusted_content> block, a fenced code block, a
 //     "> " quote, or a message that looks pasted (more than three lines,
-//     or a line that looks like log or terminal output).
+//     or any pasted region by the shared judgement of pasted.go: log or
+//     terminal output, a stack trace, HTML, JSON, an e-mail, a web page).
 //   - Entries the scanner rejected, and entries whose text fails the scan
 //     when promote re-runs it, are never approved by a phrase: a person
 //     promotes those after reading the findings.
@@ -59,15 +60,12 @@ const maxApprovalLines = 3
 var (
 	approvalLead = `(?i)^(?:(?:ok|okay|thanks|thank you|great|good|nice|cool|yes|yep|yeah|sure|perfect|right|alright|hey|hi|please|also|and|so)[,.!]?\s+)*`
 	approvalTail = `\s*[,:]?\s+(?:please\s+)?remember\b\s*(.*)$`
-	// machineLine marks a line as pasted output rather than the person's
-	// prose.
-	machineLine = regexp.MustCompile(`^\s{2,}\S|^\t|^\s*\[?\d{4}-\d{2}-\d{2}[T ]|^\s*\[?\d{2}:\d{2}:\d{2}|\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\b|^\s*(?:=== RUN|--- (?:FAIL|PASS|SKIP)|PASS$|FAIL\b|ok\s+\S+\s+[\d.]+s)|\S+\.[A-Za-z]{1,5}:\d+|^\s*[$#%>]\s|^\s*at \S+\(|Traceback|^\s*[│|+].*[│|+]\s*$`)
-	retraction  = regexp.MustCompile(`(?i)\b(?:just kidding|kidding|jk|never ?mind|scratch that|forget (?:it|that|this)|don'?t remember|do not remember|actually,? no|wait,? no|not that one|ignore that)\b`)
-	fillerTail  = regexp.MustCompile(`(?i)(?:[\s,]+(?:please|thanks|thank you|too|as well|for later|for next time|for me|for now|one|ok|okay|then|now))+$`)
-	allObject   = regexp.MustCompile(`(?i)^(?:all(?: of)?(?: (?:that|this|it|them|those|these))?|(?:that|this|it|them) all|all of them|everything|them|those|these|both)$`)
-	bareObject  = regexp.MustCompile(`(?i)^(?:that|this|it)$`)
-	namedObject = regexp.MustCompile(`(?i)^(all(?: of)?\s+)?(?:the|those|these|that|this|your)\s+((?:[\p{L}\p{N}_-]+\s+){0,4}?)(outputs?|results?|contents?|pages?|texts?|summary|summaries|answers?|responses?|logs?|findings|files?|notes?|suggestions?|ones?|entry|entries|memory|memories)$`)
-	statementRe = regexp.MustCompile(`(?i)^(?:(?:that|this)\s*:\s*|that\s+|:\s*)?(.+)$`)
+	retraction   = regexp.MustCompile(`(?i)\b(?:just kidding|kidding|jk|never ?mind|scratch that|forget (?:it|that|this)|don'?t remember|do not remember|actually,? no|wait,? no|not that one|ignore that)\b`)
+	fillerTail   = regexp.MustCompile(`(?i)(?:[\s,]+(?:please|thanks|thank you|too|as well|for later|for next time|for me|for now|one|ok|okay|then|now))+$`)
+	allObject    = regexp.MustCompile(`(?i)^(?:all(?: of)?(?: (?:that|this|it|them|those|these))?|(?:that|this|it|them) all|all of them|everything|them|those|these|both)$`)
+	bareObject   = regexp.MustCompile(`(?i)^(?:that|this|it)$`)
+	namedObject  = regexp.MustCompile(`(?i)^(all(?: of)?\s+)?(?:the|those|these|that|this|your)\s+((?:[\p{L}\p{N}_-]+\s+){0,4}?)(outputs?|results?|contents?|pages?|texts?|summary|summaries|answers?|responses?|logs?|findings|files?|notes?|suggestions?|ones?|entry|entries|memory|memories)$`)
+	statementRe  = regexp.MustCompile(`(?i)^(?:(?:that|this)\s*:\s*|that\s+|:\s*)?(.+)$`)
 )
 
 // sourceWords maps words in an inline approval to the source they name.
@@ -94,19 +92,17 @@ func (c Config) agentName() string {
 // parseApprovals finds the inline commands in a message (see the rules
 // above). It returns nothing for a message that looks pasted or retracts.
 func parseApprovals(msg, agent string) []approvalCmd {
-	own := ownText(msg)
-	var lines []string
-	for _, l := range strings.Split(own, "\n") {
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 || len(lines) > maxApprovalLines {
+	// The shared judgement of pasted text (pasted.go): a message that
+	// holds an unmarked paste, or more lines than a short answer, approves
+	// nothing; fenced blocks and "> " quotes are left out.
+	p := splitPasted(msg)
+	if p.unmarked() || p.ownLines == 0 || p.ownLines > maxApprovalLines {
 		return nil
 	}
-	for _, l := range lines {
-		if machineLine.MatchString(l) {
-			return nil
+	var lines []string
+	for _, l := range strings.Split(p.own, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
 		}
 	}
 	head := regexp.MustCompile(approvalLead + regexp.QuoteMeta(agent) + approvalTail)

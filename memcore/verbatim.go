@@ -3,12 +3,6 @@ package memcore
 import (
 	"fmt"
 	"strings"
-	"unicode"
-
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
-
-	"github.com/odekmem/odekmem/memcore/scan"
 )
 
 // The verbatim rule decides whether text an agent proposes to remember is
@@ -28,7 +22,9 @@ import (
 //     deploy on tuesdays").
 //  2. What is not the person's own text is removed from the message first:
 //     <untrusted_content_…> blocks, fenced code blocks (``` or ~~~, an
-//     unclosed fence runs to the end) and "> " quoted lines.
+//     unclosed fence runs to the end), "> " quoted lines and every region
+//     the shared judgement of pasted text finds (pasted.go: logs, terminal
+//     output, stack traces, HTML, JSON, e-mail, web-page text …).
 //  3. Whole span: the proposal's tokens (words, with ' - . / @ : inside a
 //     word kept as part of it, and each punctuation mark) must equal a run of
 //     consecutive tokens of the message. A fragment of a word never matches
@@ -67,7 +63,14 @@ import (
 //     …", "the log printed: …", "Translate to French: …"), and not judged
 //     by a following dependent clause ("… - a mistake");
 //     - not taken back later in the message ("… just kidding", "never
-//     mind", a bare "Not."; the retractions that cancel an inline approval).
+//     mind", a bare "Not."; the retractions that cancel an inline approval);
+//     - not governed by a frame across a joiner (verbatim_frames.go): a
+//     clause before it across ; : a dash, a comma or a line break that is
+//     left open for it ("please stop; we deploy from main"), a list header
+//     with a negation, or a clause after it that takes it back ("; that's a
+//     lie").
+//
+// The words each step looks for are in verbatim_lexicon.go (English only).
 //
 // Any occurrence that passes is enough.
 
@@ -131,199 +134,6 @@ func VerbatimUserSpan(message, text string) (ok bool, why string) {
 	return false, why
 }
 
-var (
-	vFolder      = cases.Fold()
-	vPunctMapper = strings.NewReplacer(
-		"\u2018", "'", "\u2019", "'", "\u201a", "'", "\u201b", "'", "\u2032", "'", "`", "'",
-		"\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u201f", `"`, "\u00ab", `"`, "\u00bb", `"`, "\u2033", `"`,
-		"\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2015", "-", "\u2212", "-",
-	)
-)
-
-// ownText is the person's message without what they pasted: untrusted
-// wrappers, fenced code blocks (``` or ~~~; an unclosed fence runs to the
-// end) and "> " quoted lines. Each removed line leaves an empty line, which
-// ends a sentence.
-func ownText(msg string) string {
-	lines := strings.Split(scan.StripUntrusted(msg), "\n")
-	fence := ""
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		switch {
-		case fence != "":
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			lines[i] = ""
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			fence = t[:3]
-			lines[i] = ""
-		case strings.HasPrefix(t, ">"):
-			lines[i] = ""
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// vNormalize is the comparison form of the rule: NFKC, case folded,
-// invisible characters gone, quotes and dashes unified. Line breaks are kept
-// (they end sentences); the tokenizer collapses the rest of the white space.
-func vNormalize(s string) string {
-	s = norm.NFKC.String(s)
-	s = vFolder.String(s)
-	s = vPunctMapper.Replace(s)
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\u2028' || r == '\u2029':
-			return '\n'
-		case unicode.IsSpace(r) || unicode.IsControl(r):
-			return ' '
-		case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0':
-			return -1
-		}
-		return r
-	}, s)
-}
-
-type vToken struct {
-	s     string
-	word  bool
-	space bool // white space before it
-	line  bool // a line break before it
-}
-
-func vWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_'
-}
-
-// vJoiner runes stay inside a word when a word character follows:
-// don't, force-push, v1.2, tools/deploy.sh, ops@example.com, host:8080.
-func vJoiner(r rune) bool {
-	switch r {
-	case '\'', '-', '.', '/', '@', ':', '+', '#':
-		return true
-	}
-	return false
-}
-
-func vTokens(s string) []vToken {
-	rs := []rune(s)
-	var out []vToken
-	space, line := false, false
-	for i := 0; i < len(rs); {
-		r := rs[i]
-		if r == '\n' {
-			line, space = true, true
-			i++
-			continue
-		}
-		if r == ' ' {
-			space = true
-			i++
-			continue
-		}
-		t := vToken{space: space, line: line}
-		space, line = false, false
-		if !vWordRune(r) {
-			if r != '*' && r != '~' { // markdown emphasis carries no words
-				t.s = string(r)
-				out = append(out, t)
-			}
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(rs) {
-			if vWordRune(rs[j]) {
-				j++
-				continue
-			}
-			if vJoiner(rs[j]) && j+1 < len(rs) && vWordRune(rs[j+1]) {
-				j += 2
-				continue
-			}
-			break
-		}
-		t.s, t.word = string(rs[i:j]), true
-		out = append(out, t)
-		i = j
-	}
-	return out
-}
-
-func vSentenceEnd(t vToken) bool {
-	switch t.s {
-	case ".", "!", "?", ";", "…":
-		return true
-	}
-	return false
-}
-
-func vClauseMark(t vToken) bool {
-	switch t.s {
-	case ",", ":", "-", "(", ")", "[", "]", `"`:
-		return true
-	}
-	return false
-}
-
-// vChangers are words that, next to a span in its clause, change what it
-// means: negation, prohibition, doubt, hypothesis, modality and reported
-// speech.
-var vChangers = wordSet(`not no never nor neither none nobody nothing nowhere noone
-don't dont doesn't doesnt didn't didnt isn't isnt aren't arent wasn't wasnt weren't werent
-won't wont wouldn't wouldnt shouldn't shouldnt can't cant cannot couldn't couldnt mustn't mustnt
-haven't havent hasn't hasnt hadn't hadnt ain't needn't shan't
-without avoid avoids avoiding stop stopped quit refuse refused refuses
-forbid forbids forbidden prohibit prohibits prohibited ban bans banned disallow disallowed
-unsafe insecure dangerous risky wrong false untrue incorrect bad harmful deprecated obsolete
-lie lies myth rumor rumour joke kidding sarcasm sarcastic pretend pretending fake hypothetically
-doubt doubts doubtful deny denies denied dispute disputes hardly barely seldom rarely
-if unless whether suppose supposing assume assuming imagine wonder wondering except instead
-should would could might may maybe perhaps possibly ought shall must
-said says say saying claim claims claimed claiming told tell tells telling wrote writes written
-according reportedly allegedly supposedly apparently heard hears rumored rumoured asks asked ask asking
-think thinks thought believe believes believed guess guessed hope hoped wish wished used
-argues argued suggests suggested insists insisted
-reads states stated mentions mentioned prints printed outputs returned returns shows showed displays displayed
-recommends recommended wants wanted translate translated translates quote quoted quotes instructs instructed
-lol jk lmao haha rofl
-mistake mistaken mistakenly accidentally wrongly bug terrible awful horrible stupid dumb silly
-formerly previously anymore`)
-
-// vCopulas after a span make it the subject of a predicate the proposal
-// dropped.
-var vCopulas = wordSet(`is are was were be been being am isn't aren't wasn't weren't
-will would should must can could may might shall has have had does do did
-seems seem sounds sound looks look remains remain becomes become
-gets get got needs need requires require`)
-
-// vSubjects open a clause that stands on its own.
-var vSubjects = wordSet(`i we you they he she it our my your their his her its the a an
-this that these those there every each all some most many several any
-everyone everybody someone somebody one i'm we're you're they're he's she's it's
-i've we've they've i'd we'd there's that's`)
-
-// vPolarity opens a span that states its own polarity ("never disable
-// TLS verification"): like a subject, it stands on its own after a comma
-// or a conjunction.
-var vPolarity = wordSet(`never always don't dont do not no`)
-
-var vConjunctions = wordSet(`and but or so yet while whereas although though because however since`)
-
-// vQualifiers open a following clause that qualifies the span.
-var vQualifiers = wordSet(`not never unless if except only but or which who
-although though supposedly allegedly apparently reportedly according
-said says claims claimed wrote told right jk lol kidding`)
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
-
 // spanChanged checks the context of the match mt[s:e] and returns why its
 // meaning differs from the proposal's, or "".
 func spanChanged(mt []vToken, s, e int, asks bool) string {
@@ -377,6 +187,19 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 		if w := strings.Fields(strings.Join(rest, " ")); retraction.MatchString(strings.Join(w, " ")) || len(w) > 0 && w[0] == "not" && (len(w) == 1 || !vWordRune([]rune(w[1])[0])) {
 			return "taken back later in the person's message"
 		}
+	}
+	// A frame in a neighbouring clause of the same sentence or line that
+	// governs the span: "please stop; we deploy from main", "The page
+	// says — we deploy from main", a list under "Things that are NOT
+	// true:", "we deploy from main; that's a lie".
+	if why := vFrameBefore(mt, s); why != "" {
+		return why
+	}
+	if why := vListHeader(mt, s); why != "" {
+		return why
+	}
+	if why := vFrameAfter(mt, sentEnd); why != "" {
+		return why
 	}
 	// Before the span, in its clause.
 	clauseStart := sentStart
@@ -441,23 +264,6 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	}
 	return ""
 }
-
-var reporting = wordSet(`said says claims claimed wrote told according reportedly allegedly supposedly`)
-
-// isNegatedContraction catches n't forms the lists do not spell out.
-func isNegatedContraction(w string) bool {
-	return strings.HasSuffix(w, "n't")
-}
-
-// vAuxiliaries open a question when they start a sentence; vQuestionWords
-// do when an auxiliary follows them ("why do we", but not "what we decided
-// is …").
-var (
-	vAuxiliaries = wordSet(`is are am was were do does did can could should would will shall
-		has have had isn't aren't wasn't weren't don't doesn't didn't can't couldn't shouldn't
-		wouldn't won't hasn't haven't`)
-	vQuestionWords = wordSet(`what why how when where who whom whose which`)
-)
 
 // vAsksWithoutMark reports whether mt[start:end] is a question that lacks
 // its question mark (one with the mark is handled by the caller).

@@ -1,0 +1,393 @@
+package memcore
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+// Pasted text: what in a person's message the person did not say but
+// pasted — logs, terminal transcripts, stack traces, test output, HTML,
+// JSON, diffs, tables, e-mail quotes, web-page text, code. It is the one
+// judgement the inline approvals (approval.go), the verbatim rule
+// (verbatim.go) and per-turn extraction (extract.go) share: a phrase inside
+// pasted text approves nothing, a span of it is not the person's words, and
+// what extraction finds in it is quarantined with the source class of what
+// it looks like.
+//
+// The judgement is by line. A line is pasted when it is
+//   - inside an explicit marker: a fenced code block (``` or ~~~; an
+//     unclosed fence runs to the end), a "> " quoted line, or (removed
+//     before anything else) an <untrusted_content_…> wrapper;
+//   - machine output by its shape (pasteLineKind): a shell prompt
+//     ("$ make", "user@host:~$ …"), a timestamp at the start, a log level
+//     at the start or in brackets ("ERROR", "[warn]", "level=error"),
+//     logfmt pairs, a stack frame ("at x.y(…)", `File "x.py", line 3`,
+//     "goroutine 7 [running]", "panic: …", "FooError: …"), compiler or test
+//     output ("main.go:12:3: …", "=== RUN", "--- FAIL", "ok  pkg 0.1s"),
+//     an HTML tag at the start, a JSON line, a diff header, a table row or
+//     column-aligned output, an HTTP request or status line, a long run
+//     without spaces, or indented code (four spaces or a tab, not a list
+//     item);
+//   - after an e-mail header block ("On … wrote:", two header lines such
+//     as "From:"/"Subject:", "-----Original Message-----"): the rest of the
+//     message is the mail;
+//   - in a paragraph that holds web-page chrome ("Skip to content",
+//     "Accept all cookies", "5 min read", "Was this page helpful?", a
+//     breadcrumb "Docs › Guides"): the whole paragraph is the page;
+//   - after a shell prompt line, up to the next empty line (the command's
+//     output); between two pasted lines with no empty line in between; or
+//     right after a pasted line when it does not read as prose (code, an
+//     "Error:" line, no lower-case word).
+//
+// The person's own lines around a paste — "here is the log:", "why does
+// this fail?" — stay theirs.
+
+// pasteKind names what a pasted region looks like; it decides the source
+// class extraction gives what it finds there.
+type pasteKind string
+
+const (
+	pasteTerminal pasteKind = "terminal transcript"
+	pasteLog      pasteKind = "log"
+	pasteTrace    pasteKind = "stack trace"
+	pasteTest     pasteKind = "test or compiler output"
+	pasteHTML     pasteKind = "HTML"
+	pasteJSON     pasteKind = "JSON"
+	pasteDiff     pasteKind = "diff"
+	pasteTable    pasteKind = "table"
+	pasteHTTP     pasteKind = "HTTP exchange"
+	pasteEmail    pasteKind = "e-mail"
+	pasteWeb      pasteKind = "web page text"
+	pasteQuote    pasteKind = "quoted text"
+	pasteCode     pasteKind = "code"
+	pasteData     pasteKind = "data"
+)
+
+// sourceClass is the source class of text extracted from a paste of this
+// kind: machine output is tool_output, a web page is web, a document
+// someone else wrote (a mail, a quote) is file_read.
+func (k pasteKind) sourceClass() string {
+	switch k {
+	case pasteHTML, pasteWeb:
+		return SourceWeb
+	case pasteEmail, pasteQuote:
+		return SourceFileRead
+	}
+	return SourceToolOutput
+}
+
+// pastedRegion is one run of pasted lines.
+type pastedRegion struct {
+	kind        pasteKind
+	first, last int    // line numbers (0-based) in the message without wrappers
+	text        string // the region's lines
+	marked      bool   // inside a fence or a "> " quote: the person marked it
+}
+
+// pastedText is a message split into the person's own text and what they
+// pasted.
+type pastedText struct {
+	// own is the message with every pasted line emptied (an empty line
+	// ends a sentence, so no sentence runs across a paste).
+	own      string
+	regions  []pastedRegion
+	ownLines int // non-empty lines of own
+}
+
+// unmarked reports whether the message holds a paste the person did not
+// mark with a fence or a quote: by the shared judgement, a message that
+// looks pasted.
+func (p pastedText) unmarked() bool {
+	for _, r := range p.regions {
+		if !r.marked {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	pasteTerminalRe = regexp.MustCompile(`^\s*(?:\S+@\S+:\S*\s?[$#%]|PS [A-Za-z]:\\[^>]*>|[$%❯➜λ»]|\(\S+\)\s*\$)\s+\S`)
+	pasteStampRe    = regexp.MustCompile(`^\W{0,3}(?:\d{4}[-/]\d{2}[-/]\d{2}[T _]\d{1,2}:\d{2}|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}|\d{10}(?:\.\d+)?\s|[IWEF]\d{4} \d{2}:\d{2})`)
+	pasteLevelRe    = regexp.MustCompile(`^(?:\W{0,3}(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL|CRIT|NOTICE|PANIC|SEVERE)\b[\]:|\s]|npm (?:ERR|WARN)!|(?:error|warning|fatal|panic)(?:\[\w+\])?: )`)
+	pasteLevelInRe  = regexp.MustCompile(`\[(?i:info|warn|warning|error|err|debug|trace|fatal|critical|notice)\]|\blevel=(?i:info|warn|warning|error|debug|trace|fatal)\b`)
+	pasteLogfmtRe   = regexp.MustCompile(`(?:\b[\w.]+=(?:"[^"]*"|\S+)\s+){3,}`)
+	pasteTraceRe    = regexp.MustCompile(`^(?:\s+at \S|\s*File ".+", line \d+|goroutine \d+ \[|panic: |\s*\S+\.go:\d+ \+0x|Exception in thread|\s*Caused by: |\s*\.\.\. \d+ more|\s*[\w.$]*(?:Error|Exception)(?::\s|$)|\s*#\d+\s+0x[0-9a-f]+|\s*\d+: 0x[0-9a-f]+|\s*at .+\(.+:\d+(?::\d+)?\))`)
+	pasteTestRe     = regexp.MustCompile(`^\s*(?:=== (?:RUN|PAUSE|CONT|NAME)\s|--- (?:FAIL|PASS|SKIP):|(?:ok|FAIL|PASS)\s+\S+\s+[\d.]+s\b|(?:PASS|FAIL)$|FAILED \S+::|PASSED \S+::|={3,} .* ={3,}$|[✓✔✗✘×●]\s|\d+ (?:passing|failing|pending)\b|Tests?:\s+\d+|(?:\./|/|[A-Za-z]:\\)?[\w.\-/\\]+\.[A-Za-z]{1,5}:\d+(?::\d+)?:?(?:\s|$))`)
+	pasteHTMLRe     = regexp.MustCompile(`^\s*<(?:!DOCTYPE|!--|/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>)|<([a-zA-Z][\w-]*)(?:\s[^<>]*)?>[^<]*</([a-zA-Z][\w-]*)>`)
+	pasteJSONRe     = regexp.MustCompile(`^\s*(?:[{\[]\s*(?:"|\{|\[|$)|"[^"\n]{1,80}"\s*:\s*(?:"|\d|-|\{|\[|true|false|null)|[}\]],?\s*$)`)
+	pasteDiffRe     = regexp.MustCompile(`^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+|(?:\+\+\+|---) (?:[ab]/|/dev/null)|index [0-9a-f]{6,}\.\.)`)
+	pasteTableRe    = regexp.MustCompile(`^\s*[│|┃+╭╰├].*[│|┃+╮╯┤]\s*$|^\s*[─━═]{3,}|\S {3,}\S+ {3,}\S`)
+	pasteHTTPRe     = regexp.MustCompile(`^(?:(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) (?:/|https?://)\S* HTTP/\d|HTTP/\d(?:\.\d)? \d{3}\b)`)
+	pasteBlobRe     = regexp.MustCompile(`^\s*\S{60,}\s*$`)
+	pasteIndentRe   = regexp.MustCompile(`^(?: {4,}|\t)\S`)
+	pasteListRe     = regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s`)
+	pasteWroteRe    = regexp.MustCompile(`^\s*(?:On .{6,} wrote:\s*$|-{2,} ?(?:Original Message|Forwarded message) ?-{2,}|Begin forwarded message:)`)
+	pasteHeaderRe   = regexp.MustCompile(`^(?:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To):\s+\S`)
+	pasteChromeRe   = regexp.MustCompile(`(?i)^\s*(?:skip to (?:main )?content|accept (?:all )?cookies|we use cookies|\d+ min(?:ute)? read|table of contents|was this (?:page|article) helpful\??|all rights reserved|copyright ©|© \d{4}|edit this page|share this (?:article|post)|posted (?:by|on) |last (?:updated|modified)(?: on)?:? |advertisement|sign up for our newsletter)`)
+	pasteCrumbRe    = regexp.MustCompile(`\S+ [›»] \S+ [›»] \S`)
+	pasteProseWord  = regexp.MustCompile(`\b[a-z]{2,}\b`)
+)
+
+// pasteLineKind is what a single line looks like: a paste kind, or "" for
+// a line that reads as the person's prose.
+func pasteLineKind(l string) pasteKind {
+	t := strings.TrimSpace(l)
+	if t == "" {
+		return ""
+	}
+	// Cheap tests first decide which patterns can match at all: most
+	// lines of prose skip every regular expression but two anchored ones.
+	lead := t[0]
+	digitLead := lead >= '0' && lead <= '9' || lead == '['
+	symbolLead := !(lead >= 'a' && lead <= 'z' || lead >= 'A' && lead <= 'Z')
+	switch {
+	case (symbolLead || strings.ContainsAny(t, "@$%#>")) && pasteTerminalRe.MatchString(l):
+		return pasteTerminal
+	case pasteTraceRe.MatchString(l), strings.Contains(t, "Traceback (most recent call last)"):
+		return pasteTrace
+	case pasteTestRe.MatchString(l):
+		return pasteTest
+	case (digitLead || symbolLead || strings.HasPrefix(t, "Jan") || len(t) > 3) && pasteStampRe.MatchString(l),
+		pasteLevelRe.MatchString(l),
+		strings.ContainsAny(t, "[=") && pasteLevelInRe.MatchString(l),
+		strings.Count(t, "=") >= 3 && pasteLogfmtRe.MatchString(l):
+		return pasteLog
+	case strings.ContainsAny(lead0(t), "d@+-i") && pasteDiffRe.MatchString(l):
+		return pasteDiff
+	case (lead == 'H' || lead == 'G' || lead == 'P' || lead == 'D' || lead == 'O') && pasteHTTPRe.MatchString(l):
+		return pasteHTTP
+	case strings.ContainsRune(t, '<') && pasteHTMLRe.MatchString(l):
+		return pasteHTML
+	case strings.ContainsAny(lead0(t), "{}[]\"") && pasteJSONRe.MatchString(l):
+		return pasteJSON
+	case (symbolLead || strings.Contains(t, "   ")) && pasteTableRe.MatchString(l):
+		return pasteTable
+	case len(t) >= 60 && pasteBlobRe.MatchString(l):
+		return pasteData
+	case pasteIndentRe.MatchString(l) && !pasteListRe.MatchString(l):
+		return pasteCode
+	}
+	return ""
+}
+
+// lead0 is the first byte of t as a string.
+func lead0(t string) string { return t[:1] }
+
+// proseLike reports whether a line reads as the person's own sentence:
+// lower-case words make up most of it and it carries no code punctuation.
+func proseLike(l string) bool {
+	t := strings.TrimSpace(l)
+	if t == "" {
+		return false
+	}
+	if strings.ContainsAny(t, "{};") || strings.Contains(t, "()") || strings.Contains(t, ":=") || strings.Contains(t, "=>") {
+		return false
+	}
+	words := pasteProseWord.FindAllString(t, -1)
+	letters := 0
+	for _, w := range words {
+		letters += len(w)
+	}
+	return len(words) >= 2 && letters*2 >= len(t)
+}
+
+// splitPasted splits msg into the person's own text and the regions they
+// pasted (see the rules above). Untrusted-content wrappers are removed
+// first and belong to neither.
+func splitPasted(msg string) pastedText {
+	lines := strings.Split(scan.StripUntrusted(msg), "\n")
+	kinds := make([]pasteKind, len(lines))
+	marked := make([]bool, len(lines))
+
+	// Explicit marks: fences and "> " quotes.
+	fence := ""
+	fenceStart := -1
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			kinds[i], marked[i] = pasteCode, true
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+				refineFence(lines, kinds, fenceStart, i)
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence, fenceStart = t[:3], i
+			kinds[i], marked[i] = pasteCode, true
+		case strings.HasPrefix(t, ">"):
+			kinds[i], marked[i] = pasteQuote, true
+		}
+	}
+	if fence != "" {
+		refineFence(lines, kinds, fenceStart, len(lines)-1)
+	}
+
+	// Lines by their shape; a diff runs on through its context lines.
+	inDiff := false
+	for i, l := range lines {
+		if marked[i] {
+			inDiff = false
+			continue
+		}
+		if k := pasteLineKind(l); k != "" {
+			kinds[i] = k
+			inDiff = k == pasteDiff || inDiff && strings.HasPrefix(l, "@@")
+			continue
+		}
+		if inDiff && l != "" && strings.ContainsRune(" +-\\", rune(l[0])) {
+			kinds[i] = pasteDiff
+			continue
+		}
+		inDiff = false
+	}
+
+	// An e-mail: from its header block to the end of the message.
+	for i := range lines {
+		if marked[i] {
+			continue
+		}
+		hdr := pasteWroteRe.MatchString(lines[i]) ||
+			pasteHeaderRe.MatchString(lines[i]) && i+1 < len(lines) && pasteHeaderRe.MatchString(lines[i+1])
+		if !hdr {
+			continue
+		}
+		for j := i; j < len(lines); j++ {
+			if !marked[j] && strings.TrimSpace(lines[j]) != "" {
+				kinds[j] = pasteEmail
+			}
+		}
+		break
+	}
+
+	// Web-page chrome makes its whole paragraph the page.
+	for start := 0; start < len(lines); {
+		end := start
+		for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
+			end++
+		}
+		chrome := false
+		for i := start; i < end; i++ {
+			if !marked[i] && (pasteChromeRe.MatchString(lines[i]) || strings.ContainsAny(lines[i], "›»") && pasteCrumbRe.MatchString(lines[i])) {
+				chrome = true
+			}
+		}
+		if chrome {
+			for i := start; i < end; i++ {
+				if !marked[i] {
+					kinds[i] = pasteWeb
+				}
+			}
+		}
+		start = end + 1
+	}
+
+	// Growth: what follows a shell prompt up to an empty line is its
+	// output; a line between two pasted lines of one block, or right after
+	// a pasted line when it is not prose, belongs to the paste.
+	for i := range lines {
+		if kinds[i] != "" || strings.TrimSpace(lines[i]) == "" {
+			continue
+		}
+		prev := i - 1
+		if prev < 0 || kinds[prev] == "" || marked[prev] {
+			continue
+		}
+		if kinds[prev] == pasteTerminal {
+			kinds[i] = pasteTerminal
+			continue
+		}
+		next := i + 1
+		for next < len(lines) && kinds[next] == "" && strings.TrimSpace(lines[next]) != "" {
+			next++
+		}
+		sandwiched := next < len(lines) && kinds[next] != "" && !marked[next] && next-i <= 3
+		if sandwiched {
+			for j := i; j < next; j++ {
+				kinds[j] = kinds[prev]
+			}
+			continue
+		}
+		if !proseLike(lines[i]) {
+			kinds[i] = kinds[prev]
+		}
+	}
+
+	// Regions and the person's own text.
+	var p pastedText
+	own := make([]string, len(lines))
+	for i := 0; i < len(lines); {
+		if kinds[i] == "" {
+			own[i] = lines[i]
+			if strings.TrimSpace(lines[i]) != "" {
+				p.ownLines++
+			}
+			i++
+			continue
+		}
+		j := i
+		count := map[pasteKind]int{}
+		for j < len(lines) && kinds[j] != "" && marked[j] == marked[i] {
+			count[kinds[j]]++
+			j++
+		}
+		p.regions = append(p.regions, pastedRegion{kind: dominantKind(count), first: i, last: j - 1,
+			text: strings.Join(lines[i:j], "\n"), marked: marked[i]})
+		i = j
+	}
+	p.own = strings.Join(own, "\n")
+	return p
+}
+
+// refineFence names a fenced block by its info string or its lines
+// ("```console", a fenced log) instead of plain code.
+func refineFence(lines []string, kinds []pasteKind, open, close int) {
+	info := strings.ToLower(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(lines[open]), "`~")))
+	k := pasteCode
+	switch info {
+	case "console", "shell-session", "terminal", "sh-session":
+		k = pasteTerminal
+	case "log", "logs", "text", "txt", "output", "":
+		count := map[pasteKind]int{}
+		for i := open + 1; i < close; i++ {
+			if lk := pasteLineKind(lines[i]); lk != "" && lk != pasteCode {
+				count[lk]++
+			}
+		}
+		if d := dominantKind(count); d != "" {
+			k = d
+		}
+	case "json", "jsonl":
+		k = pasteJSON
+	case "html", "xml":
+		k = pasteHTML
+	case "diff", "patch":
+		k = pasteDiff
+	case "email", "eml":
+		k = pasteEmail
+	}
+	for i := open; i <= close && i < len(kinds); i++ {
+		kinds[i] = k
+	}
+}
+
+// dominantKind is the most frequent kind, ties broken by the order below
+// (the more specific first).
+func dominantKind(count map[pasteKind]int) pasteKind {
+	var best pasteKind
+	for _, k := range []pasteKind{pasteEmail, pasteWeb, pasteTrace, pasteTest, pasteTerminal, pasteLog, pasteDiff, pasteHTTP,
+		pasteHTML, pasteJSON, pasteTable, pasteQuote, pasteData, pasteCode} {
+		if count[k] > count[best] {
+			best = k
+		}
+	}
+	return best
+}
+
+// ownText is the person's message without what they pasted: every pasted
+// line (see splitPasted) is an empty line, which ends a sentence.
+func ownText(msg string) string {
+	return splitPasted(msg).own
+}

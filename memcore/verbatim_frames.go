@@ -1,0 +1,190 @@
+package memcore
+
+import "fmt"
+
+// Frames: what a neighbouring clause does to a span that opens or closes
+// its own clause. Within a clause the rule looks at the words next to the
+// span (spanChanged); a frame is a clause on the other side of a joiner —
+// ";", ":", a dash, a comma, a parenthesis or a line break — that governs
+// it:
+//
+//   - before the span, a clause left open for it: it ends with a changer
+//     ("please stop; we deploy from main", "Hypothetically, we …", "Never
+//     —" then the span), has a reporting word among its last four words
+//     ("the vendor's page says, we …", "he told me; we …"), or ends with a
+//     colon and holds a changer anywhere ("Things that are not true: we
+//     …"). An answer particle alone ("No, we deploy from main") answers the
+//     agent and governs nothing; a full stop ends the frame ("Stop. We
+//     deploy from main." is two statements);
+//   - a list header: the nearest line ending with a colon above the span in
+//     its paragraph, when it holds a changer, governs every line under it;
+//   - after the span, across ";" or a line break or a full stop, a clause
+//     that takes it back or qualifies it: opened by a qualifier after ";"
+//     ("; not on Fridays", "; unless …", "; or so he said"), by a judgement
+//     or hearsay word after a line break or full stop ("False.", "Allegedly
+//     …"), or by a demonstrative that a judgement or reporting word follows
+//     ("that's a lie", "this is what the wiki claims", "which is not
+//     true").
+//
+// A paragraph break (an empty line) ends every frame.
+
+// vBoundary reports whether t ends a clause for the frame rules.
+func vBoundary(t vToken) bool {
+	return vClauseMark(t) || vSentenceEnd(t)
+}
+
+// vFrameBefore returns why the clause before the span at s governs it, or
+// "".
+func vFrameBefore(mt []vToken, s int) string {
+	j := s
+	for j > 0 && mt[j-1].word && vConjunctions[mt[j-1].s] && !mt[j].line {
+		j--
+	}
+	if j == 0 || mt[j].para {
+		return ""
+	}
+	end := j // C is mt[start:end]
+	join := "a line break"
+	if !mt[j].line {
+		b := mt[j-1]
+		if b.word {
+			return "" // the span does not open its clause
+		}
+		switch b.s {
+		case ".", "!", "?", "…", ")", "]", `"`:
+			return ""
+		}
+		if !vBoundary(b) {
+			return ""
+		}
+		if b.para {
+			return ""
+		}
+		join, end = fmt.Sprintf("%q", b.s), j-1
+		// A bullet or an opening mark at the start of a line: the frame is
+		// the line before.
+		if b.line && end > 0 && !mt[end].para {
+			join = "a line break"
+		} else if b.line {
+			return ""
+		}
+	}
+	start := end
+	for start > 0 && !vBoundary(mt[start-1]) && (start == end || !mt[start].line) {
+		start--
+	}
+	if start == end {
+		return ""
+	}
+	var words []string
+	for _, t := range mt[start:end] {
+		if t.word {
+			words = append(words, t.s)
+		}
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	answer := true
+	for _, w := range words {
+		answer = answer && vAnswers[w]
+	}
+	if answer {
+		return ""
+	}
+	if last := words[len(words)-1]; vChanges(last) {
+		return fmt.Sprintf("changed in meaning by %q in the clause before it (across %s)", last, join)
+	}
+	for _, w := range words[max(0, len(words)-4):] {
+		if reporting[w] {
+			return fmt.Sprintf("reported speech (%q) in the clause before it (across %s)", w, join)
+		}
+	}
+	if end < len(mt) && mt[end].s == ":" {
+		for _, w := range words {
+			if vChanges(w) {
+				return fmt.Sprintf("introduced by %q before a colon", w)
+			}
+		}
+	}
+	return ""
+}
+
+// vListHeader returns why the nearest line above the span that ends with a
+// colon, in the same paragraph, governs it (it holds a changer), or "".
+func vListHeader(mt []vToken, s int) string {
+	// Find the start of the span's line.
+	i := s
+	for i > 0 && !mt[i].line {
+		i--
+	}
+	for i > 0 && !mt[i].para {
+		// mt[i] starts a line; the line before ends at i-1.
+		end := i - 1
+		start := end
+		for start > 0 && !mt[start].line {
+			start--
+		}
+		if mt[end].s == ":" {
+			for _, t := range mt[start:end] {
+				if t.word && vChanges(t.s) {
+					return fmt.Sprintf("under %q in a list introduced by a colon", t.s)
+				}
+			}
+			return ""
+		}
+		i = start
+	}
+	return ""
+}
+
+// vFrameAfter returns why the clause right after the span's sentence (or
+// line), which starts at sentEnd, takes the span back, or "".
+func vFrameAfter(mt []vToken, sentEnd int) string {
+	if sentEnd >= len(mt) {
+		return ""
+	}
+	d := sentEnd
+	semicolon := false
+	switch {
+	case mt[sentEnd].line && !vSentenceEnd(mt[sentEnd]):
+		if mt[sentEnd].para {
+			return ""
+		}
+	case mt[sentEnd].s == ";":
+		semicolon, d = true, sentEnd+1
+	case mt[sentEnd].s == "?":
+		return "" // a question is handled on its own
+	default:
+		d = sentEnd + 1
+	}
+	for d < len(mt) && !mt[d].word && !mt[d].para && !vSentenceEnd(mt[d]) {
+		d++ // a bullet or an opening parenthesis
+	}
+	if d >= len(mt) || mt[d].para || !mt[d].word {
+		return ""
+	}
+	var words []string
+	for k := d; k < len(mt) && (k == d || !mt[k].line) && !vBoundary(mt[k]); k++ {
+		if mt[k].word {
+			words = append(words, mt[k].s)
+		}
+	}
+	first := words[0]
+	switch {
+	case semicolon && vQualifiers[first]:
+		return fmt.Sprintf("qualified by %q in the clause after it", first)
+	case vJudgements[first] || vHearsay[first]:
+		return fmt.Sprintf("taken back by %q right after it", first)
+	case vDemonstratives[first]:
+		for i, w := range words[1:] {
+			if vJudgements[w] || reporting[w] {
+				return fmt.Sprintf("judged by %q right after it", w)
+			}
+			if (w == "not" || isNegatedContraction(w)) && i+2 < len(words) && vTruth[words[i+2]] {
+				return fmt.Sprintf("judged by %q right after it", w+" "+words[i+2])
+			}
+		}
+	}
+	return ""
+}
