@@ -116,14 +116,13 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 			msg = withoutStatements(msg, cmds)
 		}
 		if h.cfg.AutoExtractPerTurn && msg != "" {
-			cands, how, warning := h.extract(ctx, msg)
+			// The person's own sentences are user_said; what is found in
+			// text they pasted is quarantined (extract.go).
+			add, how, warns := h.extractTurn(ctx, msg, AtomContext{SessionID: t.SessionID, Turn: turn, Project: t.Project}, at)
 			rr.Extractor = how
-			if warning != "" {
-				rr.Warnings = append(rr.Warnings, warning)
-			}
-			for _, c := range cands {
-				reqs = append(reqs, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: SourceUserSaid, CreatedAt: at,
-					Context: AtomContext{SessionID: t.SessionID, Turn: turn, Project: t.Project}})
+			rr.Warnings = append(rr.Warnings, warns...)
+			for _, r := range add {
+				reqs = append(reqs, r)
 				owner = append(owner, i)
 			}
 		}

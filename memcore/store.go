@@ -220,6 +220,13 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create store %s: %w", dir, err)
 	}
+	// The directory is checked before anything is written into it: a
+	// store of another user, or one left writable by others, is refused
+	// without a lock file of ours appearing in it (the sweep under the
+	// lock checks it again with everything else).
+	if err := s.checkDirLocked(dir, true, false); err != nil {
+		return nil, err
+	}
 	l, err := openLock(filepath.Join(dir, fileLockName), opts.LockTimeout)
 	if err != nil {
 		return nil, err

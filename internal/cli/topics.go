@@ -83,7 +83,13 @@ An empty or unknown source class counts as tainted: trust is never a default.
   approves nothing, and scan-rejected entries are never approved this way.
 - The agent's memory tool stores user_said only when the text is a whole
   span of the person's current message that its sentence does not negate;
-  anything else is agent_generated and quarantined. The tool cannot promote,
+  anything else is agent_generated and quarantined.
+- Text the person pasted rather than said (logs, terminal output, stack
+  traces, HTML, JSON, e-mail, web pages, fenced blocks, "> " quotes) is
+  not their words: per-turn extraction quarantines what it finds there
+  (tool_output, web or file_read, reason "tainted: pasted <kind> …"), the
+  memory tool never stores a span of it as user_said, and a message with
+  such a paste approves nothing. The tool cannot promote,
   confirm, unpin or edit the user model.
 
 The scanner runs on every write path (extraction, tool, CLI add, import,
