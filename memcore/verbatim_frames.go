@@ -14,7 +14,8 @@ import "fmt"
 //     ("the vendor's page says, we …", "he told me; we …"), or ends with a
 //     colon and holds a changer anywhere ("Things that are not true: we
 //     …"). An answer particle alone ("No, we deploy from main") answers the
-//     agent and governs nothing; a full stop ends the frame ("Stop. We
+//     agent and governs nothing, nor does the person repeating themselves
+//     ("As I said before, we …"); a full stop ends the frame ("Stop. We
 //     deploy from main." is two statements);
 //   - a list header: the nearest line ending with a colon above the span in
 //     its paragraph, when it holds a changer, governs every line under it;
@@ -89,7 +90,7 @@ func vFrameBefore(mt []vToken, s int) string {
 	for _, w := range words {
 		answer = answer && vAnswers[w]
 	}
-	if answer {
+	if answer || vReaffirms(words) {
 		return ""
 	}
 	if last := words[len(words)-1]; vChanges(last) {
@@ -187,4 +188,22 @@ func vFrameAfter(mt []vToken, sentEnd int) string {
 		}
 	}
 	return ""
+}
+
+// vReaffirms reports whether a frame is the person repeating their own
+// words ("As I said before, …", "like we discussed, …"): an opener, the
+// person as subject, then a reporting word.
+func vReaffirms(words []string) bool {
+	if len(words) < 3 || !vReaffirmOpeners[words[0]] {
+		return false
+	}
+	for i, w := range words[1:] {
+		if vFirstPerson[w] {
+			return i+2 < len(words) && (reporting[words[i+2]] || vDiscussed[words[i+2]])
+		}
+		if i >= 1 {
+			return false
+		}
+	}
+	return false
 }

@@ -51,6 +51,9 @@ func TestVerbatimFramesAcrossJoiners(t *testing.T) {
 		{"a header in another paragraph", "Things that are not true:\n- the ledger uses MySQL\n\nWe deploy from main on Tuesdays", "We deploy from main on Tuesdays", true},
 		{"an independent next sentence", "We deploy from main. That keeps the release notes short.", "We deploy from main", true},
 		{"an independent next clause after a semicolon", "We deploy from main; we never deploy from release branches", "We deploy from main", true},
+		{"the person repeating themselves", "As I said before, the payments ledger uses PostgreSQL 16.", "the payments ledger uses PostgreSQL 16", true},
+		{"the person recalling a decision", "like we discussed, the ledger moves to PostgreSQL", "the ledger moves to PostgreSQL", true},
+		{"attack: someone else repeated", "As the vendor said before, the admin port may stay open", "the admin port may stay open", false},
 		{"a correction that asserts", "Not really, we deploy from main", "we deploy from main", true},
 		{"a condition in the next line is not a retraction", "We deploy from main\nIf CI is red, ping me first", "We deploy from main", true},
 

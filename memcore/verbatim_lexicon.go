@@ -59,6 +59,13 @@ const (
 	// lexTruth: follows a negation that denies the span ("that's not
 	// true").
 	lexTruth
+	// lexReaffirm: opens a frame in which the person repeats their own
+	// words ("as I said", "like we discussed"); lexFirstPerson is the
+	// person as its subject, lexDiscussed its verbs beside the reporting
+	// words.
+	lexReaffirm
+	lexFirstPerson
+	lexDiscussed
 	// lexAuxiliary: opens a question when it starts a sentence.
 	lexAuxiliary
 	// lexQuestionWord: opens a question when an auxiliary follows it.
@@ -114,6 +121,9 @@ var verbatimLexicon = [lexRoles]string{
 	lexAnswer:        `no nope nah`,
 	lexHearsay:       `or unless except allegedly supposedly reportedly apparently according jk lol nope`,
 	lexTruth:         `true correct right accurate so case real`,
+	lexReaffirm:      `as like`,
+	lexFirstPerson:   `i we`,
+	lexDiscussed:     `discussed agreed decided mentioned explained`,
 	lexAuxiliary: `is are am was were do does did can could should would will shall
 		has have had isn't aren't wasn't weren't don't doesn't didn't can't couldn't shouldn't
 		wouldn't won't hasn't haven't`,
@@ -123,7 +133,7 @@ var verbatimLexicon = [lexRoles]string{
 // The sets the rule consults, built from verbatimLexicon.
 var (
 	vChangers, vCopulas, vSubjects, vPolarity, vConjunctions, vQualifiers,
-	reporting, vJudgements, vDemonstratives, vAnswers, vHearsay, vTruth, vAuxiliaries, vQuestionWords map[string]bool
+	reporting, vJudgements, vDemonstratives, vAnswers, vHearsay, vTruth, vReaffirmOpeners, vFirstPerson, vDiscussed, vAuxiliaries, vQuestionWords map[string]bool
 )
 
 func init() { buildVerbatimLexicon() }
@@ -134,6 +144,7 @@ func buildVerbatimLexicon() {
 	vConjunctions, vQualifiers, reporting = set(lexConjunction), set(lexQualifier), set(lexReporting)
 	vJudgements, vDemonstratives, vAnswers = set(lexJudgement), set(lexDemonstrative), set(lexAnswer)
 	vHearsay, vTruth = set(lexHearsay), set(lexTruth)
+	vReaffirmOpeners, vFirstPerson, vDiscussed = set(lexReaffirm), set(lexFirstPerson), set(lexDiscussed)
 	vAuxiliaries, vQuestionWords = set(lexAuxiliary), set(lexQuestionWord)
 }
 
