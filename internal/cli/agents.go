@@ -24,16 +24,19 @@ import (
 
 func init() {
 	register(&command{name: "mcp", summary: "serve the memory to an agent over MCP (stdio, or --http ADDR)",
-		flags: flagSpec{"http": true, "allow-remote": false, "token-file": true, "project": true},
+		flags: flagSpec{"http": true, "allow-remote": false, "token-file": true, "no-token": false, "project": true},
 		flagHelp: map[string]string{
-			"http":         "serve streamable HTTP on ADDR (loopback unless --allow-remote) instead of stdio",
+			"http":         "serve streamable HTTP on ADDR (loopback unless --allow-remote) instead of stdio; clients send a bearer token",
 			"allow-remote": "accept non-loopback clients (needs a bearer token)",
-			"token-file":   "read the bearer token from FILE (else $ODEKMEM_MCP_TOKEN)",
+			"token-file":   "read the bearer token from FILE (else $ODEKMEM_MCP_TOKEN, else the store's mcp-token, created once)",
+			"no-token":     "serve loopback HTTP without a token: any local user can then read and change the memory",
 			"project":      "project the session belongs to (default: the working directory's project root)",
 		},
 		about: `Tools: search_memories, recall, remember, forget, list_quarantine, list_pending, search_quarantine.
 			What the agent remembers is trusted only when it is the person's own words; anything else is
-			quarantined. The server cannot promote, confirm, unpin or edit the user model.`,
+			quarantined. The server cannot promote, confirm, unpin or edit the user model.
+			Over --http every client sends "Authorization: Bearer <token>", on loopback too; the
+			token is --token-file, $ODEKMEM_MCP_TOKEN or the store's mcp-token (created once, 0600).`,
 		examples: []string{"odekmem mcp", "odekmem mcp --http 127.0.0.1:8765"},
 		run:      cmdMCP, store: writesStore, group: "Agent", jsonOut: true})
 	register(&command{name: "hook", args: "claude-code", summary: "per-turn agent hook: hook JSON on stdin, context on stdout; never fails the turn",
@@ -100,8 +103,8 @@ func cmdMCP(c *ctx) error {
 	srv := mcpserver.New(c.store, mcpserver.Options{Project: project, Version: Version})
 	addr := c.p.flags["http"]
 	if addr == "" {
-		if c.p.bools["allow-remote"] || c.p.flags["token-file"] != "" {
-			return usagef("--allow-remote and --token-file need --http ADDR")
+		if c.p.bools["allow-remote"] || c.p.flags["token-file"] != "" || c.p.bools["no-token"] {
+			return usagef("--allow-remote, --token-file and --no-token need --http ADDR")
 		}
 		t := &mcp.IOTransport{Reader: io.NopCloser(c.env.Stdin), Writer: nopWriteCloser{c.env.Stdout}}
 		err := srv.MCP().Run(c, t)
@@ -110,19 +113,44 @@ func cmdMCP(c *ctx) error {
 		}
 		return err
 	}
-	token := strings.TrimSpace(c.env.Getenv("ODEKMEM_MCP_TOKEN"))
-	if f := c.p.flags["token-file"]; f != "" {
-		b, err := os.ReadFile(f)
+	// The bearer token: --token-file, else $ODEKMEM_MCP_TOKEN, else the
+	// store's own token file (created once); --no-token opts out on
+	// loopback, loudly. Never from argv.
+	noToken := c.p.bools["no-token"]
+	token, where := "", ""
+	switch {
+	case noToken && (c.p.flags["token-file"] != "" || c.env.Getenv("ODEKMEM_MCP_TOKEN") != ""):
+		return usagef("--no-token with a token (--token-file or ODEKMEM_MCP_TOKEN): choose one")
+	case noToken:
+	case c.p.flags["token-file"] != "":
+		f := c.p.flags["token-file"]
+		t, err := mcpserver.ReadTokenFile(f)
 		if err != nil {
 			return fmt.Errorf("--token-file: %w", err)
 		}
-		token = strings.TrimSpace(string(b))
-		if token == "" {
-			return fmt.Errorf("--token-file %s is empty", f)
+		token, where = t, f
+	case strings.TrimSpace(c.env.Getenv("ODEKMEM_MCP_TOKEN")) != "":
+		token, where = strings.TrimSpace(c.env.Getenv("ODEKMEM_MCP_TOKEN")), "$ODEKMEM_MCP_TOKEN"
+	default:
+		t, p, created, err := mcpserver.StoreToken(c.store.Dir())
+		if err != nil {
+			return fmt.Errorf("MCP bearer token: %w", err)
+		}
+		token, where = t, p
+		if created {
+			fmt.Fprintf(c.env.Stderr, "odekmem: created the MCP bearer token in %s (mode 0600)\n", p)
 		}
 	}
-	o := mcpserver.HTTPOptions{Addr: addr, AllowRemote: c.p.bools["allow-remote"], Token: token,
-		Ready: func(a string) { fmt.Fprintf(c.env.Stderr, "odekmem: MCP server listening on http://%s/\n", a) }}
+	o := mcpserver.HTTPOptions{Addr: addr, AllowRemote: c.p.bools["allow-remote"], Token: token, NoToken: noToken,
+		Ready: func(a string) {
+			if noToken {
+				fmt.Fprintf(c.env.Stderr, "odekmem: warning: --no-token: any user of this machine can read and change your memories at http://%s/\n", a)
+			}
+			fmt.Fprintf(c.env.Stderr, "odekmem: MCP server listening on http://%s/\n", a)
+			if where != "" {
+				fmt.Fprintf(c.env.Stderr, "odekmem: clients send \"Authorization: Bearer <token>\" with the token from %s\n", where)
+			}
+		}}
 	if err := mcpserver.CheckHTTP(o); err != nil {
 		return usagef("%s", err.Error())
 	}

@@ -27,6 +27,7 @@ var flagDocs = map[string]struct{ value, help string }{
 	"create":       {"", "create the store if it does not exist yet (otherwise a missing store is an error)"},
 	"http":         {"ADDR", ""},
 	"token-file":   {"FILE", ""},
+	"no-token":     {"", ""},
 	"as-untrusted": {"", "quarantine every imported atom and queue user-model values as pending reviews, whatever the file claims"},
 	"progress":     {"", "report progress on stderr as a line every 2 s, also when stderr is not a terminal"},
 }

@@ -19,9 +19,14 @@ type HTTPOptions struct {
 	// a Token.
 	Addr        string
 	AllowRemote bool
-	// Token, when set, is required as "Authorization: Bearer <token>".
-	// It is read from a file or the environment by the caller, never argv.
+	// Token is required as "Authorization: Bearer <token>" on every
+	// address, loopback included (any local user can reach loopback). It
+	// is read from a file or the environment by the caller, never argv
+	// (StoreToken, ReadTokenFile).
 	Token string
+	// NoToken serves loopback without a token: the person's explicit
+	// choice (--no-token), never a default. Not allowed with AllowRemote.
+	NoToken bool
 	// Ready, when set, receives the bound address once listening.
 	Ready func(addr string)
 }
@@ -42,7 +47,16 @@ func CheckHTTP(o HTTPOptions) error {
 		return fmt.Errorf("--http %q: %w (expected host:port, e.g. 127.0.0.1:7411)", o.Addr, err)
 	}
 	if IsLoopback(host) {
+		if o.NoToken {
+			return nil
+		}
+		if len(o.Token) < MinTokenLen {
+			return fmt.Errorf("--http %s needs a bearer token of at least %d characters (any local user can reach loopback): --token-file FILE, ODEKMEM_MCP_TOKEN, or the store's %s; --no-token serves without one", o.Addr, MinTokenLen, TokenFile)
+		}
 		return nil
+	}
+	if o.NoToken {
+		return fmt.Errorf("--no-token is for loopback only: %s is reachable from the network", o.Addr)
 	}
 	if !o.AllowRemote {
 		return fmt.Errorf("--http %s is not a loopback address: the memory would be reachable from the network; pass --allow-remote and a bearer token (--token-file FILE or ODEKMEM_MCP_TOKEN) if you mean it", o.Addr)
@@ -70,9 +84,10 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 				return
 			}
 		}
-		if o.Token != "" {
+		// Fail closed: without a token only an explicit NoToken serves.
+		if o.Token != "" || !o.NoToken {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(o.Token)) != 1 {
+			if !ok || o.Token == "" || subtle.ConstantTimeCompare([]byte(got), []byte(o.Token)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="odekmem"`)
 				http.Error(w, "unauthorized", http.StatusUnauthorized)
 				return

@@ -304,9 +304,13 @@ func TestHTTPAddressPolicy(t *testing.T) {
 		o  mcpserver.HTTPOptions
 		ok bool
 	}{
-		{mcpserver.HTTPOptions{Addr: "127.0.0.1:7411"}, true},
-		{mcpserver.HTTPOptions{Addr: "[::1]:7411"}, true},
-		{mcpserver.HTTPOptions{Addr: "localhost:7411"}, true},
+		{mcpserver.HTTPOptions{Addr: "127.0.0.1:7411"}, false}, // loopback needs a token too
+		{mcpserver.HTTPOptions{Addr: "127.0.0.1:7411", Token: "short"}, false},
+		{mcpserver.HTTPOptions{Addr: "127.0.0.1:7411", Token: "0123456789abcdef0123"}, true},
+		{mcpserver.HTTPOptions{Addr: "127.0.0.1:7411", NoToken: true}, true},
+		{mcpserver.HTTPOptions{Addr: "[::1]:7411", Token: "0123456789abcdef0123"}, true},
+		{mcpserver.HTTPOptions{Addr: "localhost:7411", Token: "0123456789abcdef0123"}, true},
+		{mcpserver.HTTPOptions{Addr: "0.0.0.0:7411", AllowRemote: true, NoToken: true}, false},
 		{mcpserver.HTTPOptions{Addr: "0.0.0.0:7411"}, false},
 		{mcpserver.HTTPOptions{Addr: ":7411"}, false},
 		{mcpserver.HTTPOptions{Addr: "0.0.0.0:7411", AllowRemote: true}, false},
