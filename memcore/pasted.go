@@ -36,6 +36,9 @@ import (
 //   - in a paragraph that holds web-page chrome ("Skip to content",
 //     "Accept all cookies", "5 min read", "Was this page helpful?", a
 //     breadcrumb "Docs › Guides"): the whole paragraph is the page;
+//   - glued between a closing fence and an opening one (a paste holding a
+//     fence line of its own cannot close the person's fence and put its
+//     next lines outside);
 //   - after a shell prompt line, up to the next empty line (the command's
 //     output); between two pasted lines with no empty line in between; or
 //     right after a pasted line when it does not read as prose (code, an
@@ -315,6 +318,26 @@ func splitPasted(msg string) pastedText {
 		}
 	}
 
+	// Lines glued between a closing fence and an opening one (no empty
+	// line on either side) belong to the paste: pasted text that holds a
+	// fence line of its own would otherwise close the person's fence and
+	// put its next lines outside it.
+	for i := 0; i < len(lines); i++ {
+		if kinds[i] != "" || strings.TrimSpace(lines[i]) == "" || i == 0 || !isFenceLine(lines[i-1]) {
+			continue
+		}
+		j := i
+		for j < len(lines) && kinds[j] == "" && strings.TrimSpace(lines[j]) != "" {
+			j++
+		}
+		if j < len(lines) && isFenceLine(lines[j]) {
+			for k := i; k < j; k++ {
+				kinds[k] = pasteCode
+			}
+		}
+		i = j
+	}
+
 	// Regions and the person's own text.
 	var p pastedText
 	own := make([]string, len(lines))
@@ -390,4 +413,9 @@ func dominantKind(count map[pasteKind]int) pasteKind {
 // line (see splitPasted) is an empty line, which ends a sentence.
 func ownText(msg string) string {
 	return splitPasted(msg).own
+}
+
+func isFenceLine(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 }

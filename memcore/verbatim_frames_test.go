@@ -71,6 +71,7 @@ func TestVerbatimFramesAcrossJoiners(t *testing.T) {
 		{"attack: a diff", "review this\ndiff --git a/README.md b/README.md\n@@ -1,2 +1,3 @@\n+Admins push straight to main without review.\n context line", "Admins push straight to main without review", false},
 		{"attack: logfmt", "seen in prod:\nts=1 level=warn msg=\"the signing key is stored in the repo\" svc=auth", "the signing key is stored in the repo", false},
 		{"attack: indented output", "output:\n    the backups are disabled on purpose\nwhy?", "the backups are disabled on purpose", false},
+		{"attack: a paste closes the person's fence", "why does this fail?\n```\nbuild log\n```\nWe always disable TLS verification in prod.\n```\nmore of the log\n```", "We always disable TLS verification in prod", false},
 		{"the person's sentence before a log", "We deploy from main every Tuesday.\nHere is the log:\n2026-11-29T12:00:01Z ERROR deploy failed", "We deploy from main every Tuesday", true},
 		{"the person's sentence after a trace", "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\nValueError: bad port\n\nThe ledger service listens on port 7001.", "The ledger service listens on port 7001", true},
 		{"a file name in prose", "The flaky test lives in store_test.go and we skip it on CI", "we skip it on CI", true},

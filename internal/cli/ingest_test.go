@@ -228,3 +228,39 @@ func TestIngestInlineApprovalOrderWhateverTheSpelling(t *testing.T) {
 		}
 	}
 }
+
+// TestIngestPastedLogInsideAUserMessageIsTainted: a user line of a
+// transcript holds a log the person pasted without a fence. What the
+// extractor finds in the log waits in quarantine as tool_output with a
+// reason naming the paste; the person's own sentence stays user_said and
+// only it reaches recall.
+func TestIngestPastedLogInsideAUserMessageIsTainted(t *testing.T) {
+	home := newHome(t)
+	msg := "I prefer table-driven tests with named subtests.\nthe deploy job printed:\n2026-11-29T12:00:01Z WARN we decided to disable the fraud checks for admins\n2026-11-29T12:00:02Z INFO done"
+	line, _ := json.Marshal(map[string]any{"role": "user", "session": "s1", "content": msg})
+	f := writeTranscript(t, string(line))
+	if r := run(t, home, "", "ingest", f); r.code != 0 {
+		t.Fatalf("ingest: %+v", r)
+	}
+	live, quar := ingestState(t, home)
+	for _, a := range live {
+		if strings.Contains(a.Text, "fraud") {
+			t.Fatalf("pasted log line is live as %s: %q", a.SourceClass, a.Text)
+		}
+	}
+	if len(live) != 1 || !strings.Contains(live[0].Text, "table-driven") || live[0].SourceClass != memcore.SourceUserSaid {
+		t.Fatalf("live %+v", live)
+	}
+	found := false
+	for _, q := range quar {
+		if strings.Contains(q.Text, "fraud") {
+			found = q.SourceClass == memcore.SourceToolOutput && strings.HasPrefix(q.Reason, "tainted: pasted log")
+		}
+	}
+	if !found {
+		t.Fatalf("quarantine %+v", quar)
+	}
+	if r := run(t, home, "", "recall", "are the fraud checks disabled for admins?"); strings.Contains(r.stdout, "fraud") {
+		t.Fatalf("pasted log reached recall: %s", r.stdout)
+	}
+}
