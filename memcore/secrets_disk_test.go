@@ -24,14 +24,8 @@ func TestNoSecretByteReachesDisk(t *testing.T) {
 		"xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx",
 		"glpat-Xy7Zq2Wv9Ut4Sr1Qp6On",
 	}
-	dir := t.TempDir()
-	st, err := memcore.Open(dir, memcore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, h, tool := writePaths(t)
 	ctx := context.Background()
-	h := memcore.NewHook(st, memcore.HookOptions{})
-	tool := memcore.NewTool(st)
 	for i, s := range secrets {
 		st.Add(ctx, memcore.AddRequest{Text: "our deploy key is " + s, Source: memcore.SourceUserApproved})
 		st.Add(ctx, memcore.AddRequest{Text: "env dump: TOKEN=" + s, Source: memcore.SourceToolOutput})
@@ -41,7 +35,7 @@ func TestNoSecretByteReachesDisk(t *testing.T) {
 		imp := `{"kind":"atom","id":"` + strings.Repeat("ab", 15) + "0" + string(rune('0'+i)) + `","source_class":"user_said","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{},"text":"imported ` + s + `"}` + "\n"
 		st.Import(ctx, strings.NewReader(imp))
 	}
-	blobs := storeBytes(t, st, dir)
+	blobs := storeBytes(t, st)
 	if n := len(st.Quarantined()) + st.Len(); n < len(secrets)*3 {
 		t.Logf("%d atoms stored", n)
 	}
@@ -57,12 +51,24 @@ func TestNoSecretByteReachesDisk(t *testing.T) {
 	}
 }
 
+// writePaths opens an empty store with the hook and the memory tool over
+// it: the library's routes for text to reach disk.
+func writePaths(t *testing.T) (*memcore.Store, *memcore.Hook, *memcore.Tool) {
+	t.Helper()
+	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, memcore.NewHook(st, memcore.HookOptions{}), memcore.NewTool(st)
+}
+
 // storeBytes compacts and exports st, closes it and returns every byte it
-// left behind: the export and each file under dir, by path. The tests put
+// left behind: the export and each file under its directory, by path. The tests put
 // secrets in the quarantine, so quarantine.json must carry a redaction
 // marker.
-func storeBytes(t *testing.T, st *memcore.Store, dir string) map[string][]byte {
+func storeBytes(t *testing.T, st *memcore.Store) map[string][]byte {
 	t.Helper()
+	dir := st.Dir()
 	if _, err := st.Compact(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -21,14 +21,8 @@ import (
 // and Import — and proves that no 8-byte piece of any secret survives
 // anywhere under the store or in an export.
 func TestEverySecretKindEveryWritePath(t *testing.T) {
-	dir := t.TempDir()
-	st, err := memcore.Open(dir, memcore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, h, tool := writePaths(t)
 	ctx := context.Background()
-	h := memcore.NewHook(st, memcore.HookOptions{})
-	tool := memcore.NewTool(st)
 	type secret struct{ name, s string }
 	var secrets []secret
 	n := 0
@@ -54,7 +48,7 @@ func TestEverySecretKindEveryWritePath(t *testing.T) {
 			}
 		}
 	}
-	blobs := storeBytes(t, st, dir)
+	blobs := storeBytes(t, st)
 	leaked := 0
 	for _, s := range secrets {
 		for name, b := range blobs {
