@@ -8,13 +8,16 @@ import "fmt"
 // ";", ":", a dash, a comma, a parenthesis or a line break — that governs
 // it:
 //
-//   - before the span, a clause left open for it: it ends with a changer
-//     ("please stop; we deploy from main", "Hypothetically, we …", "Never
-//     —" then the span), has a reporting word among its last four words
+//   - before the span, a clause left open for it: without a subject of
+//     its own it ends with a negation, a modal, a prohibition or another
+//     changer ("please stop; we deploy from main", "Hypothetically, we …",
+//     "Never —" then the span); or it has a reporting word among its last
+//     four words
 //     ("the vendor's page says, we …", "he told me; we …"), or ends with a
 //     colon and holds a changer anywhere ("Things that are not true: we
 //     …"). An answer particle alone ("No, we deploy from main") answers the
-//     agent and governs nothing, nor does the person repeating themselves
+//     agent and governs nothing, nor does a conjunction's clause ("I have
+//     not, but I've always wanted to go"), nor the person repeating themselves
 //     ("As I said before, we …"); a full stop ends the frame ("Stop. We
 //     deploy from main." is two statements);
 //   - a list header: the nearest line ending with a colon above the span in
@@ -37,10 +40,12 @@ func vBoundary(t vToken) bool {
 // vFrameBefore returns why the clause before the span at s governs it, or
 // "".
 func vFrameBefore(mt []vToken, s int) string {
-	j := s
-	for j > 0 && mt[j-1].word && vConjunctions[mt[j-1].s] && !mt[j].line {
-		j--
+	// A conjunction starts a clause of its own ("I have not, but I've
+	// always wanted to go"): no frame reaches across it.
+	if vConjunctions[mt[s].s] || s > 0 && mt[s-1].word && vConjunctions[mt[s-1].s] {
+		return ""
 	}
+	j := s
 	if j == 0 || mt[j].para {
 		return ""
 	}
@@ -93,7 +98,13 @@ func vFrameBefore(mt []vToken, s int) string {
 	if answer || vReaffirms(words) {
 		return ""
 	}
-	if last := words[len(words)-1]; vChanges(last) {
+	// Left open: without a subject of its own it ends with a negation, a
+	// modal, a prohibition or another changer ("please stop", "never",
+	// "Hypothetically", "not true"). A clause with its own subject is
+	// whole: "You should, it's a classic" and "the old approach was
+	// wrong; we …" say something else about something else.
+	last := words[len(words)-1]
+	if !vSubjects[words[0]] && (vOpenEnd[last] || vChanges(last)) {
 		return fmt.Sprintf("changed in meaning by %q in the clause before it (across %s)", last, join)
 	}
 	for _, w := range words[max(0, len(words)-4):] {

@@ -54,6 +54,10 @@ func TestVerbatimFramesAcrossJoiners(t *testing.T) {
 		{"the person repeating themselves", "As I said before, the payments ledger uses PostgreSQL 16.", "the payments ledger uses PostgreSQL 16", true},
 		{"the person recalling a decision", "like we discussed, the ledger moves to PostgreSQL", "the ledger moves to PostgreSQL", true},
 		{"attack: someone else repeated", "As the vendor said before, the admin port may stay open", "the admin port may stay open", false},
+		{"an elliptical clause with its own subject", "You should, it's a great movie", "it's a great movie", true},
+		{"a clause after but", "I have not, but I've always wanted to go", "I've always wanted to go", true},
+		{"a plural noun ends the clause before", "I'm from the United States, but I'm living in Canada now", "I'm living in Canada now", true},
+		{"a whole clause with a judgement before a semicolon", "The old approach was wrong; we deploy from main", "we deploy from main", true},
 		{"a correction that asserts", "Not really, we deploy from main", "we deploy from main", true},
 		{"a condition in the next line is not a retraction", "We deploy from main\nIf CI is red, ping me first", "We deploy from main", true},
 

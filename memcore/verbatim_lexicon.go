@@ -66,6 +66,9 @@ const (
 	lexReaffirm
 	lexFirstPerson
 	lexDiscussed
+	// lexOpenEnd: at the end of a clause, leaves it open for what follows
+	// a joiner ("please stop; …", "maybe — …", "we should not: …").
+	lexOpenEnd
 	// lexAuxiliary: opens a question when it starts a sentence.
 	lexAuxiliary
 	// lexQuestionWord: opens a question when an auxiliary follows it.
@@ -113,17 +116,20 @@ var verbatimLexicon = [lexRoles]string{
 	lexReporting: `said says say saying claims claimed claim claiming wrote writes written told tell tells telling
 		according reportedly allegedly supposedly rumored rumoured heard
 		think thinks thought believe believes believed assume assumes assumed pretend pretends pretending
-		imagine suppose supposing reads states stated mentions mentioned suggests suggested insists insisted
-		argues argued reports reported prints printed`,
+		imagine suppose supposing stated mentions mentioned suggests suggested insists insisted
+		argues argued reported printed`,
 	lexJudgement: `lie lies lying false untrue wrong incorrect myth rumor rumour joke kidding sarcasm sarcastic
 		nonsense fake outdated obsolete mistake misleading bogus bs`,
 	lexDemonstrative: `that that's this which so it's`,
 	lexAnswer:        `no nope nah`,
 	lexHearsay:       `or unless except allegedly supposedly reportedly apparently according jk lol nope`,
 	lexTruth:         `true correct right accurate so case real`,
-	lexReaffirm:      `as like`,
-	lexFirstPerson:   `i we`,
-	lexDiscussed:     `discussed agreed decided mentioned explained`,
+	lexOpenEnd: `not never no nor don't dont stop quit avoid refuse forbid forbidden prohibited banned
+		should would could might may must shall ought maybe perhaps possibly hypothetically theoretically
+		ideally if unless whether suppose supposing assume assuming imagine pretend pretending wonder instead`,
+	lexReaffirm:    `as like`,
+	lexFirstPerson: `i we`,
+	lexDiscussed:   `discussed agreed decided mentioned explained`,
 	lexAuxiliary: `is are am was were do does did can could should would will shall
 		has have had isn't aren't wasn't weren't don't doesn't didn't can't couldn't shouldn't
 		wouldn't won't hasn't haven't`,
@@ -133,7 +139,7 @@ var verbatimLexicon = [lexRoles]string{
 // The sets the rule consults, built from verbatimLexicon.
 var (
 	vChangers, vCopulas, vSubjects, vPolarity, vConjunctions, vQualifiers,
-	reporting, vJudgements, vDemonstratives, vAnswers, vHearsay, vTruth, vReaffirmOpeners, vFirstPerson, vDiscussed, vAuxiliaries, vQuestionWords map[string]bool
+	reporting, vJudgements, vDemonstratives, vAnswers, vHearsay, vTruth, vReaffirmOpeners, vFirstPerson, vDiscussed, vOpenEnd, vAuxiliaries, vQuestionWords map[string]bool
 )
 
 func init() { buildVerbatimLexicon() }
@@ -145,6 +151,7 @@ func buildVerbatimLexicon() {
 	vJudgements, vDemonstratives, vAnswers = set(lexJudgement), set(lexDemonstrative), set(lexAnswer)
 	vHearsay, vTruth = set(lexHearsay), set(lexTruth)
 	vReaffirmOpeners, vFirstPerson, vDiscussed = set(lexReaffirm), set(lexFirstPerson), set(lexDiscussed)
+	vOpenEnd = set(lexOpenEnd)
 	vAuxiliaries, vQuestionWords = set(lexAuxiliary), set(lexQuestionWord)
 }
 
