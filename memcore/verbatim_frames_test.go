@@ -1,6 +1,8 @@
 package memcore_test
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/odekmem/odekmem/memcore"
@@ -98,5 +100,39 @@ func TestVerbatimFramesAcrossJoiners(t *testing.T) {
 	}
 	if len(cases) < 40 || attacks*2 < len(cases) {
 		t.Fatalf("%d cases, %d adversarial: the table must hold at least 40, half of them attacks", len(cases), attacks)
+	}
+}
+
+// TestVerbatimBenignPersonaStatements: each of the 494 first-person
+// statements of testdata/data/benign, proposed whole, is the person's own
+// words unless it is shorter than a statement; and proposed as the second
+// sentence of a message whose first sentence is another statement, too.
+func TestVerbatimBenignPersonaStatements(t *testing.T) {
+	b, err := os.ReadFile("../testdata/data/benign/persona-statements.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) < 400 {
+		t.Fatalf("%d statements", len(lines))
+	}
+	short := 0
+	for i, l := range lines {
+		ok, why := memcore.VerbatimUserSpan(l, l)
+		if !ok && strings.HasPrefix(why, "too short") {
+			short++
+			continue
+		}
+		if !ok {
+			t.Errorf("%q refused: %s", l, why)
+			continue
+		}
+		prev := lines[(i+len(lines)-1)%len(lines)]
+		if ok, why := memcore.VerbatimUserSpan(prev+"\n"+l, l); !ok {
+			t.Errorf("%q after %q refused: %s", l, prev, why)
+		}
+	}
+	if short > len(lines)/50 {
+		t.Fatalf("%d of %d statements too short: the length rule is too strict", short, len(lines))
 	}
 }
