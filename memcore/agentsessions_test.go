@@ -50,7 +50,7 @@ func TestAgentSessionLogBoundedRedactedCounted(t *testing.T) {
 		t.Fatalf("%d sessions, newest %q", len(list), list[0].ID)
 	}
 	// Counted against the cap like every file under the store.
-	if s.Stats().Components["other"] == 0 {
+	if must(s.Stats()).Components["other"] == 0 {
 		t.Error("the agent-session log is not counted in the store's size")
 	}
 	// A damaged log is rebuilt, not fatal.

@@ -81,7 +81,7 @@ func TestInlineApprovalConfusedDeputy(t *testing.T) {
 		t.Fatalf("a statement promoted old tainted entries: %v", rr.Promoted)
 	}
 	found := false
-	for _, a := range st.List(memcore.Filter{}) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if a.Text == "our staging DB is shared with QA" {
 			found = a.SourceClass == memcore.SourceUserSaid
 		}
@@ -90,7 +90,7 @@ func TestInlineApprovalConfusedDeputy(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("the clause was not stored as user_said: %+v", st.List(memcore.Filter{}))
+		t.Fatalf("the clause was not stored as user_said: %+v", must(st.List(memcore.Filter{})))
 	}
 	// A bare approval now answers the agent turn since the previous
 	// message, in which nothing was quarantined: still nothing.

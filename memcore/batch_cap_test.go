@@ -43,23 +43,23 @@ func TestBatchNearTheCapEvictsOnlyWhatItMust(t *testing.T) {
 	if _, err := st.Import(ctx, hJSONL(t, "bbbb", 90, hNow.Add(-30*24*time.Hour))); err != nil {
 		t.Fatal(err)
 	}
-	before := st.Len()
+	before := must(st.Len())
 	res, err := st.Import(ctx, hJSONL(t, "cccc", 60, hNow))
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := st.Len()
+	after := must(st.Len())
 	if res.Live != 60 || res.Refreshed != 0 || after != before+60-res.Evicted {
 		t.Fatalf("import reported %+v; live %d → %d", res, before, after)
 	}
-	s := st.Stats()
+	s := must(st.Stats())
 	if s.TotalBytes > cfg.CapBytes() {
 		t.Fatalf("over the cap: %d > %d", s.TotalBytes, cfg.CapBytes())
 	}
 	if s.TotalBytes < cfg.CapBytes()*8/10 {
 		t.Fatalf("over-evicted: the store shrank to %d of a %d cap (%d evicted for 60 new atoms)", s.TotalBytes, cfg.CapBytes(), res.Evicted)
 	}
-	for _, a := range st.List(memcore.Filter{}) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if a.ID[:4] == "bbbb" && res.Evicted < 75 {
 			continue
 		}

@@ -69,7 +69,7 @@ func stFixture(b testing.TB, n int) string {
 	if _, err := s.Compact(ctx); err != nil {
 		b.Fatal(err)
 	}
-	if got := s.Len(); got < n*99/100 {
+	if got := must(s.Len()); got < n*99/100 {
 		b.Fatalf("fixture holds %d atoms, want about %d", got, n)
 	}
 	s.Close()
@@ -133,15 +133,15 @@ func BenchmarkOpen(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if s.Len() < n*99/100 {
-					b.Fatalf("opened %d atoms", s.Len())
+				if must(s.Len()) < n*99/100 {
+					b.Fatalf("opened %d atoms", must(s.Len()))
 				}
 				b.StopTimer()
 				if _, err := s.Search(ctx, "apple river", memcore.SearchOptions{}); err != nil {
 					b.Fatal(err)
 				}
 				ready += time.Since(t0)
-				if st := s.Stats(); st.Index.Stale != 0 || st.Index.Vectors != s.Len() {
+				if st := must(s.Stats()); st.Index.Stale != 0 || st.Index.Vectors != must(s.Len()) {
 					b.Fatalf("open re-embedded %d atoms (vectors %d): cache not used", st.Index.Stale, st.Index.Vectors)
 				}
 				s.Close()
@@ -165,7 +165,7 @@ func BenchmarkList(b *testing.B) {
 			defer s.Close()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if len(s.List(memcore.Filter{})) == 0 {
+				if len(must(s.List(memcore.Filter{}))) == 0 {
 					b.Fatal("empty")
 				}
 			}

@@ -50,14 +50,14 @@ func TestCapacity(t *testing.T) {
 			evicted += len(res[i].Evicted)
 		}
 		if evicted > 0 {
-			held = s.Len()
+			held = must(s.Len())
 			break
 		}
 	}
 	if _, err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st := s.Stats()
+	st := must(s.Stats())
 	du := stDu(dir)
 	t.Logf("capacity: %d atoms held under the %d MB cap when eviction started (%d after compact)", held, int(cfg.MaxSizeMB), st.Live)
 	t.Logf("store: du %d bytes (%.1f MiB), Stats total %d, cap %d", du, float64(du)/(1<<20), st.TotalBytes, st.CapBytes)

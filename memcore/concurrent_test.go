@@ -95,8 +95,8 @@ func TestTwoWriterProcesses(t *testing.T) {
 		}
 	}
 	s := stOpen(t, dir, memcore.Options{})
-	if s.Len() != 2*n || len(s.Problems()) != 0 {
-		t.Fatalf("reopened: %d atoms, problems %v", s.Len(), s.Problems())
+	if must(s.Len()) != 2*n || len(s.Problems()) != 0 {
+		t.Fatalf("reopened: %d atoms, problems %v", must(s.Len()), s.Problems())
 	}
 	stCheckTree(t, dir)
 }
@@ -161,7 +161,7 @@ func TestTwoStoresInterleaved(t *testing.T) {
 	}
 	for _, s := range []*memcore.Store{a, b, stOpen(t, dir, memcore.Options{Config: cfg})} {
 		live := map[string]memcore.Atom{}
-		for _, x := range s.List(memcore.Filter{}) {
+		for _, x := range must(s.List(memcore.Filter{})) {
 			live[x.ID] = x
 		}
 		n := 0
@@ -237,7 +237,7 @@ func TestPromoteExpireRace(t *testing.T) {
 			t.Fatalf("%s live but promote failed", id)
 		}
 	}
-	if len(c.Quarantined()) != 0 {
-		t.Fatalf("quarantine not empty: %d", len(c.Quarantined()))
+	if len(must(c.Quarantined())) != 0 {
+		t.Fatalf("quarantine not empty: %d", len(must(c.Quarantined())))
 	}
 }

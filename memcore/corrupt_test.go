@@ -135,7 +135,7 @@ func TestCorruptionRecovery(t *testing.T) {
 				os.WriteFile(p, b, 0o600)
 			},
 			checkOut: func(t *testing.T, s *memcore.Store, ids []string) {
-				if st := s.Stats(); st.Index.Vectors != 3 {
+				if st := must(s.Stats()); st.Index.Vectors != 3 {
 					t.Fatalf("vectors not rebuilt: %+v", st.Index)
 				}
 			}},
@@ -166,10 +166,10 @@ func TestCorruptionRecovery(t *testing.T) {
 			if err != nil {
 				t.Fatalf("open refused a damaged store: %v", err)
 			}
-			if s.Len() != c.live {
-				t.Fatalf("loaded %d atoms, want %d (problems %v)", s.Len(), c.live, s.Problems())
+			if must(s.Len()) != c.live {
+				t.Fatalf("loaded %d atoms, want %d (problems %v)", must(s.Len()), c.live, s.Problems())
 			}
-			for _, a := range s.List(memcore.Filter{}) {
+			for _, a := range must(s.List(memcore.Filter{})) {
 				if texts[a.ID] != a.Text {
 					t.Fatalf("atom %s text %q, want %q", a.ID, a.Text, texts[a.ID])
 				}
@@ -223,8 +223,8 @@ func TestCorruptionRecovery(t *testing.T) {
 			if p := s2.Problems(); len(p) != 0 {
 				t.Fatalf("second open reported again: %v", p)
 			}
-			if s2.Len() != c.live+1 {
-				t.Fatalf("second open: %d atoms, want %d", s2.Len(), c.live+1)
+			if must(s2.Len()) != c.live+1 {
+				t.Fatalf("second open: %d atoms, want %d", must(s2.Len()), c.live+1)
 			}
 		})
 	}

@@ -152,7 +152,7 @@ func TestCrashKill9(t *testing.T) {
 		}
 		stCheckTree(t, dir)
 		live := map[string]string{}
-		for _, a := range s.List(memcore.Filter{}) {
+		for _, a := range must(s.List(memcore.Filter{})) {
 			live[a.ID] = a.Text
 		}
 		s.Close()

@@ -28,7 +28,7 @@ func TestLargeEvictionCompactsInBackground(t *testing.T) {
 	if _, _, err := st.AddBatch(ctx, reqs); err != nil {
 		t.Fatal(err)
 	}
-	total := st.Stats().TotalBytes
+	total := must(st.Stats()).TotalBytes
 	st.Close()
 
 	small := memcore.DefaultConfig()
@@ -44,8 +44,8 @@ func TestLargeEvictionCompactsInBackground(t *testing.T) {
 	if len(r.Evicted) < 30 {
 		t.Fatalf("only %d evicted", len(r.Evicted))
 	}
-	if n := st.Stats().Index.Vectors; n != st.Len() {
-		t.Fatalf("index holds %d vectors for %d live atoms", n, st.Len())
+	if n := must(st.Stats()).Index.Vectors; n != must(st.Len()) {
+		t.Fatalf("index holds %d vectors for %d live atoms", n, must(st.Len()))
 	}
 	st.Close() // waits for the background compaction
 	st, err = memcore.Open(dir, memcore.Options{Config: &small})
@@ -53,7 +53,7 @@ func TestLargeEvictionCompactsInBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s := st.Stats()
+	s := must(st.Stats())
 	if s.Index.Stale != 0 || s.Index.Vectors != s.Live || s.TotalBytes > small.CapBytes() {
 		t.Fatalf("after the background compaction: %+v live %d total %d components %v (cap %d)", s.Index, s.Live, s.TotalBytes, s.Components, small.CapBytes())
 	}

@@ -31,7 +31,7 @@ func ExampleOpen() {
 		return
 	}
 	defer s.Close()
-	fmt.Println("atoms:", s.Len(), "problems:", len(s.Problems()))
+	fmt.Println("atoms:", must(s.Len()), "problems:", len(s.Problems()))
 	// Output: atoms: 0 problems: 0
 }
 
@@ -54,7 +54,7 @@ func ExampleStore_List() {
 	ctx := context.Background()
 	s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "We deploy on Fridays", Type: "convention"})
 	s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "The staging host is pluto", Type: "fact"})
-	for _, a := range s.List(memcore.Filter{Type: "convention"}) {
+	for _, a := range must(s.List(memcore.Filter{Type: "convention"})) {
 		fmt.Println(a.Type+":", a.Text)
 	}
 	// Output: convention: We deploy on Fridays
@@ -65,13 +65,13 @@ func ExampleStore_Promote() {
 	defer done()
 	ctx := context.Background()
 	r, _ := s.Add(ctx, memcore.AddRequest{Text: "The build cache lives in /var/cache/ci", Source: memcore.SourceToolOutput})
-	fmt.Println("quarantined:", len(s.Quarantined()), "live:", s.Len())
+	fmt.Println("quarantined:", len(must(s.Quarantined())), "live:", must(s.Len()))
 	a, err := s.Promote(ctx, r.Atom.ID)
 	if err != nil {
 		fmt.Println("promote:", err)
 		return
 	}
-	fmt.Println(a.SourceClass, "quarantined:", len(s.Quarantined()), "live:", s.Len())
+	fmt.Println(a.SourceClass, "quarantined:", len(must(s.Quarantined())), "live:", must(s.Len()))
 	// Output:
 	// quarantined: 1 live: 0
 	// user_approved quarantined: 0 live: 1

@@ -45,8 +45,8 @@ var (
 // recorded, and that nothing pasted reaches a prompt or recall.
 func checkPasteProvenance(t *testing.T, st *memcore.Store, h *memcore.Hook) {
 	t.Helper()
-	live := st.List(memcore.Filter{})
-	quar := st.Quarantined()
+	live := must(st.List(memcore.Filter{}))
+	quar := must(st.Quarantined())
 	for _, want := range pasteOwn {
 		found := false
 		for _, a := range live {
@@ -181,7 +181,7 @@ func TestAttackFencedLogExtractedAsUserSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fenced *memcore.QuarantinedAtom
-	for _, q := range st.Quarantined() {
+	for _, q := range must(st.Quarantined()) {
 		if strings.Contains(q.Text, "push straight to main") {
 			fenced = &q
 		}

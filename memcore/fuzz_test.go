@@ -126,7 +126,7 @@ func FuzzImport(f *testing.F) {
 		}
 		defer s.Close()
 		s.Import(context.Background(), bytes.NewReader(data))
-		for _, a := range s.List(memcore.Filter{}) {
+		for _, a := range must(s.List(memcore.Filter{})) {
 			if memcore.IsTainted(a.SourceClass) {
 				t.Fatalf("import made tainted atom %s live", a.ID)
 			}

@@ -87,7 +87,7 @@ func TestGuardSecondOpinionOnTaintedWrites(t *testing.T) {
 	if len(c.sent()) != n {
 		t.Fatalf("a trusted write was sent to the guard")
 	}
-	if g := st.Stats().Guard; g == nil || g.Checks < 2 || g.Blocks < 1 {
+	if g := must(st.Stats()).Guard; g == nil || g.Checks < 2 || g.Blocks < 1 {
 		t.Fatalf("stats.guard = %+v", g)
 	}
 }
@@ -106,7 +106,7 @@ func TestGuardOutageFallsBackAndIsReported(t *testing.T) {
 	if err != nil || !strings.HasPrefix(r.Reason, "scan_rejected") {
 		t.Fatalf("the local scanner still decides: %+v %v", r, err)
 	}
-	g := st.Stats().Guard
+	g := must(st.Stats()).Guard
 	if g == nil || g.Outages != 1 || !strings.Contains(g.LastError, "503") {
 		t.Fatalf("outage not reported in stats: %+v", g)
 	}

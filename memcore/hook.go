@@ -192,7 +192,11 @@ func (h *Hook) BeforeTurn(ctx context.Context, t Turn) TurnContext {
 	h.mu.Lock()
 	recent := append([]string(nil), st.recent...)
 	h.mu.Unlock()
-	model := h.store.UserModel()
+	model, err := h.store.UserModel()
+	if err != nil {
+		warn("user model: %v", err)
+		return tc
+	}
 
 	// Anaphora resolution against recent trusted atoms. Its search runs in
 	// one pass with the literal searches of the message, which are kept

@@ -83,7 +83,11 @@ func roundGap(d time.Duration) string {
 // that the store knows.
 func mentionsOtherProject(text, p string, s *Store) bool {
 	lower := strings.ToLower(text)
-	for proj := range s.Stats().ByProject {
+	st, err := s.Stats()
+	if err != nil {
+		return false
+	}
+	for proj := range st.ByProject {
 		k := projectKey(proj)
 		if k != "" && k != projectKey(p) && strings.Contains(lower, k) {
 			return true

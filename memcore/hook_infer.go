@@ -60,10 +60,17 @@ func (h *Hook) Infer(ctx context.Context) error {
 	if h.llm == nil {
 		return llm.ErrNoLLM
 	}
-	model := h.store.UserModel()
+	model, err := h.store.UserModel()
+	if err != nil {
+		return err
+	}
 	mj, _ := json.Marshal(confirmedOnly(model))
+	atoms, err := h.store.List(Filter{})
+	if err != nil {
+		return err
+	}
 	var texts []string
-	for _, a := range h.store.List(Filter{}) {
+	for _, a := range atoms {
 		if len(texts) >= 30 {
 			break
 		}

@@ -201,11 +201,11 @@ func TestPendingInferenceNeverReachesAPromptUntilConfirmed(t *testing.T) {
 	ctx := context.Background()
 	h.RecordUserMessage(ctx, memcore.Turn{Message: "I prefer short answers", SessionID: "s1"})
 	h.Wait()
-	pend := st.Pending()
+	pend := must(st.Pending())
 	if len(pend) != 1 || pend[0].Field != "style.tone" || pend[0].Value != "sardonic" {
 		t.Fatalf("pending: %+v", pend)
 	}
-	if got := st.UserModel().Focus.Project; got != "payments-api" {
+	if got := must(st.UserModel()).Focus.Project; got != "payments-api" {
 		t.Fatalf("direct focus update not applied: %q", got)
 	}
 	tc := h.BeforeTurn(ctx, memcore.Turn{Message: "how should I answer?", SessionID: "s1"})
@@ -360,7 +360,7 @@ func TestExtractionProvenanceAndFallbacks(t *testing.T) {
 			if rr.Extractor != tc.extractor {
 				t.Fatalf("extractor %q, want %q (warnings %v)", rr.Extractor, tc.extractor, rr.Warnings)
 			}
-			atoms := st.List(memcore.Filter{})
+			atoms := must(st.List(memcore.Filter{}))
 			if len(atoms) == 0 {
 				t.Fatalf("nothing extracted")
 			}
@@ -476,7 +476,7 @@ func TestHookConcurrentUse(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	if n := st.Len(); n == 0 {
+	if n := must(st.Len()); n == 0 {
 		t.Fatal("nothing stored")
 	}
 }
@@ -515,10 +515,10 @@ func TestBlockedInferenceWaitsInQuarantine(t *testing.T) {
 	if err := h.Infer(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Pending()) != 0 {
-		t.Fatalf("a blocked value was queued for review: %+v", st.Pending())
+	if len(must(st.Pending())) != 0 {
+		t.Fatalf("a blocked value was queued for review: %+v", must(st.Pending()))
 	}
-	q := st.Quarantined()
+	q := must(st.Quarantined())
 	if len(q) != 1 || q[0].SourceClass != memcore.SourceInferred || !strings.HasPrefix(q[0].Reason, "scan_rejected") {
 		t.Fatalf("blocked inference not in quarantine: %+v", q)
 	}

@@ -124,7 +124,7 @@ func TestLockWaitEndsWithContext(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("waited %s", d)
 	}
-	if len(s.List(memcore.Filter{})) != 0 {
+	if len(must(s.List(memcore.Filter{}))) != 0 {
 		t.Fatal("a cancelled add was stored")
 	}
 }

@@ -92,7 +92,7 @@ func TestOpenBuildsWhatConfigSays(t *testing.T) {
 	if rr.Extractor != "llm" || chat.count("extract") != 1 {
 		t.Fatalf("the configured LLM was not used: extractor %q, %d extract calls", rr.Extractor, chat.count("extract"))
 	}
-	if fp := st.Stats().Index.Fingerprint; fp != "http/test-embed/64" {
+	if fp := must(st.Stats()).Index.Fingerprint; fp != "http/test-embed/64" {
 		t.Fatalf("fingerprint %q: the configured HTTP embedder was not used", fp)
 	}
 	if emb.texts.Load() == 0 {
@@ -116,7 +116,7 @@ func TestOpenOptionsOverrideConfig(t *testing.T) {
 	if _, err := st.Add(context.Background(), memcore.AddRequest{Text: "we deploy on fridays", Source: memcore.SourceUserSaid}); err != nil {
 		t.Fatal(err)
 	}
-	if fp := st.Stats().Index.Fingerprint; fp != "hash/1/768" || emb.texts.Load() != 0 {
+	if fp := must(st.Stats()).Index.Fingerprint; fp != "hash/1/768" || emb.texts.Load() != 0 {
 		t.Fatalf("Options.Embedder did not override the config: %q, %d texts sent", fp, emb.texts.Load())
 	}
 }
@@ -225,6 +225,15 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 			_, err := st.Restore(ctx, memcore.Atom{ID: id, Text: "t", Type: "fact", SourceClass: memcore.SourceUserSaid}, nil)
 			return err
 		},
+		"List":          func() error { _, err := st.List(memcore.Filter{}); return err },
+		"Len":           func() error { _, err := st.Len(); return err },
+		"Quarantined":   func() error { _, err := st.Quarantined(); return err },
+		"UserModel":     func() error { _, err := st.UserModel(); return err },
+		"Pending":       func() error { _, err := st.Pending(); return err },
+		"Links":         func() error { _, err := st.Links(id); return err },
+		"LinkCount":     func() error { _, err := st.LinkCount(); return err },
+		"Stats":         func() error { _, err := st.Stats(); return err },
+		"NextEvictions": func() error { _, err := st.NextEvictions(3); return err },
 		"RestorePending": func() error {
 			return st.RestorePending(ctx, memcore.PendingReview{Field: "style.tone", Value: "direct"})
 		},
@@ -233,12 +242,6 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		if err := call(); !errors.Is(err, memcore.ErrClosed) {
 			t.Errorf("%s after Close: %v, want ErrClosed", name, err)
 		}
-	}
-	if n := st.Len(); n != 0 {
-		t.Errorf("Len after Close: %d", n)
-	}
-	if l := st.List(memcore.Filter{}); len(l) != 0 {
-		t.Errorf("List after Close: %d atoms", len(l))
 	}
 	if err := st.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
@@ -263,7 +266,7 @@ func TestHookCloseWaitsForInference(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Close returned only after the inference wrote its result.
-	if p := st.Pending(); len(p) != 1 || p[0].Value != "direct" {
+	if p := must(st.Pending()); len(p) != 1 || p[0].Value != "direct" {
 		t.Fatalf("pending after Close: %+v", p)
 	}
 	if _, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: "more", SessionID: "s1"}); !errors.Is(err, memcore.ErrClosed) {
@@ -300,8 +303,8 @@ func TestHookCloseCancelsWhenCtxEnds(t *testing.T) {
 	if time.Since(start) > 20*time.Second {
 		t.Fatal("Close did not cancel the hanging inference")
 	}
-	if len(st.Pending()) != 0 {
-		t.Fatalf("a cancelled inference queued %+v", st.Pending())
+	if len(must(st.Pending())) != 0 {
+		t.Fatalf("a cancelled inference queued %+v", must(st.Pending()))
 	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)

@@ -149,7 +149,7 @@ func TestFingerprintChangeRebuildsVectors(t *testing.T) {
 	if err != nil || len(res) != 1 || res[0].Atom.ID != a.ID {
 		t.Fatalf("after a fingerprint change: %v %+v", err, res)
 	}
-	if s := st.Stats().Index; s.Dims != 1024 || s.Vectors != 1 || !strings.HasSuffix(s.Fingerprint, "/1024") {
+	if s := must(st.Stats()).Index; s.Dims != 1024 || s.Vectors != 1 || !strings.HasSuffix(s.Fingerprint, "/1024") {
 		t.Fatalf("index not rebuilt for the new embedder: %+v", s)
 	}
 }

@@ -35,10 +35,10 @@ func TestNoSecretByteReachesDisk(t *testing.T) {
 		imp := `{"kind":"atom","id":"` + strings.Repeat("ab", 15) + "0" + string(rune('0'+i)) + `","source_class":"user_said","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{},"text":"imported ` + s + `"}` + "\n"
 		st.Import(ctx, strings.NewReader(imp))
 	}
-	blobs := storeBytes(t, st)
-	if n := len(st.Quarantined()) + st.Len(); n < len(secrets)*3 {
+	if n := len(must(st.Quarantined())) + must(st.Len()); n < len(secrets)*3 {
 		t.Logf("%d atoms stored", n)
 	}
+	blobs := storeBytes(t, st)
 	for _, s := range secrets {
 		for i := 0; i+8 <= len(s); i++ {
 			piece := []byte(s[i : i+8])

@@ -50,9 +50,9 @@ type IndexStats struct {
 }
 
 // Stats measures the store.
-func (s *Store) Stats() Stats {
+func (s *Store) Stats() (Stats, error) {
 	var st Stats
-	s.read(func() {
+	if err := s.read(func() {
 		st = Stats{Dir: s.dir, CapBytes: s.cfg.CapBytes(), Components: map[string]int64{},
 			ByType: map[string]int{}, BySource: map[string]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
 		for rel, n := range s.usage {
@@ -90,7 +90,9 @@ func (s *Store) Stats() Stats {
 		st.Pending = len(s.model.Pending)
 		st.Links = s.graph.count()
 		st.Problems = append([]Problem(nil), s.problems...)
-	})
+	}); err != nil {
+		return Stats{}, err
+	}
 	v := s.vec
 	v.mu.RLock()
 	st.Index = IndexStats{Kind: s.cfg.Index, Fingerprint: v.emb.Fingerprint(), Stale: v.dirty}
@@ -101,7 +103,7 @@ func (s *Store) Stats() Stats {
 	v.mu.RUnlock()
 	st.Index.Done, st.Index.Total, st.Index.Rebuilding = s.IndexProgress()
 	st.Guard = s.guardStats()
-	return st
+	return st, nil
 }
 
 // EvictionCandidate is an atom eviction would remove next.
@@ -112,16 +114,18 @@ type EvictionCandidate struct {
 
 // NextEvictions lists the n unpinned live atoms with the lowest retention,
 // in the order eviction would take them.
-func (s *Store) NextEvictions(n int) []EvictionCandidate {
+func (s *Store) NextEvictions(n int) ([]EvictionCandidate, error) {
 	var out []EvictionCandidate
-	s.read(func() {
+	if err := s.read(func() {
 		now := s.now()
 		for _, e := range s.order {
 			if !e.atom.Pin {
 				out = append(out, EvictionCandidate{Atom: cloneAtom(e.atom), Retention: e.atom.Retention(now, s.cfg.DecayHalfLifeDays)})
 			}
 		}
-	})
+	}); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Retention != out[j].Retention {
 			return out[i].Retention < out[j].Retention
@@ -131,7 +135,7 @@ func (s *Store) NextEvictions(n int) []EvictionCandidate {
 	if len(out) > n {
 		out = out[:n]
 	}
-	return out
+	return out, nil
 }
 
 // CompactResult reports what Compact reclaimed.

@@ -255,9 +255,9 @@ func Open(dir string, opts Options) (*Store, error) {
 }
 
 // Close waits for the store's background work (a compaction, an index
-// build), then releases the lock file. Afterwards every method that returns
-// an error returns ErrClosed, and the others return empty results. A Hook
-// over the store must be closed first (Hook.Close).
+// build), then releases the lock file. Afterwards every method that reads
+// or writes the store returns ErrClosed (Dir, Config, Now and Problems
+// still answer). A Hook over the store must be closed first (Hook.Close).
 func (s *Store) Close() error {
 	s.mu.Lock()
 	if s.closed || s.closing {
@@ -433,10 +433,13 @@ func (s *Store) Refresh() (bool, error) {
 	return true, s.vec.reconcile()
 }
 
-// read runs fn under the read lock after an opportunistic refresh; after
-// Close it returns ErrClosed without running fn.
+// read runs fn under the read lock after refreshing from disk; after Close
+// it returns ErrClosed without running fn, and a failed refresh (the lock
+// wait timed out) returns its error.
 func (s *Store) read(fn func()) error {
-	s.Refresh()
+	if _, err := s.Refresh(); err != nil {
+		return err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
@@ -1242,29 +1245,33 @@ func (s *Store) removeChunk(id string) {
 
 // ---- readers ----
 
-// Filter selects atoms for List. Empty fields match everything.
+// Filter selects atoms for List. Empty fields match everything. Project is
+// compared as the Hook compares projects: by base name, case-insensitive,
+// so "/src/app" and "App" match.
 type Filter struct {
 	Type, Source, Project, Session string
 }
 
 func (f Filter) match(a Atom) bool {
 	return (f.Type == "" || a.Type == f.Type) && (f.Source == "" || a.SourceClass == f.Source) &&
-		(f.Project == "" || a.Context.Project == f.Project) && (f.Session == "" || a.Context.SessionID == f.Session)
+		(f.Project == "" || projectKey(a.Context.Project) == projectKey(f.Project)) && (f.Session == "" || a.Context.SessionID == f.Session)
 }
 
 // List returns live atoms matching f, newest first.
-func (s *Store) List(f Filter) []Atom {
+func (s *Store) List(f Filter) ([]Atom, error) {
 	var out []Atom
-	s.read(func() {
+	if err := s.read(func() {
 		out = make([]Atom, 0, len(s.order))
 		for i := len(s.order) - 1; i >= 0; i-- {
 			if a := s.order[i].atom; f.match(a) {
 				out = append(out, cloneAtom(a))
 			}
 		}
-	})
+	}); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
-	return out
+	return out, nil
 }
 
 func cloneAtom(a Atom) Atom {
@@ -1274,10 +1281,10 @@ func cloneAtom(a Atom) Atom {
 }
 
 // Len is the number of live atoms.
-func (s *Store) Len() int {
+func (s *Store) Len() (int, error) {
 	n := 0
-	s.read(func() { n = len(s.order) })
-	return n
+	err := s.read(func() { n = len(s.order) })
+	return n, err
 }
 
 // Get returns a live or quarantined atom by id. For a quarantined atom, q is
@@ -1304,45 +1311,52 @@ func (s *Store) Get(id string) (a Atom, q *QuarantinedAtom, err error) {
 }
 
 // Quarantined returns the quarantine, oldest first.
-func (s *Store) Quarantined() []QuarantinedAtom {
+func (s *Store) Quarantined() ([]QuarantinedAtom, error) {
 	var out []QuarantinedAtom
-	s.read(func() {
+	if err := s.read(func() {
 		for _, q := range s.quar {
 			c := *q
 			c.Atom = cloneAtom(q.Atom)
 			out = append(out, c)
 		}
-	})
+	}); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].QuarantinedAt.Before(out[j].QuarantinedAt) })
-	return out
+	return out, nil
 }
 
 // UserModel returns a copy of the user model including pending reviews.
-func (s *Store) UserModel() UserModel {
+func (s *Store) UserModel() (UserModel, error) {
 	var m UserModel
-	s.read(func() { m = s.model.clone() })
-	return m
+	if err := s.read(func() { m = s.model.clone() }); err != nil {
+		return UserModel{}, err
+	}
+	return m, nil
 }
 
 // Pending returns pending reviews, oldest first.
-func (s *Store) Pending() []PendingReview {
-	m := s.UserModel()
+func (s *Store) Pending() ([]PendingReview, error) {
+	m, err := s.UserModel()
+	if err != nil {
+		return nil, err
+	}
 	sortPending(m.Pending)
-	return m.Pending
+	return m.Pending, nil
 }
 
 // Links returns an atom's associations.
-func (s *Store) Links(id string) []Link {
+func (s *Store) Links(id string) ([]Link, error) {
 	var out []Link
-	s.read(func() { out = s.graph.neighbours(id) })
-	return out
+	err := s.read(func() { out = s.graph.neighbours(id) })
+	return out, err
 }
 
 // LinkCount is the number of association pairs.
-func (s *Store) LinkCount() int {
+func (s *Store) LinkCount() (int, error) {
 	n := 0
-	s.read(func() { n = s.graph.count() })
-	return n
+	err := s.read(func() { n = s.graph.count() })
+	return n, err
 }
 
 // Now is the store's clock.

@@ -186,11 +186,11 @@ func TestStoreAddListGetForget(t *testing.T) {
 	if len(r1.Atom.ID) != 32 {
 		t.Fatalf("id %q", r1.Atom.ID)
 	}
-	list := s.List(memcore.Filter{})
+	list := must(s.List(memcore.Filter{}))
 	if len(list) != 2 || list[0].ID != r2.Atom.ID || list[1].ID != r1.Atom.ID {
 		t.Fatalf("list newest first: %+v", list)
 	}
-	if got := s.List(memcore.Filter{Type: "preference"}); len(got) != 1 || got[0].ID != r1.Atom.ID {
+	if got := must(s.List(memcore.Filter{Type: "preference"})); len(got) != 1 || got[0].ID != r1.Atom.ID {
 		t.Fatalf("filter type: %+v", got)
 	}
 	a, q, err := s.Get(r1.Atom.ID)
@@ -209,8 +209,8 @@ func TestStoreAddListGetForget(t *testing.T) {
 	if _, _, err := s.Forget(ctx, r1.Atom.ID); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatalf("forget twice: %v", err)
 	}
-	if s.Len() != 1 {
-		t.Fatalf("len %d", s.Len())
+	if must(s.Len()) != 1 {
+		t.Fatalf("len %d", must(s.Len()))
 	}
 	// Forgetting one of two atoms is a large eviction, which compacts the
 	// vector cache in the background; Close waits for it, so the tree is
@@ -218,8 +218,8 @@ func TestStoreAddListGetForget(t *testing.T) {
 	s.Close()
 	stCheckTree(t, dir)
 	s2 := stOpen(t, dir, memcore.Options{Now: clk.Now})
-	if s2.Len() != 1 || len(s2.Problems()) != 0 {
-		t.Fatalf("reopen: len %d problems %v", s2.Len(), s2.Problems())
+	if must(s2.Len()) != 1 || len(s2.Problems()) != 0 {
+		t.Fatalf("reopen: len %d problems %v", must(s2.Len()), s2.Problems())
 	}
 }
 
@@ -236,8 +236,8 @@ func TestStoreTaintedGoesToQuarantine(t *testing.T) {
 			t.Fatalf("%s: quarantined atom has a chunk", src)
 		}
 	}
-	if s.Len() != 0 || len(s.Quarantined()) != 7 {
-		t.Fatalf("live %d quarantine %d", s.Len(), len(s.Quarantined()))
+	if must(s.Len()) != 0 || len(must(s.Quarantined())) != 7 {
+		t.Fatalf("live %d quarantine %d", must(s.Len()), len(must(s.Quarantined())))
 	}
 	var qs []map[string]any
 	if err := json.Unmarshal(stReadFile(t, filepath.Join(dir, "quarantine.json")), &qs); err != nil {
@@ -350,7 +350,7 @@ func TestStoreTTLExpiry(t *testing.T) {
 	if _, _, err := s.Get(young.Atom.ID); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatal("expired entry survived an add")
 	}
-	if q := s.Quarantined(); len(q) != 0 {
+	if q := must(s.Quarantined()); len(q) != 0 {
 		t.Fatalf("quarantine %v", q)
 	}
 }
@@ -376,7 +376,7 @@ func TestStorePromotePinUnpin(t *testing.T) {
 	if got := string(stReadFile(t, filepath.Join(dir, "chunks", a.ID+".md"))); got != "the staging host is called pluto" {
 		t.Fatalf("chunk %q", got)
 	}
-	if len(s.Quarantined()) != 0 || s.Len() != 1 {
+	if len(must(s.Quarantined())) != 0 || must(s.Len()) != 1 {
 		t.Fatal("promote did not move")
 	}
 	if _, err := s.SetPin(ctx, a.ID, true); err != nil {
@@ -404,7 +404,7 @@ func TestStorePromotePinUnpin(t *testing.T) {
 	if err != nil || got.SourceClass != memcore.SourceUserApproved || got.Pin {
 		t.Fatalf("after reopen %+v %v", got, err)
 	}
-	if len(s2.Quarantined()) != 0 {
+	if len(must(s2.Quarantined())) != 0 {
 		t.Fatal("forgotten quarantine entry came back")
 	}
 }
@@ -442,11 +442,11 @@ func TestStoreConfirmReject(t *testing.T) {
 		if _, err := s.Confirm(ctx, p.ID); err != nil {
 			t.Fatalf("%s: confirm %v", c.field, err)
 		}
-		if m := s.UserModel(); !c.check(m) {
+		if m := must(s.UserModel()); !c.check(m) {
 			t.Fatalf("%s=%s not applied: %+v", c.field, c.value, m)
 		}
 	}
-	if len(s.Pending()) != 0 {
+	if len(must(s.Pending())) != 0 {
 		t.Fatal("confirmed entries still pending")
 	}
 	// Reject removes without applying.
@@ -457,7 +457,7 @@ func TestStoreConfirmReject(t *testing.T) {
 	if _, err := s.Reject(ctx, p.ID); err != nil {
 		t.Fatal(err)
 	}
-	if s.UserModel().Style.Tone != "warm" || len(s.Pending()) != 0 {
+	if must(s.UserModel()).Style.Tone != "warm" || len(must(s.Pending())) != 0 {
 		t.Fatal("reject applied or kept the entry")
 	}
 	if _, err := s.Confirm(ctx, p.ID); !errors.Is(err, memcore.ErrNotFound) {
@@ -475,7 +475,7 @@ func TestStoreConfirmReject(t *testing.T) {
 	if _, err := s.Confirm(ctx, stID(500)); !errors.Is(err, memcore.ErrUnknownField) {
 		t.Fatalf("unknown field: %v", err)
 	}
-	if len(s.Pending()) != 1 {
+	if len(must(s.Pending())) != 1 {
 		t.Fatal("entry with an unknown field was dropped")
 	}
 	if _, _, err := memcore.QueuePending(s, ctx, memcore.PendingReview{Field: "nope.nothing", Value: "x"}); !errors.Is(err, memcore.ErrUnknownField) {
@@ -503,8 +503,8 @@ func TestStoreDedupRefresh(t *testing.T) {
 	if !r3.Refreshed || a.Confidence != 0.9 || !a.CreatedAt.Equal(clk.Now()) {
 		t.Fatalf("lower confidence lowered it: %+v", a)
 	}
-	if s.Len() != 1 {
-		t.Fatalf("len %d", s.Len())
+	if must(s.Len()) != 1 {
+		t.Fatalf("len %d", must(s.Len()))
 	}
 	s2 := stOpen(t, dir, memcore.Options{Now: clk.Now})
 	if a2, _, _ := s2.Get(r1.Atom.ID); !a2.CreatedAt.Equal(a.CreatedAt) || a2.Confidence != 0.9 {
@@ -546,17 +546,17 @@ func TestStoreOdekFixture(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "vectors.gob"), []byte("odek gob bytes"), 0o600)
 
 	s := stOpen(t, dir, memcore.Options{})
-	if s.Len() != 2 || len(s.Quarantined()) != 1 {
-		t.Fatalf("live %d quarantine %d", s.Len(), len(s.Quarantined()))
+	if must(s.Len()) != 2 || len(must(s.Quarantined())) != 1 {
+		t.Fatalf("live %d quarantine %d", must(s.Len()), len(must(s.Quarantined())))
 	}
 	a, _, _ := s.Get(id1)
 	if a.Text != "odek wrote this" || a.Type != "observation" || a.Context.SessionID != "odek-1" {
 		t.Fatalf("atom %+v", a)
 	}
-	if links := s.Links(id2); len(links) != 1 || links[0].ID != id1 {
+	if links := must(s.Links(id2)); len(links) != 1 || links[0].ID != id1 {
 		t.Fatalf("links re-linked both ways: %+v", links)
 	}
-	if m := s.UserModel(); m.Version != "3" || m.Focus.Project != "odek" || m.Style.Tone != "plain" {
+	if m := must(s.UserModel()); m.Version != "3" || m.Focus.Project != "odek" || m.Style.Tone != "plain" {
 		t.Fatalf("model %+v", m)
 	}
 	// A rewrite keeps unknown fields of untouched records and sections.
@@ -623,23 +623,23 @@ func TestStoreEvictionOrderAndRefusal(t *testing.T) {
 			t.Fatal("never evicted")
 		}
 	}
-	st := s.Stats()
+	st := must(s.Stats())
 	if st.TotalBytes > st.CapBytes {
 		t.Fatalf("over cap: %d > %d", st.TotalBytes, st.CapBytes)
 	}
 	// Pin everything: the next add is refused and nothing is removed.
-	for _, a := range s.List(memcore.Filter{}) {
+	for _, a := range must(s.List(memcore.Filter{})) {
 		if _, err := s.SetPin(ctx, a.ID, true); err != nil {
 			t.Fatal(err)
 		}
 	}
-	before := s.List(memcore.Filter{})
+	before := must(s.List(memcore.Filter{}))
 	beforeChunks, _ := os.ReadDir(filepath.Join(dir, "chunks"))
 	_, err := s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 300)})
 	if !errors.Is(err, memcore.ErrCapExceeded) || !strings.Contains(err.Error(), "pinned") {
 		t.Fatalf("want a clear cap error, got %v", err)
 	}
-	after := s.List(memcore.Filter{})
+	after := must(s.List(memcore.Filter{}))
 	afterChunks, _ := os.ReadDir(filepath.Join(dir, "chunks"))
 	if len(after) != len(before) || len(afterChunks) != len(beforeChunks) {
 		t.Fatalf("refused write removed something: %d→%d atoms, %d→%d chunks", len(before), len(after), len(beforeChunks), len(afterChunks))
@@ -690,15 +690,15 @@ func TestStoreQuarantineShareFlood(t *testing.T) {
 			}
 		}
 	}
-	if s.Len() != 20 {
-		t.Fatalf("trusted atoms lost: %d", s.Len())
+	if must(s.Len()) != 20 {
+		t.Fatalf("trusted atoms lost: %d", must(s.Len()))
 	}
 	share := int64(float64(s.Config().CapBytes()) * 0.05)
 	fi, _ := os.Stat(filepath.Join(dir, "quarantine.json"))
 	if fi.Size() > share {
 		t.Fatalf("quarantine.json %d bytes > share %d", fi.Size(), share)
 	}
-	qs := s.Quarantined()
+	qs := must(s.Quarantined())
 	if len(qs) == 0 || len(qs) >= 400 {
 		t.Fatalf("quarantine holds %d", len(qs))
 	}
@@ -741,8 +741,8 @@ func TestStoreSemanticDedup(t *testing.T) {
 	if !got.Refreshed || got.Atom.ID != target.ID {
 		t.Fatalf("near duplicate not refreshed: %+v", got)
 	}
-	if s.Len() != 300 {
-		t.Fatalf("len %d", s.Len())
+	if must(s.Len()) != 300 {
+		t.Fatalf("len %d", must(s.Len()))
 	}
 }
 
@@ -764,14 +764,14 @@ func TestStorePromoteCrashLeftovers(t *testing.T) {
 	if err != nil || qa != nil || a.SourceClass != memcore.SourceUserApproved {
 		t.Fatalf("get %+v %v %v", a, qa, err)
 	}
-	if n := len(s2.Quarantined()); n != 0 {
+	if n := len(must(s2.Quarantined())); n != 0 {
 		t.Fatalf("quarantine still holds the promoted atom (%d)", n)
 	}
 	if _, err := s2.Promote(context.Background(), q.Atom.ID); err == nil {
 		t.Fatal("promoted twice")
 	}
-	if s2.Len() != 1 {
-		t.Fatalf("len %d", s2.Len())
+	if must(s2.Len()) != 1 {
+		t.Fatalf("len %d", must(s2.Len()))
 	}
 }
 
@@ -802,7 +802,7 @@ func TestStoreVectorCacheReused(t *testing.T) {
 	if err != nil || len(hits) == 0 || hits[0].Atom.ID != res[42].Atom.ID {
 		t.Fatalf("search after reopen: %v %v", hits, err)
 	}
-	st := s2.Stats()
+	st := must(s2.Stats())
 	if st.Index.Vectors != 2501 || st.Index.Stale != 1 {
 		t.Fatalf("index %+v: want 2501 vectors with only the new atom embedded", st.Index)
 	}
@@ -814,7 +814,7 @@ func TestStoreVectorCacheReused(t *testing.T) {
 	if _, err := s3.Search(ctx, "anything", memcore.SearchOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if st := s3.Stats(); st.Index.Vectors != 2501 || st.Index.Stale != 0 {
+	if st := must(s3.Stats()); st.Index.Vectors != 2501 || st.Index.Stale != 0 {
 		t.Fatalf("index after second reopen %+v", st.Index)
 	}
 }

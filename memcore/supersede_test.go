@@ -61,13 +61,13 @@ func TestSupersededByExplicitChangeOffline(t *testing.T) {
 		t.Fatalf("the superseded atom is gone: %v", err)
 	}
 	linked := false
-	for _, l := range st.Links(old.ID) {
+	for _, l := range must(st.Links(old.ID)) {
 		if l.ID == newer.ID && l.Kind == memcore.LinkSupersedes {
 			linked = true
 		}
 	}
 	if !linked {
-		t.Fatalf("pair not linked: %+v", st.Links(old.ID))
+		t.Fatalf("pair not linked: %+v", must(st.Links(old.ID)))
 	}
 	for _, q := range []string{"which broker do we use for order events", "RabbitMQ order events", "we use RabbitMQ"} {
 		res, err := st.Search(context.Background(), q, memcore.SearchOptions{})

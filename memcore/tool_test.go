@@ -64,7 +64,7 @@ func TestToolCannotConfirmPromoteOrUnpin(t *testing.T) {
 			t.Fatalf("%s: %+v", args, r)
 		}
 	}
-	if st.UserModel().Style.Tone != "" || len(st.Pending()) != 1 {
+	if must(st.UserModel()).Style.Tone != "" || len(must(st.Pending())) != 1 {
 		t.Fatalf("confirmation went through")
 	}
 	list := hTool(t, tool, `{"action":"list_pending_review"}`, memcore.Turn{})
@@ -72,7 +72,7 @@ func TestToolCannotConfirmPromoteOrUnpin(t *testing.T) {
 		t.Fatalf("list_pending_review: %+v", list)
 	}
 	rej := hTool(t, tool, `{"action":"reject_pending_review","pending_id":"`+p.ID+`"}`, memcore.Turn{})
-	if !rej.OK || len(st.Pending()) != 0 {
+	if !rej.OK || len(must(st.Pending())) != 0 {
 		t.Fatalf("reject: %+v", rej)
 	}
 }
@@ -223,8 +223,8 @@ func TestToolCannotForgetOrPinWhatItDidNotAdd(t *testing.T) {
 			t.Fatalf("%s still there", id)
 		}
 	}
-	if st.Len() != 2 || len(st.Quarantined()) != 1 {
-		t.Fatalf("the person's atoms changed: %d live, %d quarantined", st.Len(), len(st.Quarantined()))
+	if must(st.Len()) != 2 || len(must(st.Quarantined())) != 1 {
+		t.Fatalf("the person's atoms changed: %d live, %d quarantined", must(st.Len()), len(must(st.Quarantined())))
 	}
 	// A proposal the person has since promoted is theirs.
 	later := hTool(t, tool, `{"action":"add_atom","content":"the user likes long meetings"}`, turn)
@@ -332,7 +332,7 @@ func TestToolRejectsUnknownTypeAndBadConfidence(t *testing.T) {
 			t.Fatalf("%s accepted: %+v", args, r)
 		}
 	}
-	if st.Len() != 0 || len(st.Quarantined()) != 0 {
+	if must(st.Len()) != 0 || len(must(st.Quarantined())) != 0 {
 		t.Fatalf("a rejected call stored something")
 	}
 }

@@ -38,8 +38,8 @@ func TestAddRequestZeroValuesAreNeverTrust(t *testing.T) {
 	if _, err := st.Add(ctx, memcore.AddRequest{Text: "x is y for sure", Source: memcore.SourceUserApproved, Type: "rumour"}); !errors.Is(err, memcore.ErrUnknownType) || !strings.Contains(err.Error(), "rumour") {
 		t.Fatalf("unknown type: %v", err)
 	}
-	if st.Len() != 1 {
-		t.Fatalf("rejected requests stored atoms: %d live", st.Len())
+	if must(st.Len()) != 1 {
+		t.Fatalf("rejected requests stored atoms: %d live", must(st.Len()))
 	}
 }
 
@@ -227,10 +227,10 @@ func TestInferredStyleMustBeEnumerated(t *testing.T) {
 	if err := h.Infer(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if v := st.UserModel().Style.Verbosity; v != "" || len(st.Pending()) != 0 {
-		t.Fatalf("free-text style applied or queued: %q %+v", v, st.Pending())
+	if v := must(st.UserModel()).Style.Verbosity; v != "" || len(must(st.Pending())) != 0 {
+		t.Fatalf("free-text style applied or queued: %q %+v", v, must(st.Pending()))
 	}
-	if q := st.Quarantined(); len(q) != 1 || q[0].SourceClass != memcore.SourceInferred {
+	if q := must(st.Quarantined()); len(q) != 1 || q[0].SourceClass != memcore.SourceInferred {
 		t.Fatalf("the refused inference is not waiting for a person: %+v", q)
 	}
 	cases := []struct {
@@ -267,7 +267,7 @@ func TestImportedUserModelStylePassesTheSameCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := st.UserModel()
+	m := must(st.UserModel())
 	if m.Style.Tone != "direct" || m.Style.Verbosity != "" || len(m.Pending) != 0 {
 		t.Fatalf("imported model: %+v", m)
 	}

@@ -26,7 +26,7 @@ func TestUnpromoteRestoresQuarantineAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, before, _ := st.Get(web.Atom.ID)
-	links := st.Links(web.Atom.ID)
+	links := must(st.Links(web.Atom.ID))
 	if _, err := st.Promote(ctx, web.Atom.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestUnpromoteRestoresQuarantineAndLinks(t *testing.T) {
 	if a.SourceClass != memcore.SourceWeb || q.Reason != before.Reason || !q.QuarantinedAt.Equal(before.QuarantinedAt) {
 		t.Fatalf("came back as %s / %q / %v, want web / %q / %v", a.SourceClass, q.Reason, q.QuarantinedAt, before.Reason, before.QuarantinedAt)
 	}
-	if got := st.Links(web.Atom.ID); len(got) != 1 || got[0].ID != live.Atom.ID || got[0].Kind != memcore.LinkSemantic {
+	if got := must(st.Links(web.Atom.ID)); len(got) != 1 || got[0].ID != live.Atom.ID || got[0].Kind != memcore.LinkSemantic {
 		t.Fatalf("links after unpromote: %+v", got)
 	}
 	res, _ := st.Search(ctx, "pgxpool max connections", memcore.SearchOptions{})
@@ -78,11 +78,11 @@ func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 		if err := st.UndoConfirm(ctx, p, c.prev); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := st.UserModel().Get(c.field); got != c.prev {
+		if got, _ := must(st.UserModel()).Get(c.field); got != c.prev {
 			t.Errorf("%s = %q after undo, want %q", c.field, got, c.prev)
 		}
 		found := false
-		for _, q := range st.Pending() {
+		for _, q := range must(st.Pending()) {
 			found = found || q.ID == p.ID
 		}
 		if !found {

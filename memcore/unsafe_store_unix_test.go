@@ -40,7 +40,7 @@ func stWantUnsafe(t *testing.T, dir string, mention ...string) {
 	t.Helper()
 	s, err := memcore.Open(dir, memcore.Options{})
 	if err == nil {
-		n := s.Len()
+		n := must(s.Len())
 		s.Close()
 		t.Fatalf("open used the store (%d atoms)", n)
 	}

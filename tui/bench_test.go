@@ -87,8 +87,8 @@ func BenchmarkFirstFrame18k(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	if st.Len() < 17000 {
-		b.Fatalf("bench store has %d atoms", st.Len())
+	if must(st.Len()) < 17000 {
+		b.Fatalf("bench store has %d atoms", must(st.Len()))
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

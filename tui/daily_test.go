@@ -30,7 +30,7 @@ import (
 func TestBurstOfKeysInOneMessage(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	atoms := st.List(memcore.Filter{})
+	atoms := must(st.List(memcore.Filter{}))
 	tm.Send(runes("jjj")) // one message, three keys
 	waitRe(t, tm, regexp.MustCompile(`> +fact +user_said`))
 	tm.Send(runes("/timestamptz")) // opens the filter, then text
@@ -48,8 +48,8 @@ func TestBurstOfKeysInOneMessage(t *testing.T) {
 	tm.Send(paste("dy")) // never a command: no forget prompt, nothing forgotten
 	waitOut(t, tm, "paste ignored")
 	m := finish(t, tm)
-	if m.mode == modePrompt || len(st.List(memcore.Filter{})) != 205 {
-		t.Fatalf("a paste acted as keys: mode %v, %d atoms", m.mode, len(st.List(memcore.Filter{})))
+	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 205 {
+		t.Fatalf("a paste acted as keys: mode %v, %d atoms", m.mode, len(must(st.List(memcore.Filter{}))))
 	}
 	if got := selectedID(m, PaneAtoms); got != atoms[0].ID {
 		t.Errorf("after clearing the filter the cursor is on %s, want the first atom", got)
@@ -66,11 +66,11 @@ func TestBurstNeverAnswersPrompt(t *testing.T) {
 		t.Fatal("d did not ask")
 	}
 	press(m, runes("yy"))
-	if m.mode == modePrompt || len(st.List(memcore.Filter{})) != 205 {
-		t.Fatalf("a burst answered the prompt: %d atoms", len(st.List(memcore.Filter{})))
+	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 205 {
+		t.Fatalf("a burst answered the prompt: %d atoms", len(must(st.List(memcore.Filter{}))))
 	}
 	press(m, runes("d"), paste("y"))
-	if len(st.List(memcore.Filter{})) != 205 {
+	if len(must(st.List(memcore.Filter{}))) != 205 {
 		t.Fatal("a pasted y answered the prompt")
 	}
 }
@@ -195,13 +195,13 @@ func TestOneClock(t *testing.T) {
 	ttl := st.Config().QuarantineTTLDays
 	var wants []string
 	var liveBefore []string
-	for _, q := range st.Quarantined() {
+	for _, q := range must(st.Quarantined()) {
 		if q.ExpiresAt(ttl).After(time.Now().Add(time.Minute)) {
 			liveBefore = append(liveBefore, q.ID)
 		}
 	}
 	live := 0
-	for _, q := range st.Quarantined()[:5] {
+	for _, q := range must(st.Quarantined())[:5] {
 		left := time.Until(q.ExpiresAt(ttl)).Hours() / 24
 		switch {
 		case left <= 0:
@@ -229,7 +229,7 @@ func TestOneClock(t *testing.T) {
 		t.Fatal("fixture: no live entry among the first five")
 	}
 	kept := map[string]bool{}
-	for _, q := range st.Quarantined() {
+	for _, q := range must(st.Quarantined()) {
 		kept[q.ID] = true
 	}
 	for _, q := range liveBefore {
@@ -250,7 +250,7 @@ func TestCompactWordsAndAsks(t *testing.T) {
 		t.Fatalf("compact did not ask: %q", m.prompt.Question)
 	}
 	press(m, runes("n"))
-	if len(st.Quarantined()) != 14 {
+	if len(must(st.Quarantined())) != 14 {
 		t.Fatal("answering n still compacted")
 	}
 	press(m, runes("2"), runes("g"), runes("6"), runes("c")) // the expired entry is first: now seen
@@ -274,7 +274,7 @@ func TestCompactWordsAndAsks(t *testing.T) {
 func TestSmallerThings(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 100, 30)
-	pend := st.Pending()
+	pend := must(st.Pending())
 	for _, p := range pend[1:] {
 		if _, err := st.Reject(context.Background(), p.ID); err != nil {
 			t.Fatal(err)
@@ -349,7 +349,7 @@ func TestDetailScrollIndicator(t *testing.T) {
 func TestMouseClicks(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	atoms := st.List(memcore.Filter{})
+	atoms := must(st.List(memcore.Filter{}))
 	click := func(x, y int) tea.MouseMsg {
 		return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
 	}
@@ -361,7 +361,7 @@ func TestMouseClicks(t *testing.T) {
 	tm.Send(click(spans[PanePending][0]+2, 1))
 	waitOut(t, tm, "Pending reviews")
 	tm.Send(click(5, 3+2)) // third pending row
-	waitOut(t, tm, "field      "+st.Pending()[2].Field)
+	waitOut(t, tm, "field      "+must(st.Pending())[2].Field)
 	fm := finish(t, tm)
 	if got := selectedID(fm, PaneAtoms); got != atoms[5].ID {
 		t.Errorf("click selected %s, want row 5 %s", got, atoms[5].ID)
@@ -381,7 +381,7 @@ func TestCopyIDOSC52(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	drive(m, m.Init())
 	press(m, keyDown, runes("Y"))
-	id := st.List(memcore.Filter{})[1].ID
+	id := must(st.List(memcore.Filter{}))[1].ID
 	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(id))
 	if !strings.Contains(clip.String(), want) {
 		t.Fatalf("clipboard got %q, want %q", clip.String(), want)
@@ -391,7 +391,7 @@ func TestCopyIDOSC52(t *testing.T) {
 	}
 	clip.Reset()
 	press(m, runes("2"), runes("Y"))
-	qid := st.Quarantined()[0].ID
+	qid := must(st.Quarantined())[0].ID
 	if !strings.Contains(clip.String(), base64.StdEncoding.EncodeToString([]byte(qid))) {
 		t.Fatalf("Y in Quarantine copied %q, want %s", clip.String(), qid)
 	}
@@ -409,7 +409,7 @@ func TestCompactAsksInProgram(t *testing.T) {
 	send(tm, runes("y"))
 	waitRe(t, tm, regexp.MustCompile(`compacted: dropped 1 expired quarantine entry; (reclaimed|grew by|same size)`))
 	finish(t, tm)
-	if n := len(st.Quarantined()); n != 13 {
+	if n := len(must(st.Quarantined())); n != 13 {
 		t.Errorf("%d quarantined after compact, want 13", n)
 	}
 }

@@ -30,7 +30,7 @@ func startApp(t *testing.T, st *memcore.Store) *teatest.TestModel {
 func TestE2EPromote(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	q := st.Quarantined()[0]
+	q := must(st.Quarantined())[0]
 	send(tm, runes("2"))
 	waitOut(t, tm, "Quarantine · 14 entries")
 	send(tm, runes("p"))
@@ -53,7 +53,7 @@ func TestE2EPromote(t *testing.T) {
 func TestE2EConfirmReject(t *testing.T) {
 	t.Parallel()
 	st, dir := demoStore(t)
-	pend := st.Pending()
+	pend := must(st.Pending())
 	first, second := pend[0], pend[1]
 	tm := startApp(t, st)
 	waitOut(t, tm, "Atoms 205")
@@ -95,7 +95,7 @@ func TestE2EConfirmReject(t *testing.T) {
 func TestE2EForgetUndo(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	id := st.List(memcore.Filter{})[0].ID
+	id := must(st.List(memcore.Filter{}))[0].ID
 	send(tm, runes("d"))
 	waitOut(t, tm, "[y/N]")
 	send(tm, runes("n"))
@@ -123,7 +123,7 @@ func TestE2EFilter(t *testing.T) {
 	t.Parallel()
 	st, _ := demoStore(t)
 	n := 0
-	for _, a := range st.List(memcore.Filter{}) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if strings.Contains(strings.ToLower(a.Text), "timestamptz") {
 			n++
 		}
@@ -195,7 +195,7 @@ func TestE2ELiveRefresh(t *testing.T) {
 		teatest.WithDuration(2500*time.Millisecond), teatest.WithCheckInterval(20*time.Millisecond))
 	t.Logf("seen after %v", time.Since(start))
 	m := finish(t, tm)
-	want := st.List(memcore.Filter{})[3].ID // was row 2; the new atom is row 0
+	want := must(st.List(memcore.Filter{}))[3].ID // was row 2; the new atom is row 0
 	if got := m.Pane(PaneAtoms).(interface{ SelectedID() string }).SelectedID(); got != want {
 		t.Errorf("selection moved: %s, want %s", got, want)
 	}

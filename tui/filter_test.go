@@ -26,7 +26,7 @@ func TestCursorAfterFilter(t *testing.T) {
 	waitOut(t, tm, "esc clear filter") // the input closed
 	m := finish(t, tm)
 	first := ""
-	for _, a := range st.List(memcore.Filter{}) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if strings.Contains(strings.ToLower(a.Text), "payouts") {
 			first = a.ID
 			break
@@ -43,7 +43,7 @@ func TestCursorAfterFilter(t *testing.T) {
 	press(m, runes("p")) // cycle the project filter
 	pa := m.Pane(PaneAtoms).(*views.Atoms)
 	proj := strings.TrimPrefix(strings.Fields(pa.FilterText())[0], "project:")
-	for _, a := range st.List(memcore.Filter{}) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if strings.Contains(strings.ToLower(a.Context.Project), proj) {
 			first = a.ID
 			break
@@ -67,7 +67,7 @@ func TestSlashFiltersEveryPane(t *testing.T) {
 	waitOut(t, tm, "Quarantine 14")
 	tm.Send(runes("/reason:scan_rejected"))
 	rejected := 0
-	for _, q := range st.Quarantined() {
+	for _, q := range must(st.Quarantined()) {
 		if views.ScanRejected(q) {
 			rejected++
 		}
@@ -151,7 +151,7 @@ func TestCursorAfterFilterEveryPane(t *testing.T) {
 	press(m, typed("source:tool_output")...)
 	press(m, keyEnter)
 	var first string
-	for _, q := range st.Quarantined() {
+	for _, q := range must(st.Quarantined()) {
 		if q.SourceClass == "tool_output" {
 			first = q.ID
 			break
@@ -162,7 +162,7 @@ func TestCursorAfterFilterEveryPane(t *testing.T) {
 	}
 	press(m, runes("3"), runes("G"), runes("/"))
 	press(m, typed("field:style")...)
-	for _, p := range st.Pending() {
+	for _, p := range must(st.Pending()) {
 		if strings.HasPrefix(p.Field, "style.") {
 			first = p.ID
 			break

@@ -44,7 +44,7 @@ func TestConfirmUnknownFieldStays(t *testing.T) {
 	if !m.isErr || !strings.Contains(m.status, "unknown user-model field") {
 		t.Fatalf("status %q (err=%v)", m.status, m.isErr)
 	}
-	if n := len(st.Pending()); n != 1 {
+	if n := len(must(st.Pending())); n != 1 {
 		t.Fatalf("%d pending after failed confirm, want 1", n)
 	}
 	if !strings.Contains(m.View(), "Pending 1") {
@@ -75,7 +75,7 @@ func TestAddNote(t *testing.T) {
 	press(m, typed("Prefers squash merges on payments-api")...)
 	press(m, keyEnter)
 	found := false
-	for _, a := range st.List(memcore.Filter{Source: memcore.SourceUserApproved}) {
+	for _, a := range must(st.List(memcore.Filter{Source: memcore.SourceUserApproved})) {
 		if a.Text == "Prefers squash merges on payments-api" {
 			found = true
 		}
@@ -93,14 +93,14 @@ func TestAddNote(t *testing.T) {
 func TestBulkQuarantineForgetAndUndo(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 100, 30)
-	qs := st.Quarantined()
+	qs := must(st.Quarantined())
 	ids := []string{qs[1].ID, qs[2].ID}
 	press(m, runes("2"), keyDown, keySpace, keySpace, runes("d")) // entry 1 is past its TTL
 	if m.mode != modePrompt || !strings.Contains(m.prompt.Question, "Forget 2") {
 		t.Fatalf("no batch prompt: %q", m.prompt.Question)
 	}
 	press(m, runes("y"))
-	if n := len(st.Quarantined()); n != 12 {
+	if n := len(must(st.Quarantined())); n != 12 {
 		t.Fatalf("%d quarantined after bulk forget, want 12", n)
 	}
 	press(m, runes("u"))
@@ -115,7 +115,7 @@ func TestBulkQuarantineForgetAndUndo(t *testing.T) {
 func TestPinToggle(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 100, 30)
-	id := st.List(memcore.Filter{})[0].ID
+	id := must(st.List(memcore.Filter{}))[0].ID
 	press(m, keySpace)
 	if a, _, _ := st.Get(id); !a.Pin {
 		t.Fatal("space did not pin")
@@ -239,7 +239,7 @@ func TestShowAssociationsFromAtoms(t *testing.T) {
 	if m.Focus() != PaneAssoc {
 		t.Fatalf("focus %d", m.Focus())
 	}
-	want := st.List(memcore.Filter{})[2]
+	want := must(st.List(memcore.Filter{}))[2]
 	if !strings.Contains(m.View(), want.Text[:30]) {
 		t.Fatalf("graph not centred on %q:\n%s", want.Text, m.View())
 	}

@@ -60,7 +60,7 @@ func TestQuarantineProvenanceSpoofNewlines(t *testing.T) {
 func TestScanRejectedPromoteAlwaysAsks(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 120, 40)
-	qs := st.Quarantined()
+	qs := must(st.Quarantined())
 	idx := -1
 	for i, q := range qs {
 		if strings.Contains(q.Reason, "bidi") {
@@ -101,12 +101,12 @@ func TestBulkPromotePromptHidesScanRejected(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 120, 40)
 	rejected := 0
-	for _, q := range st.Quarantined() {
+	for _, q := range must(st.Quarantined()) {
 		if views.ScanRejected(q) {
 			rejected++
 		}
 	}
-	n := len(st.Quarantined())
+	n := len(must(st.Quarantined()))
 	press(m, runes("2"), runes("A"), runes("p"))
 	want := fmt.Sprintf("Promote %d: %d tainted, %d scan-rejected", n, n-rejected, rejected)
 	if m.mode != modePrompt || !strings.Contains(m.prompt.Question, want) {
@@ -124,11 +124,11 @@ func TestBulkPromotePromptHidesScanRejected(t *testing.T) {
 // not the prompt's yes key.
 func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 	st, _ := demoStore(t)
-	before := st.UserModel()
-	pend := st.Pending()
+	before := must(st.UserModel())
+	pend := must(st.Pending())
 	m := newStatic(t, st, 120, 40)
 	press(m, runes("3"), runes("n"), runes("y"), runes("y"))
-	after := st.Pending()
+	after := must(st.Pending())
 	if len(after) != len(pend)-1 {
 		t.Fatalf("%d pending left, want %d", len(after), len(pend)-1)
 	}
@@ -139,7 +139,7 @@ func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 	}
 	for _, f := range memcore.UserModelFields {
 		a, _ := before.Get(f)
-		b, _ := st.UserModel().Get(f)
+		b, _ := must(st.UserModel()).Get(f)
 		if a != b {
 			t.Errorf("%s changed from %q to %q: a y confirmed a review", f, a, b)
 		}
@@ -151,13 +151,13 @@ func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 func TestUndoEveryReviewAction(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 120, 40)
-	links := st.LinkCount()
+	links := must(st.LinkCount())
 
 	// Forget the atom with the most links; undo brings back all of them.
 	var id string
 	most := -1
-	for _, a := range st.List(memcore.Filter{})[:40] {
-		if n := len(st.Links(a.ID)); n > most {
+	for _, a := range must(st.List(memcore.Filter{}))[:40] {
+		if n := len(must(st.Links(a.ID))); n > most {
 			id, most = a.ID, n
 		}
 	}
@@ -175,14 +175,14 @@ func TestUndoEveryReviewAction(t *testing.T) {
 		t.Fatal("forget did nothing")
 	}
 	press(m, runes("u"))
-	if got := st.LinkCount(); got != links {
+	if got := must(st.LinkCount()); got != links {
 		t.Fatalf("links after undoing a forget: %d, want %d", got, links)
 	}
 
 	// Promote a scan-rejected entry (asked, yes), then undo: it is back
 	// in the quarantine with its source class and reason.
 	var q memcore.QuarantinedAtom
-	for i, e := range st.Quarantined() {
+	for i, e := range must(st.Quarantined()) {
 		if views.ScanRejected(e) && strings.Contains(e.Reason, "bidi") {
 			q = e
 			press(m, runes("2"), runes("g"))
@@ -204,26 +204,26 @@ func TestUndoEveryReviewAction(t *testing.T) {
 	// Confirm a list field (appends), then undo: the list is as before
 	// and the review is queued again.
 	var tools memcore.PendingReview
-	for _, p := range st.Pending() {
+	for _, p := range must(st.Pending()) {
 		if p.Field == "technical.tools" {
 			tools = p
 		}
 	}
-	prev, _ := st.UserModel().Get("technical.tools")
+	prev, _ := must(st.UserModel()).Get("technical.tools")
 	press(m, runes("3"))
 	for selectedID(m, PanePending) != tools.ID {
 		press(m, keyDown)
 	}
 	press(m, runes("c"))
-	if got, _ := st.UserModel().Get("technical.tools"); !strings.Contains(got, tools.Value) {
+	if got, _ := must(st.UserModel()).Get("technical.tools"); !strings.Contains(got, tools.Value) {
 		t.Fatalf("confirm did not append: %q", got)
 	}
 	press(m, runes("u"))
-	if got, _ := st.UserModel().Get("technical.tools"); got != prev {
+	if got, _ := must(st.UserModel()).Get("technical.tools"); got != prev {
 		t.Fatalf("undo confirm: tools %q, want %q", got, prev)
 	}
 	queued := false
-	for _, p := range st.Pending() {
+	for _, p := range must(st.Pending()) {
 		queued = queued || p.ID == tools.ID
 	}
 	if !queued {
@@ -231,13 +231,13 @@ func TestUndoEveryReviewAction(t *testing.T) {
 	}
 
 	// Reject, then undo.
-	n := len(st.Pending())
+	n := len(must(st.Pending()))
 	press(m, runes("g"), runes("n"), runes("y"))
-	if len(st.Pending()) != n-1 {
+	if len(must(st.Pending())) != n-1 {
 		t.Fatal("reject did nothing")
 	}
 	press(m, runes("u"))
-	if len(st.Pending()) != n {
+	if len(must(st.Pending())) != n {
 		t.Fatal("undo reject did not queue the review again")
 	}
 }

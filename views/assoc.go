@@ -48,7 +48,10 @@ func LoadGraph(d Deps, id string, depth int) tea.Cmd {
 		}
 		g := Graph{Centre: at}
 		seen := map[string]bool{id: true}
-		links := d.Store.Links(id)
+		links, err := d.Store.Links(id)
+		if err != nil {
+			return AssocLoadedMsg{ID: id, Depth: depth, Err: err}
+		}
 		for _, l := range links {
 			seen[l.ID] = true
 		}
@@ -59,7 +62,11 @@ func LoadGraph(d Deps, id string, depth int) tea.Cmd {
 			}
 			e := GEdge{Kind: l.Kind, Atom: n}
 			if depth > 1 {
-				for _, l2 := range d.Store.Links(l.ID) {
+				links2, err := d.Store.Links(l.ID)
+				if err != nil {
+					return AssocLoadedMsg{ID: id, Depth: depth, Err: err}
+				}
+				for _, l2 := range links2 {
 					if seen[l2.ID] {
 						continue
 					}

@@ -110,7 +110,11 @@ func LoadAtoms(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return AtomsLoadedMsg{}
 		}
-		return AtomsLoadedMsg{Rows: BuildRows(d, d.Store.List(memcore.Filter{})), Damaged: len(d.Store.Problems()) > 0}
+		atoms, err := d.Store.List(memcore.Filter{})
+		if err != nil {
+			return AtomsLoadedMsg{Err: err}
+		}
+		return AtomsLoadedMsg{Rows: BuildRows(d, atoms), Damaged: len(d.Store.Problems()) > 0}
 	}
 }
 

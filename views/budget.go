@@ -43,8 +43,20 @@ func LoadBudget(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return BudgetLoadedMsg{}
 		}
-		m := BudgetLoadedMsg{Stats: d.Store.Stats(), Evict: d.Store.NextEvictions(10)}
-		items := BuildQItems(d, d.Store.Quarantined())
+		stats, err := d.Store.Stats()
+		if err != nil {
+			return BudgetLoadedMsg{Err: err}
+		}
+		evict, err := d.Store.NextEvictions(10)
+		if err != nil {
+			return BudgetLoadedMsg{Err: err}
+		}
+		quar, err := d.Store.Quarantined()
+		if err != nil {
+			return BudgetLoadedMsg{Err: err}
+		}
+		m := BudgetLoadedMsg{Stats: stats, Evict: evict}
+		items := BuildQItems(d, quar)
 		sort.SliceStable(items, func(i, j int) bool { return items[i].DaysLeft < items[j].DaysLeft })
 		for _, it := range items {
 			if !math.IsNaN(it.DaysLeft) && len(m.Expiring) < 5 {

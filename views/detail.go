@@ -110,8 +110,12 @@ func DetailCmd(d Deps, id string, width int) tea.Cmd {
 		if err != nil {
 			return DetailMsg{ID: id, Width: width, Err: err}
 		}
+		links, err := d.Store.Links(id)
+		if err != nil {
+			return DetailMsg{ID: id, Width: width, Err: err}
+		}
 		var rel []related
-		for _, l := range d.Store.Links(id) {
+		for _, l := range links {
 			n, _, err := d.Store.Get(l.ID)
 			if err != nil {
 				continue

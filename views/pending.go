@@ -25,7 +25,10 @@ type PendingLoadedMsg = LoadedMsg[PItem]
 // LoadPending reads the queue and the current values.
 func LoadPending(d Deps) tea.Cmd {
 	return loadItems(d, func(st *memcore.Store) ([]PItem, error) {
-		um := st.UserModel()
+		um, err := st.UserModel()
+		if err != nil {
+			return nil, err
+		}
 		var items []PItem
 		for _, p := range um.Pending {
 			cur, known := um.Get(p.Field)
@@ -89,8 +92,12 @@ func (p *Pending) Update(msg tea.Msg) tea.Cmd {
 func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
 	pr := it.P
 	return func() tea.Msg {
-		prev, _ := d.Store.UserModel().Get(pr.Field)
-		_, err := d.Store.Confirm(d.Ctx, pr.ID)
+		um, err := d.Store.UserModel()
+		if err != nil {
+			return MutatedMsg{Err: err}
+		}
+		prev, _ := um.Get(pr.Field)
+		_, err = d.Store.Confirm(d.Ctx, pr.ID)
 		if errors.Is(err, memcore.ErrUnknownField) {
 			return MutatedMsg{Err: fmt.Errorf("cannot confirm %s: unknown user-model field; the entry stays queued", Line(pr.Field))}
 		}

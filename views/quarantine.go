@@ -27,7 +27,11 @@ type QuarantineLoadedMsg = LoadedMsg[QItem]
 // LoadQuarantine reads the quarantine and scans each entry.
 func LoadQuarantine(d Deps) tea.Cmd {
 	return loadItems(d, func(st *memcore.Store) ([]QItem, error) {
-		return BuildQItems(d, st.Quarantined()), nil
+		quar, err := st.Quarantined()
+		if err != nil {
+			return nil, err
+		}
+		return BuildQItems(d, quar), nil
 	})
 }
 
@@ -298,7 +302,10 @@ func PromoteCmd(d Deps, its []QItem) func() tea.Msg {
 		}
 		var last memcore.Atom
 		for i, it := range its {
-			links := d.Store.Links(it.Q.ID)
+			links, err := d.Store.Links(it.Q.ID)
+			if err != nil {
+				return MutatedMsg{Err: fmt.Errorf("promote (%d of %d done): %w", i, len(its), err), Undo: undo()}
+			}
 			at, err := d.Store.Promote(d.Ctx, it.Q.ID)
 			if err != nil {
 				return MutatedMsg{Err: fmt.Errorf("promote (%d of %d done): %w", i, len(its), err), Undo: undo()}

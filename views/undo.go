@@ -22,7 +22,11 @@ func ForgetCmd(d Deps, ids []string) func() tea.Msg {
 	return func() tea.Msg {
 		links := make(map[string][]memcore.Link, len(ids))
 		for _, id := range ids {
-			links[id] = d.Store.Links(id)
+			l, err := d.Store.Links(id)
+			if err != nil {
+				return MutatedMsg{Err: fmt.Errorf("forget: %w", err)}
+			}
+			links[id] = l
 		}
 		var done []forgotten
 		for _, id := range ids {

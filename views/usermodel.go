@@ -23,7 +23,8 @@ func LoadUserModel(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return UserModelLoadedMsg{}
 		}
-		return UserModelLoadedMsg{Model: d.Store.UserModel()}
+		m, err := d.Store.UserModel()
+		return UserModelLoadedMsg{Model: m, Err: err}
 	}
 }
 

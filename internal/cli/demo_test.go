@@ -32,19 +32,19 @@ func TestDemoOneClock(t *testing.T) {
 		}
 		ttl := st.Config().QuarantineTTLDays
 		var live []string
-		for _, q := range st.Quarantined() {
+		for _, q := range must(st.Quarantined()) {
 			if exp := q.ExpiresAt(ttl); exp.After(time.Now()) {
 				live = append(live, q.ID)
 			}
 		}
 		// Ages match the demo as generated: the newest atom was two days
 		// old at the demo's epoch and is two days old now.
-		newest := st.List(memcore.Filter{})[0]
+		newest := must(st.List(memcore.Filter{}))[0]
 		if age := time.Since(newest.CreatedAt); age < 48*time.Hour || age > 50*time.Hour {
 			t.Errorf("newest atom is %v old on the real clock, want about 2 days", age)
 		}
-		if len(live) == 0 || len(live) == len(st.Quarantined()) {
-			t.Fatalf("fixture: %d of %d quarantine entries live", len(live), len(st.Quarantined()))
+		if len(live) == 0 || len(live) == len(must(st.Quarantined())) {
+			t.Fatalf("fixture: %d of %d quarantine entries live", len(live), len(must(st.Quarantined())))
 		}
 		// The CLI, in another process's shoes, writes to the same home.
 		var o, e bytes.Buffer

@@ -54,7 +54,7 @@ func resolveAtomID(c *ctx, arg string) (string, error) {
 		}
 		return "", ambiguous(want, "atoms", lines)
 	}
-	if ids := pendingWithPrefix(c, want); len(ids) > 0 {
+	if ids, _ := pendingWithPrefix(c, want); len(ids) > 0 {
 		return "", fmt.Errorf("%s is a pending review, not an atom: see odekmem pending, then confirm or reject it", ids[0])
 	}
 	return "", fmt.Errorf("%w: no atom %s", memcore.ErrNotFound, arg)
@@ -66,7 +66,10 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 	if want == "" {
 		return "", usagef("expected a pending-review id")
 	}
-	ids := pendingWithPrefix(c, want)
+	ids, err := pendingWithPrefix(c, want)
+	if err != nil {
+		return "", err
+	}
 	for _, id := range ids {
 		if id == want {
 			return id, nil
@@ -80,7 +83,11 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 		return ids[0], nil
 	case len(ids) > 1:
 		var lines []string
-		for _, p := range c.store.Pending() {
+		ps, err := c.store.Pending()
+		if err != nil {
+			return "", err
+		}
+		for _, p := range ps {
 			if strings.HasPrefix(p.ID, want) {
 				lines = append(lines, fmt.Sprintf("%s  %s = %s", p.ID, p.Field, clip(p.Value, 50)))
 			}
@@ -93,14 +100,18 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 	return "", fmt.Errorf("%w: no pending review %s", memcore.ErrNotFound, arg)
 }
 
-func pendingWithPrefix(c *ctx, prefix string) []string {
+func pendingWithPrefix(c *ctx, prefix string) ([]string, error) {
+	ps, err := c.store.Pending()
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	for _, p := range c.store.Pending() {
+	for _, p := range ps {
 		if strings.HasPrefix(p.ID, prefix) {
 			out = append(out, p.ID)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func candidateLine(c *ctx, id string, quarantined bool) string {

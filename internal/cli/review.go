@@ -86,7 +86,10 @@ type QuarantineEntry struct {
 }
 
 func cmdQuarantine(c *ctx) error {
-	qs := c.store.Quarantined()
+	qs, err := c.store.Quarantined()
+	if err != nil {
+		return err
+	}
 	ttl := c.store.Config().QuarantineTTLDays
 	if c.json {
 		out := []QuarantineEntry{}
@@ -126,8 +129,14 @@ type PendingEntry struct {
 }
 
 func cmdPending(c *ctx) error {
-	m := c.store.UserModel()
-	ps := c.store.Pending()
+	m, err := c.store.UserModel()
+	if err != nil {
+		return err
+	}
+	ps, err := c.store.Pending()
+	if err != nil {
+		return err
+	}
 	if c.json {
 		out := []PendingEntry{}
 		for _, p := range ps {

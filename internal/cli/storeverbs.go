@@ -40,7 +40,10 @@ func human(n int64) string {
 }
 
 func cmdStats(c *ctx) error {
-	st := c.store.Stats()
+	st, err := c.store.Stats()
+	if err != nil {
+		return err
+	}
 	if c.json {
 		return c.emitJSON(st)
 	}
@@ -138,7 +141,11 @@ func cmdInit(c *ctx) error {
 		return c.emitJSON(map[string]any{"store": dir, "created": !existed})
 	}
 	if existed {
-		c.out("store %s exists already (%d live atoms); nothing changed\n", dir, st.Len())
+		n, err := st.Len()
+		if err != nil {
+			return err
+		}
+		c.out("store %s exists already (%d live atoms); nothing changed\n", dir, n)
 	} else {
 		c.out("created store %s\n", dir)
 	}

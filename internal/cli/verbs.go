@@ -37,7 +37,10 @@ func cmdList(c *ctx) error {
 	if f.Source != "" && !memcore.ValidSource(f.Source) {
 		return usagef("unknown source %q: allowed %s", f.Source, strings.Join(memcore.SourceClasses, ", "))
 	}
-	atoms := c.store.List(f)
+	atoms, err := c.store.List(f)
+	if err != nil {
+		return err
+	}
 	if c.json {
 		if atoms == nil {
 			atoms = []memcore.Atom{}
@@ -85,7 +88,11 @@ func cmdShow(c *ctx) error {
 	}
 	now, cfg := c.store.Now(), c.store.Config()
 	hl := cfg.HalfLifeFor(a) // per type; pinned atoms do not decay
-	r := ShowResult{Atom: a, Retention: a.Retention(now, hl), AgeDays: a.AgeDays(now), Decay: memcore.Decay(a.AgeDays(now), hl), Links: c.store.Links(a.ID)}
+	links, err := c.store.Links(a.ID)
+	if err != nil {
+		return err
+	}
+	r := ShowResult{Atom: a, Retention: a.Retention(now, hl), AgeDays: a.AgeDays(now), Decay: memcore.Decay(a.AgeDays(now), hl), Links: links}
 	if r.Links == nil {
 		r.Links = []memcore.Link{}
 	}

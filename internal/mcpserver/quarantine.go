@@ -23,7 +23,10 @@ var quarEmbedder = embed.NewHash(768)
 // SearchQuarantine ranks quarantined entries by cosine similarity to query
 // and returns the top k with a positive score.
 func SearchQuarantine(ctx context.Context, st *memcore.Store, query string, k int) ([]QuarantineHit, error) {
-	qs := st.Quarantined()
+	qs, err := st.Quarantined()
+	if err != nil {
+		return nil, err
+	}
 	if len(qs) == 0 {
 		return nil, nil
 	}

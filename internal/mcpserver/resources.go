@@ -34,7 +34,11 @@ func (s *Server) readUserModel(ctx context.Context, req *mcp.ReadResourceRequest
 	// words enumerated, free text scanned and bounded); pending reviews
 	// never appear.
 	vals := map[string]string{}
-	checked, _ := memcore.UserModelForPrompt(s.store.UserModel())
+	model, err := s.store.UserModel()
+	if err != nil {
+		return nil, err
+	}
+	checked, _ := memcore.UserModelForPrompt(model)
 	for _, kv := range checked {
 		vals[kv[0]] = clean(kv[1])
 	}
@@ -43,7 +47,10 @@ func (s *Server) readUserModel(ctx context.Context, req *mcp.ReadResourceRequest
 }
 
 func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	st := s.store.Stats()
+	st, err := s.store.Stats()
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]any{"live": st.Live, "pinned": st.Pinned, "quarantine": st.Quarantine, "pending": st.Pending, "links": st.Links,
 		"by_type": st.ByType, "by_source": st.BySource, "cap_bytes": st.CapBytes, "total_bytes": st.TotalBytes, "components": st.Components,
 		"index": st.Index.Kind}

@@ -356,7 +356,10 @@ func (s *Server) listQuarantine(ctx context.Context, req *mcp.CallToolRequest) (
 	if err != nil {
 		return nil, err
 	}
-	qs := s.store.Quarantined()
+	qs, err := s.store.Quarantined()
+	if err != nil {
+		return nil, err
+	}
 	sort.SliceStable(qs, func(i, j int) bool { return qs[i].QuarantinedAt.After(qs[j].QuarantinedAt) })
 	out := struct {
 		Entries []QuarantineEntry `json:"entries"`
@@ -385,7 +388,11 @@ func (s *Server) listPending(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		Pending []pending `json:"pending"`
 		Note    string    `json:"note"`
 	}{Pending: []pending{}, Note: "unconfirmed guesses about the user; only the user can confirm them"}
-	for _, p := range s.store.Pending() {
+	ps, err := s.store.Pending()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
 		ev := ""
 		if p.Evidence != "" {
 			ev = untrusted("pending_evidence", p.Evidence)

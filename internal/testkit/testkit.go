@@ -148,7 +148,7 @@ func SeedHome(tb testing.TB, name string, n int) string {
 	if _, err := st.Compact(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	if got := st.Len(); got < n*99/100 {
+	if got, err := st.Len(); err != nil || got < n*99/100 {
 		tb.Fatalf("fixture holds %d atoms, want about %d", got, n)
 	}
 	tb.Cleanup(func() { os.RemoveAll(home) })

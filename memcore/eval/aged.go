@@ -116,7 +116,11 @@ func RunAged(ctx context.Context, f AgedFixture, o Options) (AgedReport, error) 
 		return rep, err
 	}
 	defer st.Close()
-	rep.Fingerprint = st.Stats().Index.Fingerprint
+	stats, err := st.Stats()
+	if err != nil {
+		return rep, err
+	}
+	rep.Fingerprint = stats.Index.Fingerprint
 	reqs := make([]memcore.AddRequest, len(f.Atoms))
 	for i, a := range f.Atoms {
 		reqs[i] = memcore.AddRequest{Text: a.Text, Type: a.Type, Source: memcore.SourceUserSaid,

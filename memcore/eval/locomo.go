@@ -278,7 +278,11 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 				return err
 			}
 			defer st.Close()
-			rep.Fingerprint = st.Stats().Index.Fingerprint
+			stats, err := st.Stats()
+			if err != nil {
+				return err
+			}
+			rep.Fingerprint = stats.Index.Fingerprint
 			reqs := make([]memcore.AddRequest, len(conv.Turns))
 			base := st.Now()
 			for i, t := range conv.Turns {

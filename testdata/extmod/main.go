@@ -174,7 +174,11 @@ func run() error {
 		return fmt.Errorf("BeforeTurn recalled nothing: %+v", tc)
 	}
 	fmt.Println("recall block atoms:", len(tc.Memory.Atoms))
-	if fp := st.Stats().Index.Fingerprint; fp != "http/scripted-embed/64" {
+	stats, err := st.Stats()
+	if err != nil {
+		return fmt.Errorf("stats: %w", err)
+	}
+	if fp := stats.Index.Fingerprint; fp != "http/scripted-embed/64" {
 		return fmt.Errorf("fingerprint %q: the configured embedder was not used", fp)
 	}
 	if srv.embedded.Load() == 0 || srv.chats.Load() == 0 {
