@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"os"
 	"path/filepath"
 	"sort"
@@ -174,7 +175,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 					return fmt.Errorf("%w: no room for the agent-session log", ErrCapExceeded)
 				}
 			}
-			if err := writeFileAtomic(filepath.Join(s.dir, fileAgentSessions), b); err != nil {
+			if err := disk.WriteFile(filepath.Join(s.dir, fileAgentSessions), b); err != nil {
 				return err
 			}
 			// Not s.wrote: no tracked file changed, so other processes need

@@ -3,6 +3,7 @@ package memcore
 import (
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"strconv"
 )
 
@@ -85,7 +86,7 @@ func isHexID(id string) bool {
 // ErrLockTimeout means another process held the store's lock file for
 // longer than Options.LockTimeout; the message names the lock file and the
 // last process that held it.
-var ErrLockTimeout = errors.New("timed out waiting for the store lock")
+var ErrLockTimeout = disk.ErrTimeout
 
 // ErrUnsafeStore means the store directory or one of its files is a
 // symbolic link, belongs to another user, or stays writable by other users:

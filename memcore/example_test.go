@@ -31,7 +31,12 @@ func ExampleOpen() {
 		return
 	}
 	defer s.Close()
-	fmt.Println("atoms:", must(s.Len()), "problems:", len(s.Problems()))
+	n, err := s.Len()
+	if err != nil {
+		fmt.Println("len:", err)
+		return
+	}
+	fmt.Println("atoms:", n, "problems:", len(s.Problems()))
 	// Output: atoms: 0 problems: 0
 }
 
@@ -54,7 +59,12 @@ func ExampleStore_List() {
 	ctx := context.Background()
 	s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "We deploy on Fridays", Type: "convention"})
 	s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "The staging host is pluto", Type: "fact"})
-	for _, a := range must(s.List(memcore.Filter{Type: "convention"})) {
+	atoms, err := s.List(memcore.Filter{Type: "convention"})
+	if err != nil {
+		fmt.Println("list:", err)
+		return
+	}
+	for _, a := range atoms {
 		fmt.Println(a.Type+":", a.Text)
 	}
 	// Output: convention: We deploy on Fridays
@@ -65,13 +75,20 @@ func ExampleStore_Promote() {
 	defer done()
 	ctx := context.Background()
 	r, _ := s.Add(ctx, memcore.AddRequest{Text: "The build cache lives in /var/cache/ci", Source: memcore.SourceToolOutput})
-	fmt.Println("quarantined:", len(must(s.Quarantined())), "live:", must(s.Len()))
+	counts := func() (int, int) {
+		q, _ := s.Quarantined()
+		n, _ := s.Len()
+		return len(q), n
+	}
+	q, n := counts()
+	fmt.Println("quarantined:", q, "live:", n)
 	a, err := s.Promote(ctx, r.Atom.ID)
 	if err != nil {
 		fmt.Println("promote:", err)
 		return
 	}
-	fmt.Println(a.SourceClass, "quarantined:", len(must(s.Quarantined())), "live:", must(s.Len()))
+	q, n = counts()
+	fmt.Println(a.SourceClass, "quarantined:", q, "live:", n)
 	// Output:
 	// quarantined: 1 live: 0
 	// user_approved quarantined: 0 live: 1

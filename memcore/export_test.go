@@ -23,7 +23,7 @@ func ExpireQuarantine(s *Store) (int, error) {
 	n := 0
 	err := s.withWrite(func() error {
 		before := len(s.quar)
-		s.expireLocked()
+		s.expireLocked(nil)
 		n = before - len(s.quar)
 		return nil
 	})

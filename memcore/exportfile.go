@@ -3,6 +3,7 @@ package memcore
 import (
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"io"
 	"io/fs"
 	"os"
@@ -31,7 +32,7 @@ func WriteNewFile(path string, fill func(io.Writer) error) error {
 	case err == nil:
 		return replaceFile(path, fill)
 	case errors.Is(err, fs.ErrNotExist):
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|disk.ONoFollow, 0o600)
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
@@ -53,8 +54,8 @@ func replaceFile(path string, fill func(io.Writer) error) error {
 	var tmp string
 	var err error
 	for i := 0; i < 10; i++ {
-		tmp = filepath.Join(dir, tempName(filepath.Base(path)))
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+		tmp = filepath.Join(dir, disk.TempName(filepath.Base(path)))
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|disk.ONoFollow, 0o600)
 		if err == nil || !errors.Is(err, fs.ErrExist) {
 			break
 		}
@@ -70,7 +71,7 @@ func replaceFile(path string, fill func(io.Writer) error) error {
 		os.Remove(tmp)
 		return fmt.Errorf("export: replace %s: %w", path, err)
 	}
-	return syncDir(dir)
+	return disk.SyncDir(dir)
 }
 
 // fillFile writes into f, fsyncs and closes it.

@@ -158,7 +158,7 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 		s.measureLocked()
 		r.Before = s.totalLocked()
 		before := len(s.quar)
-		s.expireLocked()
+		s.expireLocked(nil)
 		r.Expired = before - len(s.quar)
 		if err := s.vec.snapshot(); err != nil {
 			return err

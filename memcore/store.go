@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/odekmem/odekmem/memcore/guard"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"github.com/odekmem/odekmem/memcore/internal/par"
 	"io/fs"
 	"maps"
@@ -120,7 +121,7 @@ type Store struct {
 	opts Options
 
 	mu      sync.RWMutex
-	lock    *fileLock
+	lock    *disk.Lock
 	closed  bool
 	closing bool // Close has begun: no new background work starts
 
@@ -132,7 +133,7 @@ type Store struct {
 	// contra are the recorded contradictions (contradictions.json).
 	contra []Contradiction
 
-	sigs     map[string]fileSig
+	sigs     map[string]disk.Sig
 	gen      uint64           // write generation last seen in the lock file
 	usage    map[string]int64 // rel path → allocated bytes
 	usageSum int64            // sum of usage
@@ -150,11 +151,9 @@ type Store struct {
 	evictStale int      // entries in evictIdx that left the store
 	wrote      bool     // a file changed during the current withWrite
 
-	pendingChunks map[string]string // batch: chunks to write at flush
-	pendingRemove []string          // batch: chunks to remove after flush
-	blockSz       int64
-	problems      []Problem
-	reported      map[string]bool
+	blockSz  int64
+	problems []Problem
+	reported map[string]bool
 
 	vec *vectorState
 
@@ -171,8 +170,6 @@ type Store struct {
 	// lists (another writer's), written back as read.
 	assocExtra   map[string]json.RawMessage
 	readdPending bool // a non-repairing load re-added some: write them
-
-	batching, batchDirty, batchQuarDirty, batchAssocDirty bool
 }
 
 // Dir is the store directory (…/memory/extended).
@@ -214,7 +211,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		now = time.Now
 	}
 	s := &Store{dir: dir, cfg: cfg, now: now, opts: opts, byID: map[string]*entry{}, graph: newAssocGraph(),
-		sigs: map[string]fileSig{}, usage: map[string]int64{}, blockSz: 4096, reported: map[string]bool{}}
+		sigs: map[string]disk.Sig{}, usage: map[string]int64{}, blockSz: 4096, reported: map[string]bool{}}
 	// Only the directory itself: chunks/ is checked (never followed as a
 	// link) before the first load creates it.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -233,22 +230,22 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s.lock = l
 	s.vec = newVectorState(s, emb)
-	if err := s.lock.lock(context.Background(), true); err != nil {
-		l.close()
+	if err := s.lock.Lock(context.Background(), true); err != nil {
+		l.Close()
 		return nil, err
 	}
-	s.gen = s.lock.generation()
+	s.gen = s.lock.Generation()
 	s.vec.startLoadCache()
 	err = s.loadAllLocked(true)
 	s.vec.finishLoadCache()
-	s.lock.unlock()
+	s.lock.Unlock()
 	if err == nil {
 		// Without the file lock: filling the index may embed texts the
 		// cache lacks (a network call with an HTTP embedder).
 		err = s.vec.open()
 	}
 	if err != nil {
-		l.close()
+		l.Close()
 		return nil, err
 	}
 	return s, nil
@@ -276,7 +273,7 @@ func (s *Store) Close() error {
 	s.vec.close()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.lock.close()
+	return s.lock.Close()
 }
 
 func (s *Store) isClosed() bool {
@@ -308,7 +305,7 @@ func (s *Store) saveAside(name string, data []byte) string {
 		return "could not save aside: " + err.Error()
 	}
 	p := filepath.Join(dir, name+"."+s.now().UTC().Format("20060102T150405")+"-"+NewID()[:6])
-	if err := writeFileAtomic(p, data); err != nil {
+	if err := disk.WriteFile(p, data); err != nil {
 		return "could not save aside: " + err.Error()
 	}
 	s.wrote = true
@@ -323,11 +320,11 @@ func (s *Store) tracked() []string {
 // changedLocked reports whether any tracked file differs from what this
 // process last read or wrote.
 func (s *Store) changedLocked() bool {
-	if s.lock.generation() != s.gen {
+	if s.lock.Generation() != s.gen {
 		return true
 	}
 	for _, f := range s.tracked() {
-		if statSig(filepath.Join(s.dir, f)) != s.sigs[f] {
+		if disk.StatSig(filepath.Join(s.dir, f)) != s.sigs[f] {
 			return true
 		}
 	}
@@ -343,7 +340,7 @@ func (s *Store) syncLocked(repair bool) (bool, error) {
 	if !s.changedLocked() {
 		return false, nil
 	}
-	s.gen = s.lock.generation()
+	s.gen = s.lock.Generation()
 	if err := s.loadAllLocked(repair); err != nil {
 		return true, err
 	}
@@ -365,7 +362,7 @@ func (s *Store) withWriteCtx(ctx context.Context, fn func() error) error {
 	if s.closed {
 		return ErrClosed
 	}
-	if err := s.lock.lock(ctx, true); err != nil {
+	if err := s.lock.Lock(ctx, true); err != nil {
 		return err
 	}
 	s.wrote = false
@@ -376,9 +373,9 @@ func (s *Store) withWriteCtx(ctx context.Context, fn func() error) error {
 	// Whatever was written (even by a write that failed half-way), other
 	// processes must reload before their next read-modify-write.
 	if s.wrote {
-		s.gen = s.lock.bump()
+		s.gen = s.lock.Bump()
 	}
-	s.lock.unlock()
+	s.lock.Unlock()
 	if reloaded {
 		if rerr := s.vec.reconcile(); err == nil {
 			err = rerr
@@ -398,22 +395,22 @@ func (s *Store) Refresh() (bool, error) {
 	if !s.changedLocked() {
 		return false, nil
 	}
-	if err := s.lock.lock(context.Background(), false); err != nil {
+	if err := s.lock.Lock(context.Background(), false); err != nil {
 		return false, err
 	}
 	if !s.changedLocked() {
-		s.lock.unlock()
+		s.lock.Unlock()
 		return false, nil
 	}
-	s.gen = s.lock.generation()
+	s.gen = s.lock.Generation()
 	err := s.loadAllLocked(false)
-	s.lock.unlock()
+	s.lock.Unlock()
 	if err != nil {
 		return false, err
 	}
 	if s.readdPending {
 		// Atoms of ours another writer dropped: write them back now.
-		if err := s.lock.lock(context.Background(), true); err != nil {
+		if err := s.lock.Lock(context.Background(), true); err != nil {
 			return true, err
 		}
 		s.wrote = false
@@ -423,9 +420,9 @@ func (s *Store) Refresh() (bool, error) {
 		}
 		s.readdPending = false
 		if s.wrote {
-			s.gen = s.lock.bump()
+			s.gen = s.lock.Bump()
 		}
-		s.lock.unlock()
+		s.lock.Unlock()
 		if err != nil {
 			return true, err
 		}
@@ -513,7 +510,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		s.order, s.byID = nil, map[string]*entry{}
 		s.retrackAllLocked()
-		s.sigs[fileAtoms] = fileSig{}
+		s.sigs[fileAtoms] = disk.Sig{}
 		return nil
 	}
 	dirty := false
@@ -601,7 +598,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 	}
 	s.order, s.byID = order, byID
 	s.retrackAllLocked()
-	s.sigs[fileAtoms] = statSig(filepath.Join(s.dir, fileAtoms))
+	s.sigs[fileAtoms] = disk.StatSig(filepath.Join(s.dir, fileAtoms))
 	if dirty && repair {
 		if len(toQuarantine) > 0 {
 			s.loadQuarantineLocked(true)
@@ -666,7 +663,7 @@ func (s *Store) loadQuarantineLocked(repair bool) {
 	s.quar = nil
 	s.quarSizes = nil
 	data, err := s.readStoreFile(fileQuarantine)
-	s.sigs[fileQuarantine] = statSig(filepath.Join(s.dir, fileQuarantine))
+	s.sigs[fileQuarantine] = disk.StatSig(filepath.Join(s.dir, fileQuarantine))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -726,7 +723,7 @@ func (s *Store) loadQuarantineLocked(repair bool) {
 func (s *Store) loadUserModelLocked(repair bool) {
 	s.model = UserModel{}
 	data, err := s.readStoreFile(fileUserModel)
-	s.sigs[fileUserModel] = statSig(filepath.Join(s.dir, fileUserModel))
+	s.sigs[fileUserModel] = disk.StatSig(filepath.Join(s.dir, fileUserModel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -763,8 +760,8 @@ func (s *Store) loadUserModelLocked(repair bool) {
 func (s *Store) loadAssocLocked(repair bool) {
 	s.graph = newAssocGraph()
 	data, err := s.readStoreFile(fileAssoc)
-	s.sigs[fileAssoc] = statSig(filepath.Join(s.dir, fileAssoc))
-	s.sigs[fileAssocKinds] = statSig(filepath.Join(s.dir, fileAssocKinds))
+	s.sigs[fileAssoc] = disk.StatSig(filepath.Join(s.dir, fileAssoc))
+	s.sigs[fileAssocKinds] = disk.StatSig(filepath.Join(s.dir, fileAssocKinds))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -843,7 +840,7 @@ func (s *Store) measureLocked() {
 		if s.chunkSize != nil && p == chunksDir {
 			// Measured by the sweep of this load already.
 			if fi, err := d.Info(); err == nil {
-				s.setUsage(dirChunks, allocated(fi))
+				s.setUsage(dirChunks, disk.Allocated(fi))
 			}
 			for name, n := range s.chunkSize {
 				s.setUsage(filepath.Join(dirChunks, name), n)
@@ -855,13 +852,10 @@ func (s *Store) measureLocked() {
 			return nil
 		}
 		rel, _ := filepath.Rel(s.dir, p)
-		s.setUsage(rel, allocated(fi))
+		s.setUsage(rel, disk.Allocated(fi))
 		return nil
 	})
-	for id := range s.pendingChunks {
-		s.setUsage(filepath.Join(dirChunks, id+chunkExt), roundUp(int64(len(s.pendingChunks[id])), s.blockSz))
-	}
-	if st, err := statfsBlock(s.dir); err == nil && st > 0 {
+	if st, err := disk.BlockSize(s.dir); err == nil && st > 0 {
 		s.blockSz = st
 	}
 }
@@ -873,7 +867,7 @@ func (s *Store) account(rel string) {
 		s.dropUsage(rel)
 		return
 	}
-	s.setUsage(rel, allocated(fi))
+	s.setUsage(rel, disk.Allocated(fi))
 }
 
 func (s *Store) setUsage(rel string, n int64) {
@@ -1067,11 +1061,11 @@ func (s *Store) atomsJSON() []byte {
 }
 
 func (s *Store) writeTracked(name string, data []byte) error {
-	if err := writeFileAtomic(filepath.Join(s.dir, name), data); err != nil {
+	if err := disk.WriteFile(filepath.Join(s.dir, name), data); err != nil {
 		return err
 	}
 	s.wrote = true
-	s.sigs[name] = statSig(filepath.Join(s.dir, name))
+	s.sigs[name] = disk.StatSig(filepath.Join(s.dir, name))
 	s.account(name)
 	return nil
 }
@@ -1128,27 +1122,6 @@ func (s *Store) writeAssocLocked() error {
 	return s.writeTracked(fileAssocKinds, k)
 }
 
-// writeChunk writes an atom's text. In a batch the write is deferred to
-// flushBatchLocked (which writes every chunk before atoms.json) and counted
-// at its estimated size meanwhile.
-func (s *Store) writeChunk(id, text string) error {
-	rel := filepath.Join(dirChunks, id+chunkExt)
-	if s.batching {
-		if s.pendingChunks == nil {
-			s.pendingChunks = map[string]string{}
-		}
-		s.pendingChunks[id] = text
-		s.setUsage(rel, roundUp(int64(len(text)), s.blockSz))
-		return nil
-	}
-	if err := writeFileAtomic(filepath.Join(s.dir, rel), []byte(text)); err != nil {
-		return err
-	}
-	s.wrote = true
-	s.account(rel)
-	return nil
-}
-
 // writeChunkAndAtomsLocked durably writes a new atom's chunk and then
 // atoms.json, overlapping the two fsyncs: atoms.json is staged (written and
 // fsynced under a temp name) while the chunk is written, and renamed into
@@ -1157,11 +1130,11 @@ func (s *Store) writeChunk(id, text string) error {
 func (s *Store) writeChunkAndAtomsLocked(id, text string) error {
 	rel := filepath.Join(dirChunks, id+chunkExt)
 	chunkErr := make(chan error, 1)
-	go func() { chunkErr <- writeFileAtomic(filepath.Join(s.dir, rel), []byte(text)) }()
-	st, err := stageFile(filepath.Join(s.dir, fileAtoms), s.atomsJSON())
+	go func() { chunkErr <- disk.WriteFile(filepath.Join(s.dir, rel), []byte(text)) }()
+	st, err := disk.Stage(filepath.Join(s.dir, fileAtoms), s.atomsJSON())
 	if cerr := <-chunkErr; cerr != nil {
 		if st != nil {
-			st.abort()
+			st.Abort()
 		}
 		return cerr
 	}
@@ -1169,14 +1142,14 @@ func (s *Store) writeChunkAndAtomsLocked(id, text string) error {
 	s.account(rel)
 	s.account(dirChunks)
 	if err == nil {
-		err = st.commit(true)
+		err = st.Commit(true)
 	}
 	if err != nil {
 		os.Remove(filepath.Join(s.dir, rel))
 		s.dropUsage(rel)
 		return err
 	}
-	s.sigs[fileAtoms] = statSig(filepath.Join(s.dir, fileAtoms))
+	s.sigs[fileAtoms] = disk.StatSig(filepath.Join(s.dir, fileAtoms))
 	s.account(fileAtoms)
 	return nil
 }
@@ -1184,63 +1157,8 @@ func (s *Store) writeChunkAndAtomsLocked(id, text string) error {
 // invalidateLocked makes the next locked operation reload everything from
 // disk: used after a failed write left memory and disk out of step.
 func (s *Store) invalidateLocked() {
-	s.sigs = map[string]fileSig{}
+	s.sigs = map[string]disk.Sig{}
 	s.gen = ^uint64(0)
-}
-
-// flushChunksLocked writes the chunks a batch deferred.
-func (s *Store) flushChunksLocked() error {
-	if len(s.pendingChunks) == 0 {
-		return nil
-	}
-	files := make(map[string][]byte, len(s.pendingChunks))
-	for id, text := range s.pendingChunks {
-		files[id+chunkExt] = []byte(text)
-	}
-	pend := s.pendingChunks
-	s.pendingChunks = nil
-	s.wrote = true
-	err := writeFilesAtomic(filepath.Join(s.dir, dirChunks), files)
-	for id := range pend {
-		if err != nil {
-			os.Remove(s.chunkPath(id))
-		}
-		s.account(filepath.Join(dirChunks, id+chunkExt))
-	}
-	s.account(dirChunks)
-	return err
-}
-
-// removePendingChunksLocked removes chunks of atoms a batch evicted, once
-// atoms.json no longer lists them.
-func (s *Store) removePendingChunksLocked() {
-	for _, id := range s.pendingRemove {
-		rel := filepath.Join(dirChunks, id+chunkExt)
-		os.Remove(filepath.Join(s.dir, rel))
-		s.dropUsage(rel)
-		s.wrote = true
-	}
-	s.pendingRemove = nil
-}
-
-func (s *Store) removeChunk(id string) {
-	rel := filepath.Join(dirChunks, id+chunkExt)
-	if s.batching {
-		if _, ok := s.pendingChunks[id]; ok {
-			delete(s.pendingChunks, id)
-			s.dropUsage(rel)
-			return
-		}
-		// atoms.json still lists the atom until the batch is flushed, so the
-		// file goes then; its bytes leave the projection now, or every later
-		// atom of the batch would evict again for space already freed.
-		s.pendingRemove = append(s.pendingRemove, id)
-		s.dropUsage(rel)
-		return
-	}
-	os.Remove(filepath.Join(s.dir, rel))
-	s.wrote = true
-	s.dropUsage(rel)
 }
 
 // ---- readers ----

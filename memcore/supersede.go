@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -84,7 +85,7 @@ type contradictionFile struct {
 func (s *Store) loadContradictionsLocked(repair bool) {
 	s.contra = nil
 	data, err := s.readStoreFile(fileContradictions)
-	s.sigs[fileContradictions] = statSig(filepath.Join(s.dir, fileContradictions))
+	s.sigs[fileContradictions] = disk.StatSig(filepath.Join(s.dir, fileContradictions))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}

@@ -3,6 +3,7 @@ package memcore
 import (
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"io"
 	"io/fs"
 	"os"
@@ -49,8 +50,8 @@ func (s *Store) checkPathLocked(p string, fi fs.FileInfo, want fs.FileMode) erro
 		return unsafeStore(p, "is a symbolic link (odekmem never follows links inside a store)",
 			fmt.Sprintf("remove the link (rm %q) or put the real file or directory there", p))
 	}
-	if owner := foreignOwner(fi); owner != "" {
-		return unsafeStore(p, "belongs to "+owner, fixOwnerHint(p))
+	if owner := disk.ForeignOwner(fi); owner != "" {
+		return unsafeStore(p, "belongs to "+owner, disk.FixOwnerHint(p))
 	}
 	perm := fi.Mode().Perm()
 	if perm == want {
@@ -128,7 +129,7 @@ func (s *Store) sweepLocked() error {
 	for _, e := range ents {
 		name := e.Name()
 		p := filepath.Join(s.dir, name)
-		if isTempName(name) {
+		if disk.IsTempName(name) {
 			s.sweepTempLocked(p, name)
 			continue
 		}
@@ -156,7 +157,7 @@ func (s *Store) sweepLocked() error {
 		name := e.Name()
 		p := filepath.Join(chunks, name)
 		rel := filepath.Join(dirChunks, name)
-		if isTempName(name) {
+		if disk.IsTempName(name) {
 			s.sweepTempLocked(p, name)
 			continue
 		}
@@ -178,7 +179,7 @@ func (s *Store) sweepLocked() error {
 				fi, _ = os.Lstat(p)
 			}
 			if fi != nil {
-				s.chunkSize[name] = allocated(fi)
+				s.chunkSize[name] = disk.Allocated(fi)
 			}
 		}
 		s.chunkNames[name] = true
@@ -186,7 +187,7 @@ func (s *Store) sweepLocked() error {
 	return nil
 }
 
-// sweepTempLocked handles a temp file: one younger than staleTempAge may
+// sweepTempLocked handles a temp file: one younger than disk.StaleTempAge may
 // belong to a running writer and is left alone; odek's vector temp files
 // are odek's. A stale one is what a crashed writer left before its rename
 // (nothing acknowledged it) and is removed.
@@ -195,7 +196,7 @@ func (s *Store) sweepTempLocked(p, name string) {
 		return
 	}
 	fi, err := os.Lstat(p)
-	if err != nil || time.Since(fi.ModTime()) < staleTempAge {
+	if err != nil || time.Since(fi.ModTime()) < disk.StaleTempAge {
 		return
 	}
 	os.Remove(p)
@@ -215,8 +216,8 @@ func (s *Store) moveAside(rel string) string {
 		return "could not move aside: " + err.Error()
 	}
 	s.wrote = true
-	syncDir(dstDir)
-	syncDir(filepath.Dir(src))
+	disk.SyncDir(dstDir)
+	disk.SyncDir(filepath.Dir(src))
 	r, _ := filepath.Rel(s.dir, dst)
 	return "moved to " + r
 }
@@ -299,14 +300,14 @@ func (s *Store) readStoreFile(rel string) ([]byte, error) {
 // (O_NOFOLLOW; on Windows, an Lstat first) and refuses anything but a
 // regular file.
 func openNoFollow(p string) (*os.File, error) {
-	if oNoFollow == 0 {
+	if disk.ONoFollow == 0 {
 		if fi, err := os.Lstat(p); err != nil {
 			return nil, err
 		} else if fi.Mode()&fs.ModeSymlink != 0 {
 			return nil, fmt.Errorf("%s: symbolic link refused", filepath.Base(p))
 		}
 	}
-	f, err := os.OpenFile(p, os.O_RDONLY|oNoFollow, 0)
+	f, err := os.OpenFile(p, os.O_RDONLY|disk.ONoFollow, 0)
 	if err != nil {
 		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			return nil, fmt.Errorf("%s: symbolic link refused", filepath.Base(p))
@@ -343,7 +344,7 @@ func (s *Store) checkChunksLocked() error {
 	}
 	var adopted []string
 	for _, name := range names {
-		if isTempName(name) {
+		if disk.IsTempName(name) {
 			continue
 		}
 		id, ok := strings.CutSuffix(name, chunkExt)
@@ -397,7 +398,7 @@ func (s *Store) checkChunksLocked() error {
 		s.report(rel, "chunk without metadata in atoms.json ("+ReasonRecovered+")",
 			"adopted into quarantine as source "+SourceRecovered+"; review it with the quarantine verbs")
 	}
-	syncDir(filepath.Join(s.dir, dirChunks))
+	disk.SyncDir(filepath.Join(s.dir, dirChunks))
 	return nil
 }
 

@@ -184,7 +184,7 @@ func (s *Store) Add(ctx context.Context, req AddRequest) (AddResult, error) {
 	if err != nil {
 		return AddResult{}, err
 	}
-	err = s.withWriteCtx(ctx, func() error { return s.commitLocked(p) })
+	err = s.update(ctx, func(t *tx) error { return s.commitLocked(t, p) })
 	if err == nil && req.Link && !p.result.Quarantined && !p.result.Duplicate && !p.result.Refreshed {
 		n, lerr := s.Associate(ctx, p.result.Atom.ID)
 		p.result.Links = n
@@ -204,40 +204,30 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	results := make([]AddResult, len(reqs))
 	// Scanning and embedding are pure CPU work: spread them over the cores.
 	par.For(len(reqs), 32, 0, func(i int) { preps[i], errs[i] = s.prepare(ctx, reqs[i]) })
-	err := s.withWriteCtx(ctx, func() error {
-		s.batching = true
-		defer func() {
-			s.batching = false
-			s.batchDirty, s.batchQuarDirty, s.batchAssocDirty = false, false, false
-			if len(s.pendingChunks) > 0 || len(s.pendingRemove) > 0 {
-				// The flush failed before writing them: memory is ahead of disk.
-				s.pendingChunks, s.pendingRemove = nil, nil
-				s.invalidateLocked()
-			}
-		}()
+	err := s.update(ctx, func(t *tx) error {
 		for i, p := range preps {
 			if p == nil {
 				continue
 			}
-			if err := s.commitLocked(p); err != nil {
+			if err := s.commitLocked(t, p); err != nil {
 				errs[i] = err
 			}
 			results[i] = p.result
 		}
-		return s.flushBatchLocked()
+		return nil
 	})
 	return results, errs, err
 }
 
-// commitLocked stores a prepared atom. Caller holds the write locks.
-func (s *Store) commitLocked(p *prepared) error {
-	s.expireLocked()
+// commitLocked stores a prepared atom in t. Caller holds the write locks.
+func (s *Store) commitLocked(t *tx, p *prepared) error {
+	s.expireLocked(t)
 	if s.byID[p.atom.ID] != nil || s.quarIndex(p.atom.ID) >= 0 {
 		p.result.Duplicate = true
 		return nil
 	}
 	if p.quar != nil {
-		return s.commitQuarantineLocked(p)
+		return s.commitQuarantineLocked(t, p)
 	}
 	if e := s.findTwinLocked(p); e != nil {
 		old := e.atom
@@ -248,18 +238,12 @@ func (s *Store) commitLocked(p *prepared) error {
 		if p.atom.Pin {
 			e.atom.Pin = true
 		}
-		oldRaw := e.raw
 		e.raw = nil
 		s.track(e)
 		s.reindexEvictionLocked(e)
 		p.result.Refreshed = true
 		p.result.Atom = cloneAtom(e.atom)
-		if err := s.saveAtomsLocked(); err != nil {
-			e.atom, e.raw = old, oldRaw
-			s.track(e)
-			s.reindexEvictionLocked(e)
-			return err
-		}
+		t.atoms = true
 		return nil
 	}
 	victims, err := s.planEvictionLocked(p.atom, nil)
@@ -268,75 +252,14 @@ func (s *Store) commitLocked(p *prepared) error {
 	}
 	e := &entry{atom: p.atom}
 	s.appendEntryLocked(e)
-	s.removeVictimsFromMetaLocked(victims)
-	if s.batching {
-		err = s.writeChunk(p.atom.ID, p.atom.Text)
-		if err == nil {
-			err = s.saveAtomsLocked()
-		}
-	} else {
-		err = s.writeChunkAndAtomsLocked(p.atom.ID, p.atom.Text)
-	}
-	if err != nil {
-		// Memory is ahead of disk (the new atom, the victims): reload from
-		// disk before the next operation.
-		s.popEntryLocked(e)
-		s.invalidateLocked()
-		return err
-	}
+	s.removeVictimsFromMetaLocked(t, victims)
+	t.writeChunk(p.atom.ID, p.atom.Text)
+	t.atoms = true
 	if err := s.vec.add(p.atom.ID, p.atom.Text, p.vec); err != nil {
 		return err
 	}
-	p.result.Evicted = s.finishVictimsLocked(victims)
-	if s.batching {
-		return nil
-	}
-	return s.vec.maybeSnapshot(false)
-}
-
-// saveAtomsLocked writes atoms.json unless a batch defers it.
-func (s *Store) saveAtomsLocked() error {
-	if s.batching {
-		s.batchDirty = true
-		return nil
-	}
-	return s.writeAtomsLocked()
-}
-
-func (s *Store) saveQuarantineLocked() error {
-	if s.batching {
-		s.batchQuarDirty = true
-		return nil
-	}
-	return s.writeQuarantineLocked()
-}
-
-func (s *Store) flushBatchLocked() error {
-	// Chunks first: atoms.json must never list an atom whose chunk is not
-	// durable yet.
-	if err := s.flushChunksLocked(); err != nil {
-		return err
-	}
-	if s.batchDirty {
-		s.batchDirty = false
-		if err := s.writeAtomsLocked(); err != nil {
-			return err
-		}
-	}
-	if s.batchQuarDirty {
-		s.batchQuarDirty = false
-		if err := s.writeQuarantineLocked(); err != nil {
-			return err
-		}
-	}
-	if s.batchAssocDirty {
-		s.batchAssocDirty = false
-		if err := s.writeAssocLocked(); err != nil {
-			return err
-		}
-	}
-	s.removePendingChunksLocked()
-	return s.vec.maybeSnapshot(false)
+	p.result.Evicted = s.finishVictimsLocked(t, victims)
+	return nil
 }
 
 // findTwinLocked returns a live atom that the new one duplicates: the same
@@ -399,7 +322,7 @@ func (s *Store) quarIndex(id string) int {
 	return -1
 }
 
-func (s *Store) commitQuarantineLocked(p *prepared) error {
+func (s *Store) commitQuarantineLocked(t *tx, p *prepared) error {
 	s.quar = append(s.quar, p.quar)
 	share := int64(float64(s.cfg.CapBytes()) * s.cfg.QuarantineSharePercent / 100)
 	var dropped []*QuarantinedAtom
@@ -423,15 +346,10 @@ func (s *Store) commitQuarantineLocked(p *prepared) error {
 			return fmt.Errorf("%w: store uses %s of %s; quarantine cannot evict trusted atoms", ErrCapExceeded, humanBytes(s.totalLocked()), humanBytes(s.cfg.CapBytes()))
 		}
 	}
-	if err := s.saveQuarantineLocked(); err != nil {
-		s.quar = s.quar[:len(s.quar)-1]
-		s.quar = append(s.quar, dropped...)
-		sortQuar(s.quar)
-		return err
-	}
+	t.quar = true
 	for _, d := range dropped {
 		p.result.Evicted = append(p.result.Evicted, d.ID)
-		s.dropLinksLocked(d.ID)
+		s.dropLinksLocked(t, d.ID)
 	}
 	return nil
 }
@@ -454,8 +372,9 @@ func (s *Store) oldestQuarantineLocked() *QuarantinedAtom {
 	return q
 }
 
-// expireLocked removes quarantine entries past quarantine_ttl_days.
-func (s *Store) expireLocked() {
+// expireLocked removes quarantine entries past quarantine_ttl_days; a nil
+// t writes quarantine.json at once.
+func (s *Store) expireLocked(t *tx) {
 	if s.cfg.QuarantineTTLDays <= 0 {
 		return
 	}
@@ -473,9 +392,9 @@ func (s *Store) expireLocked() {
 		return
 	}
 	s.quar = keep
-	s.saveQuarantineLocked()
+	s.saveQuarantineLocked(t)
 	for _, id := range gone {
-		s.dropLinksLocked(id)
+		s.dropLinksLocked(t, id)
 	}
 }
 
@@ -638,7 +557,7 @@ func (s *Store) reindexEvictionLocked(e *entry) {
 
 // removeVictimsFromMetaLocked drops victims from the in-memory metadata so
 // the next atoms.json/quarantine.json write no longer lists them.
-func (s *Store) removeVictimsFromMetaLocked(victims []string) {
+func (s *Store) removeVictimsFromMetaLocked(t *tx, victims []string) {
 	if len(victims) == 0 {
 		return
 	}
@@ -689,17 +608,17 @@ func (s *Store) removeVictimsFromMetaLocked(victims []string) {
 	}
 	s.quar = qkeep
 	if quarChanged {
-		s.saveQuarantineLocked()
+		s.saveQuarantineLocked(t)
 	}
 }
 
 // finishVictimsLocked removes evicted atoms' chunks, vectors and links once
 // the metadata no longer lists them.
-func (s *Store) finishVictimsLocked(victims []string) []string {
+func (s *Store) finishVictimsLocked(t *tx, victims []string) []string {
 	for _, id := range victims {
-		s.removeChunk(id)
+		s.removeChunkLocked(t, id)
 		s.vec.remove(id)
-		s.dropLinksLocked(id)
+		s.dropLinksLocked(t, id)
 	}
 	if len(victims) > 0 && len(victims)*10 > len(s.order)+len(victims) && !s.closing {
 		// A large eviction (over 10% of the corpus) compacts the vector
@@ -713,13 +632,9 @@ func (s *Store) finishVictimsLocked(victims []string) []string {
 	return victims
 }
 
-func (s *Store) dropLinksLocked(id string) {
+func (s *Store) dropLinksLocked(t *tx, id string) {
 	if s.graph.remove(id) {
-		if s.batching {
-			s.batchAssocDirty = true
-			return
-		}
-		s.writeAssocLocked()
+		s.saveAssocLocked(t)
 	}
 }
 
@@ -733,11 +648,11 @@ func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 	err := s.withWriteCtx(ctx, func() error {
 		if e := s.byID[id]; e != nil {
 			a = cloneAtom(e.atom)
-			s.removeVictimsFromMetaLocked([]string{id})
+			s.removeVictimsFromMetaLocked(nil, []string{id})
 			if err := s.writeAtomsLocked(); err != nil {
 				return err
 			}
-			s.finishVictimsLocked([]string{id})
+			s.finishVictimsLocked(nil, []string{id})
 			return s.vec.maybeSnapshot(false)
 		}
 		if i := s.quarIndex(id); i >= 0 {
@@ -748,7 +663,7 @@ func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 			if err := s.writeQuarantineLocked(); err != nil {
 				return err
 			}
-			s.dropLinksLocked(id)
+			s.dropLinksLocked(nil, id)
 			return nil
 		}
 		return missingAtom(id)
@@ -796,7 +711,7 @@ func (s *Store) commitPromoteLocked(id string, a Atom, vec []float32) error {
 	e := &entry{atom: a}
 	s.appendEntryLocked(e)
 	s.quar = append(s.quar[:i:i], s.quar[i+1:]...)
-	s.removeVictimsFromMetaLocked(victims)
+	s.removeVictimsFromMetaLocked(nil, victims)
 	// atoms.json first: a crash before quarantine.json is rewritten
 	// leaves the atom in both, which the next load resolves in favour
 	// of the live copy; the other order could lose it.
@@ -812,7 +727,7 @@ func (s *Store) commitPromoteLocked(id string, a Atom, vec []float32) error {
 	if err := s.vec.add(a.ID, a.Text, vec); err != nil {
 		return err
 	}
-	s.finishVictimsLocked(victims)
+	s.finishVictimsLocked(nil, victims)
 	return s.vec.maybeSnapshot(false)
 }
 

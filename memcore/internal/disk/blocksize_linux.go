@@ -1,10 +1,10 @@
-package memcore
+package disk
 
 import "syscall"
 
-// statfsBlock is the allocation unit of the file system holding dir: the
+// BlockSize is the allocation unit of the file system holding dir: the
 // fragment size, or the block size when the file system reports none.
-func statfsBlock(dir string) (int64, error) {
+func BlockSize(dir string) (int64, error) {
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return 0, err

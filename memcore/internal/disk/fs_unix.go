@@ -1,6 +1,6 @@
 //go:build unix
 
-package memcore
+package disk
 
 import (
 	"errors"
@@ -11,8 +11,8 @@ import (
 	"syscall"
 )
 
-// oNoFollow makes open(2) fail on a symbolic link instead of following it.
-const oNoFollow = syscall.O_NOFOLLOW
+// ONoFollow makes open(2) fail on a symbolic link instead of following it.
+const ONoFollow = syscall.O_NOFOLLOW
 
 // tryLockFile takes an flock(2) without blocking: ok is false when another
 // open file description holds a conflicting lock. flock locks belong to the
@@ -42,25 +42,25 @@ func unlockFile(f *os.File) error {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 }
 
-// allocated is the disk space a file occupies (what du reports).
-func allocated(fi fs.FileInfo) int64 {
+// Allocated is the disk space a file occupies (what du reports).
+func Allocated(fi fs.FileInfo) int64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return int64(st.Blocks) * 512
 	}
 	return fi.Size()
 }
 
-// inode is the file's inode number (0 when unknown).
-func inode(fi fs.FileInfo) uint64 {
+// Inode is the file's inode number (0 when unknown).
+func Inode(fi fs.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return uint64(st.Ino)
 	}
 	return 0
 }
 
-// foreignOwner returns a description of the owner when fi belongs to a user
+// ForeignOwner returns a description of the owner when fi belongs to a user
 // other than the one running this process, or "" when it is ours.
-func foreignOwner(fi fs.FileInfo) string {
+func ForeignOwner(fi fs.FileInfo) string {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok || int(st.Uid) == os.Geteuid() {
 		return ""
@@ -68,8 +68,8 @@ func foreignOwner(fi fs.FileInfo) string {
 	return fmt.Sprintf("uid %d (this process runs as uid %d)", st.Uid, os.Geteuid())
 }
 
-// fixOwnerHint is the command that gives a path back to the current user.
-func fixOwnerHint(path string) string {
+// FixOwnerHint is the command that gives a path back to the current user.
+func FixOwnerHint(path string) string {
 	return fmt.Sprintf("check who put it there, then run: sudo chown -R %d %q", os.Geteuid(), path)
 }
 
@@ -93,7 +93,7 @@ func syncFS(dir string) error {
 }
 
 // sysSyncfs is syncfs(2)'s number where the syscall package lacks it; on
-// any other platform writeFilesAtomic fsyncs file by file.
+// any other platform WriteFiles fsyncs file by file.
 var sysSyncfs = map[string]uintptr{
 	"linux/amd64": 306, "linux/arm64": 267, "linux/riscv64": 267, "linux/loong64": 267,
 	"linux/386": 344, "linux/arm": 373, "linux/ppc64le": 348, "linux/s390x": 336,

@@ -1,15 +1,15 @@
 //go:build !linux && !darwin && !freebsd
 
-package memcore
+package disk
 
 import "os"
 
-// statfsBlock is the allocation unit of the file system holding dir. This
+// BlockSize is the allocation unit of the file system holding dir. This
 // OS has no statfs in the standard library: 4 KiB, the default cluster of
 // NTFS, APFS, ext4 and most others, is assumed.
-func statfsBlock(dir string) (int64, error) {
+func BlockSize(dir string) (int64, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return 0, err
 	}
-	return defaultBlock, nil
+	return DefaultBlock, nil
 }

@@ -1,6 +1,6 @@
 //go:build windows
 
-package memcore
+package disk
 
 import (
 	"errors"
@@ -10,9 +10,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// oNoFollow: Windows has no O_NOFOLLOW; store paths are checked with Lstat
-// before they are opened (see openNoFollow).
-const oNoFollow = 0
+// ONoFollow: Windows has no O_NOFOLLOW; store paths are checked with Lstat
+// before they are opened (see memcore's openNoFollow).
+const ONoFollow = 0
 
 // The lock is one byte far beyond the data of the lock file: LockFileEx
 // locks are mandatory on Windows, and the generation and holder kept at the
@@ -46,19 +46,19 @@ func unlockFile(f *os.File) error {
 	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, ol)
 }
 
-// allocated is the file's size: NTFS allocation is not exposed by os.Stat.
-func allocated(fi fs.FileInfo) int64 { return fi.Size() }
+// Allocated is the file's size: NTFS allocation is not exposed by os.Stat.
+func Allocated(fi fs.FileInfo) int64 { return fi.Size() }
 
-// inode is unknown on Windows; file signatures use size and mtime.
-func inode(fs.FileInfo) uint64 { return 0 }
+// Inode is unknown on Windows; file signatures use size and mtime.
+func Inode(fs.FileInfo) uint64 { return 0 }
 
-// foreignOwner: ownership is not checked on Windows (ACLs decide access;
+// ForeignOwner: ownership is not checked on Windows (ACLs decide access;
 // see the README's platform notes).
-func foreignOwner(fs.FileInfo) string { return "" }
+func ForeignOwner(fs.FileInfo) string { return "" }
 
-func fixOwnerHint(path string) string { return "take ownership of " + path }
+func FixOwnerHint(path string) string { return "take ownership of " + path }
 
-// syncFS is not available: writeFilesAtomic fsyncs file by file.
+// syncFS is not available: WriteFiles fsyncs file by file.
 func syncFS(string) error { return errors.ErrUnsupported }
 
 // isSyncDirUnsupported: FlushFileBuffers on a directory handle fails on

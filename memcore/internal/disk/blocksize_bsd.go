@@ -1,12 +1,12 @@
 //go:build darwin || freebsd
 
-package memcore
+package disk
 
 import "syscall"
 
-// statfsBlock is the allocation unit of the file system holding dir
+// BlockSize is the allocation unit of the file system holding dir
 // (f_bsize, the fundamental block size, on the BSDs and macOS).
-func statfsBlock(dir string) (int64, error) {
+func BlockSize(dir string) (int64, error) {
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return 0, err
