@@ -94,7 +94,10 @@ func (s *Store) embedQuery(ctx context.Context, q string) ([]float32, error) {
 // 0.6·similarity + 0.4·retention and return the top K. It never returns
 // quarantined atoms.
 func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([]Scored, error) {
-	if _, err := s.Refresh(); errors.Is(err, ErrClosed) {
+	if _, err := s.refresh(ctx); errors.Is(err, ErrClosed) {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(query) == "" {
@@ -147,7 +150,10 @@ func (s *Store) SearchMany(ctx context.Context, qs []Query) ([][]Scored, error) 
 		}
 		vecOf[i] = j
 	}
-	if _, err := s.Refresh(); errors.Is(err, ErrClosed) {
+	if _, err := s.refresh(ctx); errors.Is(err, ErrClosed) {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if len(texts) == 0 {

@@ -242,7 +242,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err == nil {
 		// Without the file lock: filling the index may embed texts the
 		// cache lacks (a network call with an HTTP embedder).
-		err = s.vec.open()
+		err = s.vec.open(context.Background())
 	}
 	if err != nil {
 		l.Close()
@@ -355,15 +355,25 @@ func (s *Store) withWrite(fn func() error) error {
 	return s.withWriteCtx(context.Background(), fn)
 }
 
-// withWriteCtx is withWrite whose wait for the file lock ends with ctx.
+// withWriteCtx is withWrite whose wait for the file lock ends with ctx,
+// as does the embedding of atoms another process added (after both locks
+// are released).
 func (s *Store) withWriteCtx(ctx context.Context, fn func() error) error {
+	embed, err := s.withWriteLocked(ctx, fn)
+	if cerr := s.vec.catchUp(ctx, embed); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (s *Store) withWriteLocked(ctx context.Context, fn func() error) (func(context.Context) error, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return ErrClosed
+		return nil, ErrClosed
 	}
 	if err := s.lock.Lock(ctx, true); err != nil {
-		return err
+		return nil, err
 	}
 	s.wrote = false
 	reloaded, err := s.syncLocked(true)
@@ -376,42 +386,60 @@ func (s *Store) withWriteCtx(ctx context.Context, fn func() error) error {
 		s.gen = s.lock.Bump()
 	}
 	s.lock.Unlock()
-	if reloaded {
-		if rerr := s.vec.reconcile(); err == nil {
+	var embed func(context.Context) error
+	if reloaded || s.vec.stale.Load() {
+		var rerr error
+		if embed, rerr = s.vec.reconcile(); err == nil {
 			err = rerr
 		}
 	}
-	return err
+	return embed, err
 }
 
 // Refresh reloads the store if another process changed it and reports
 // whether anything changed. Readers call it before showing data.
-func (s *Store) Refresh() (bool, error) {
+func (s *Store) Refresh() (bool, error) { return s.refresh(context.Background()) }
+
+// refresh is Refresh whose waits (the shared file lock, the embedding of
+// atoms another process added) end with ctx.
+func (s *Store) refresh(ctx context.Context) (bool, error) {
+	changed, embed, err := s.refreshLocked(ctx)
+	if cerr := s.vec.catchUp(ctx, embed); err == nil {
+		err = cerr
+	}
+	return changed, err
+}
+
+func (s *Store) refreshLocked(ctx context.Context) (bool, func(context.Context) error, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return false, ErrClosed
+		return false, nil, ErrClosed
 	}
 	if !s.changedLocked() {
-		return false, nil
+		if s.vec.stale.Load() {
+			embed, err := s.vec.reconcile()
+			return false, embed, err
+		}
+		return false, nil, nil
 	}
-	if err := s.lock.Lock(context.Background(), false); err != nil {
-		return false, err
+	if err := s.lock.Lock(ctx, false); err != nil {
+		return false, nil, err
 	}
 	if !s.changedLocked() {
 		s.lock.Unlock()
-		return false, nil
+		return false, nil, nil
 	}
 	s.gen = s.lock.Generation()
 	err := s.loadAllLocked(false)
 	s.lock.Unlock()
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if s.readdPending {
 		// Atoms of ours another writer dropped: write them back now.
-		if err := s.lock.Lock(context.Background(), true); err != nil {
-			return true, err
+		if err := s.lock.Lock(ctx, true); err != nil {
+			return true, nil, err
 		}
 		s.wrote = false
 		s.readdPending = false
@@ -424,18 +452,25 @@ func (s *Store) Refresh() (bool, error) {
 		}
 		s.lock.Unlock()
 		if err != nil {
-			return true, err
+			return true, nil, err
 		}
 	}
-	return true, s.vec.reconcile()
+	embed, err := s.vec.reconcile()
+	return true, embed, err
 }
 
 // read runs fn under the read lock after refreshing from disk; after Close
-// it returns ErrClosed without running fn, and a failed refresh (the lock
-// wait timed out) returns its error.
+// it returns ErrClosed without running fn, and a failed reload (the wait
+// for the shared lock timed out) returns its error. Embedding atoms another
+// process added is not a read's business: it is left to the next search
+// or write, which does it with its caller's ctx.
 func (s *Store) read(fn func()) error {
-	if _, err := s.Refresh(); err != nil {
+	_, embed, err := s.refreshLocked(context.Background())
+	if err != nil {
 		return err
+	}
+	if embed != nil {
+		s.vec.stale.Store(true)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -81,6 +81,11 @@ type vectorState struct {
 
 	lsh *dedupLSH // candidates for write-time dedup; nil = build on demand
 
+	// stale is set when embedding the atoms a reconcile found missing
+	// failed (a cancelled ctx, an embedder error): the next operation
+	// reconciles again.
+	stale atomic.Bool
+
 	qmu sync.Mutex
 	qv  map[string][]byte // id → f32 scale + int8 vector as the cache stores it
 
@@ -181,19 +186,43 @@ func (v *vectorState) readCache() func() {
 	return func() { v.cache = entries }
 }
 
-// open builds the indexes from the cache and the live atoms.
-func (v *vectorState) open() error {
+// open builds the indexes from the cache and the live atoms; the caller
+// holds no lock (Open has not returned yet).
+func (v *vectorState) open(ctx context.Context) error {
 	v.finishLoadCache()
 	defer func() { v.cache = nil }()
-	return v.reconcileFrom(v.cache)
+	embed, err := v.reconcileFrom(v.cache)
+	if err == nil && embed != nil {
+		err = embed(ctx)
+	}
+	return err
 }
 
-// reconcile makes the index match the live atoms after a reload.
-func (v *vectorState) reconcile() error { return v.reconcileFrom(nil) }
+// reconcile makes the index match the live atoms after a reload. The
+// caller holds s.mu; the returned embed (nil when nothing is missing)
+// embeds the atoms the index lacks and must be called after s.mu is
+// released, with the caller's ctx: with an HTTP embedder it is a network
+// call. If it fails, v.stale makes the next operation try again.
+func (v *vectorState) reconcile() (embed func(context.Context) error, err error) {
+	return v.reconcileFrom(nil)
+}
+
+// catchUp runs the embed a reconcile returned; no lock is held.
+func (v *vectorState) catchUp(ctx context.Context, embed func(context.Context) error) error {
+	if embed == nil {
+		return nil
+	}
+	if err := embed(ctx); err != nil {
+		v.stale.Store(true)
+		return err
+	}
+	return nil
+}
 
 // reconcileFrom makes the indexes match the live atoms, taking vectors
-// from cache where it has them.
-func (v *vectorState) reconcileFrom(cache map[string]cacheEntry) error {
+// from cache where it has them; see reconcile.
+func (v *vectorState) reconcileFrom(cache map[string]cacheEntry) (func(context.Context) error, error) {
+	v.stale.Store(false)
 	v.waitBuild()
 	v.mu.Lock()
 	if v.idx == nil {
@@ -209,11 +238,11 @@ func (v *vectorState) reconcileFrom(cache map[string]cacheEntry) error {
 		if dims == 0 {
 			// HTTP embedder of unknown width: learn it lazily.
 			v.mu.Unlock()
-			return v.rebuildMissing(context.Background(), nil)
+			return v.missingEmbed(nil), nil
 		}
 		if err := v.newIndexes(dims); err != nil {
 			v.mu.Unlock()
-			return err
+			return nil, err
 		}
 	}
 	v.lsh = nil
@@ -249,18 +278,34 @@ func (v *vectorState) reconcileFrom(cache map[string]cacheEntry) error {
 		}
 		v.mu.Unlock()
 		v.startBuildJob(cached, missing, missingTexts)
-		return nil
+		return nil, nil
 	}
 	v.loadCachedLocked(cached)
 	v.mu.Unlock()
 	if len(missing) == 0 {
-		return nil
+		return nil, nil
 	}
 	if len(missing) <= syncEmbedLimit {
-		return v.rebuildMissing(context.Background(), missing)
+		return v.missingEmbed(missing), nil
 	}
 	v.startBuild(missing)
-	return nil
+	return nil, nil
+}
+
+// missingEmbed captures the texts of the atoms in ids (nil = every live
+// atom) while the caller holds s.mu, and returns the embedding of them to
+// run once s.mu is released.
+func (v *vectorState) missingEmbed(ids []string) func(context.Context) error {
+	if ids == nil {
+		for _, e := range v.s.order {
+			ids = append(ids, e.atom.ID)
+		}
+	}
+	texts := make([]string, len(ids))
+	for i, id := range ids {
+		texts[i] = v.s.byID[id].atom.Text
+	}
+	return func(ctx context.Context) error { return v.embedMissing(ctx, ids, texts) }
 }
 
 // asyncLoadMin is the number of cached vectors from which Open fills the
@@ -357,17 +402,9 @@ func rawVector(raw []byte) []float32 {
 	return dequantize(q, rawScale(raw))
 }
 
-// rebuildMissing embeds atoms that have no vector yet (nil = all live).
-func (v *vectorState) rebuildMissing(ctx context.Context, ids []string) error {
-	if ids == nil {
-		for _, e := range v.s.order {
-			ids = append(ids, e.atom.ID)
-		}
-	}
-	texts := make([]string, len(ids))
-	for i, id := range ids {
-		texts[i] = v.s.byID[id].atom.Text
-	}
+// embedMissing embeds atoms that have no vector yet and indexes them. It
+// reads no store state (the texts are given), so no store lock is needed.
+func (v *vectorState) embedMissing(ctx context.Context, ids, texts []string) error {
 	const batch = 256
 	for start := 0; start < len(ids); start += batch {
 		end := min(start+batch, len(ids))
