@@ -1,0 +1,193 @@
+package memcore
+
+import (
+	"encoding/json"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// measureLocked walks the store and records allocated bytes per file.
+func (s *Store) measureLocked() {
+	s.usage = map[string]int64{}
+	s.usageSum = 0
+	chunksDir := filepath.Join(s.dir, dirChunks)
+	filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if s.chunkSize != nil && p == chunksDir {
+			// Measured by the sweep of this load already.
+			if fi, err := d.Info(); err == nil {
+				s.setUsage(dirChunks, disk.Allocated(fi))
+			}
+			for name, n := range s.chunkSize {
+				s.setUsage(filepath.Join(dirChunks, name), n)
+			}
+			return filepath.SkipDir
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(s.dir, p)
+		s.setUsage(rel, disk.Allocated(fi))
+		return nil
+	})
+	if st, err := disk.BlockSize(s.dir); err == nil && st > 0 {
+		s.blockSz = st
+	}
+}
+
+// account re-measures one file after a write or removal.
+func (s *Store) account(rel string) {
+	fi, err := os.Lstat(filepath.Join(s.dir, rel))
+	if err != nil {
+		s.dropUsage(rel)
+		return
+	}
+	s.setUsage(rel, disk.Allocated(fi))
+}
+
+func (s *Store) setUsage(rel string, n int64) {
+	s.usageSum += n - s.usage[rel]
+	s.usage[rel] = n
+}
+
+func (s *Store) dropUsage(rel string) {
+	s.usageSum -= s.usage[rel]
+	delete(s.usage, rel)
+}
+
+func (s *Store) totalLocked() int64 { return s.usageSum }
+
+// ---- incremental accounting and the duplicate index ----
+
+// track (re)counts e in recBytes and cacheBytes; call it after e.raw or
+// e.atom changed.
+func (s *Store) track(e *entry) {
+	s.untrack(e)
+	e.recLen = int64(len(s.recordBytes(e)) + 4)
+	e.cacheLen = s.cacheEntrySize(e.atom.ID, e.atom.Text)
+	s.recBytes += e.recLen
+	s.cacheBytes += e.cacheLen
+	e.tracked = true
+}
+
+func (s *Store) untrack(e *entry) {
+	if e.tracked {
+		s.recBytes -= e.recLen
+		s.cacheBytes -= e.cacheLen
+		e.tracked = false
+	}
+}
+
+func (s *Store) retrackAllLocked() {
+	s.recBytes, s.cacheBytes = 0, 0
+	s.normIdx = nil
+	s.evictIdx, s.evictStale = nil, 0
+	for _, e := range s.order {
+		e.tracked = false
+		s.track(e)
+	}
+}
+
+func (e *entry) normText() string {
+	if e.norm == "" {
+		e.norm = NormalizeText(e.atom.Text)
+	}
+	return e.norm
+}
+
+// twinByNorm returns the newest live atom whose normalised text is norm.
+func (s *Store) twinByNorm(norm string) *entry {
+	if s.normIdx == nil {
+		s.normIdx = make(map[string]*entry, len(s.order))
+		s.normDups = 0
+		for _, e := range s.order {
+			s.indexNormLocked(e)
+		}
+	}
+	return s.normIdx[norm]
+}
+
+// appendEntryLocked adds a live atom to the in-memory metadata.
+func (s *Store) appendEntryLocked(e *entry) {
+	s.noteOwnLocked(e)
+	s.order = append(s.order, e)
+	s.byID[e.atom.ID] = e
+	s.track(e)
+	if s.normIdx != nil {
+		s.indexNormLocked(e)
+	}
+	s.insertEvictionLocked(e)
+}
+
+func (s *Store) indexNormLocked(e *entry) {
+	if _, dup := s.normIdx[e.normText()]; dup {
+		s.normDups++ // two live atoms with one text (another program wrote them)
+	}
+	s.normIdx[e.norm] = e
+}
+
+// forgetEntryLocked updates the accounting and the duplicate index for an
+// entry that left s.order (the caller removes it from order and byID).
+func (s *Store) forgetEntryLocked(e *entry) {
+	if o := s.own[e.atom.ID]; o != nil && o.e == e {
+		delete(s.own, e.atom.ID)
+	}
+	s.untrack(e)
+	if s.evictIdx != nil {
+		s.evictStale++ // skipped lazily: byID no longer maps to e
+	}
+	if s.normIdx == nil || s.normIdx[e.normText()] != e {
+		return
+	}
+	delete(s.normIdx, e.norm)
+	if s.normDups == 0 {
+		return
+	}
+	for i := len(s.order) - 1; i >= 0; i-- {
+		if o := s.order[i]; o != e && s.byID[o.atom.ID] == o && o.normText() == e.norm {
+			s.normIdx[e.norm] = o
+			return
+		}
+	}
+}
+
+// popEntryLocked undoes appendEntryLocked for the last entry.
+func (s *Store) popEntryLocked(e *entry) {
+	if n := len(s.order); n > 0 && s.order[n-1] == e {
+		s.order[n-1] = nil
+		s.order = s.order[:n-1]
+	}
+	delete(s.byID, e.atom.ID)
+	s.forgetEntryLocked(e)
+}
+
+// quarEntrySize is what q adds to quarantine.json.
+func (s *Store) quarEntrySize(q *QuarantinedAtom) int64 {
+	if n, ok := s.quarSizes[q]; ok {
+		return n
+	}
+	if s.quarSizes == nil || len(s.quarSizes) > 2*len(s.quar)+64 {
+		s.quarSizes = make(map[*QuarantinedAtom]int64, len(s.quar))
+	}
+	b, err := json.MarshalIndent(q, "  ", "  ")
+	if err != nil {
+		panic("memcore: marshal quarantine entry: " + err.Error())
+	}
+	n := int64(len(b) + 4)
+	s.quarSizes[q] = n
+	return n
+}
+
+// quarBytesLocked is len(quarantineJSON()) without marshalling it.
+func (s *Store) quarBytesLocked() int64 {
+	t := int64(2)
+	for _, q := range s.quar {
+		t += s.quarEntrySize(q)
+	}
+	return t
+}

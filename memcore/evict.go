@@ -1,0 +1,251 @@
+package memcore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// ---- size accounting and eviction ----
+
+func roundUp(n, block int64) int64 {
+	if n <= 0 {
+		return 0
+	}
+	return (n + block - 1) / block * block
+}
+
+// cacheEntrySize is what one atom adds to vectors.odm.
+func (s *Store) cacheEntrySize(id, text string) int64 {
+	dims := s.vec.dims()
+	if dims == 0 {
+		dims = 768
+	}
+	return int64(2 + len(id) + 4 + len(text) + 4 + dims)
+}
+
+// capSlackBlocks is the margin projectedLocked keeps under the cap.
+const capSlackBlocks = 4
+
+// dirEntryEstimate is what one chunk file adds to the chunks/ directory
+// (an ext4 entry for a 35-byte name is 44 bytes, plus htree slack).
+const dirEntryEstimate = 64
+
+// projectedLocked estimates the store's allocated size once every pending
+// change is on disk, including the vector cache at its next snapshot. It is
+// O(1) apart from the quarantine sum: the per-file usage, the atoms.json
+// records and the cache entries are counted incrementally.
+func (s *Store) projectedLocked() int64 {
+	// A few blocks of slack cover what the estimate cannot see exactly
+	// (block rounding of rewritten files, directory growth).
+	t := capSlackBlocks*s.blockSz + s.usageSum - s.usage[fileAtoms] - s.usage[fileQuarantine] - s.usage[fileVectors] - s.usage[dirChunks]
+	// chunks/ itself grows with its entries (and never shrinks on ext4).
+	t += max(s.usage[dirChunks], roundUp(int64(len(s.order))*dirEntryEstimate, s.blockSz))
+	t += roundUp(4+s.recBytes, s.blockSz)
+	t += roundUp(s.quarBytesLocked(), s.blockSz)
+	t += roundUp(64+s.cacheBytes, s.blockSz)
+	return t
+}
+
+// planEvictionLocked picks the atoms to evict so that adding a (nil for a
+// size check only) fits under the cap. It removes nothing.
+func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
+	capB := s.cfg.CapBytes()
+	if capB <= 0 {
+		return nil, nil
+	}
+	rec, _ := json.MarshalIndent(a, "  ", "  ")
+	need := s.projectedLocked() + roundUp(int64(len(a.Text)), s.blockSz) + int64(len(rec)+4) + s.cacheEntrySize(a.ID, a.Text) + dirEntryEstimate
+	if need <= capB {
+		return nil, nil
+	}
+	now := s.now()
+	type cand struct {
+		id   string
+		free int64
+	}
+	var cands []cand
+	for _, q := range s.quar {
+		if s.cfg.QuarantineTTLDays > 0 && now.After(q.ExpiresAt(s.cfg.QuarantineTTLDays)) {
+			cands = append(cands, cand{id: q.ID, free: s.quarEntrySize(q)})
+		}
+	}
+	var victims []string
+	for _, c := range cands {
+		if need <= capB {
+			break
+		}
+		victims = append(victims, c.id)
+		need -= c.free
+	}
+	// Then live atoms by ascending retention, from the eviction index: no
+	// scan or sort of every atom per add. Entries of atoms that left the
+	// store are dropped from its front here, so a run of evictions (an
+	// import into a full store) does not walk them again on every add.
+	idx := s.evictionOrderLocked()
+	for len(idx) > 0 && s.byID[idx[0].atom.ID] != idx[0] {
+		idx, s.evictStale = idx[1:], max(0, s.evictStale-1)
+	}
+	s.evictIdx = idx
+	for _, e := range idx {
+		if need <= capB {
+			break
+		}
+		if e.atom.Pin || s.byID[e.atom.ID] != e {
+			continue
+		}
+		victims = append(victims, e.atom.ID)
+		need -= s.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + e.recLen + e.cacheLen
+	}
+	if need > capB {
+		return nil, fmt.Errorf("%w: store would use %s of the %s cap (max_size_mb %g) and every remaining atom is pinned; unpin or forget atoms, or raise max_size_mb",
+			ErrCapExceeded, humanBytes(need), humanBytes(capB), s.cfg.MaxSizeMB)
+	}
+	return victims, nil
+}
+
+// evictKey orders live atoms by retention independently of the clock:
+// retention = confidence × 0.5^((now − created)/half_life), so comparing
+// log2(confidence) + created/half_life compares retention at any now.
+// (Atoms dated in the future, whose age Retention clamps to zero, are
+// ordered as if they were not clamped.)
+func (s *Store) evictKey(e *entry) float64 {
+	k := math.Log2(e.atom.EffectiveConfidence())
+	if h := s.cfg.DecayHalfLifeDays; h > 0 {
+		k += float64(e.atom.CreatedAt.UnixNano()) / (h * 24 * float64(time.Hour))
+	}
+	return k
+}
+
+func (s *Store) evictLess(a, b *entry) bool {
+	ka, kb := s.evictKey(a), s.evictKey(b)
+	if ka != kb {
+		return ka < kb
+	}
+	return a.atom.CreatedAt.Before(b.atom.CreatedAt)
+}
+
+// evictionOrderLocked returns live atoms (and possibly stale entries, which
+// callers skip) by ascending retention, rebuilding the index if needed.
+func (s *Store) evictionOrderLocked() []*entry {
+	if s.evictIdx == nil || s.evictStale > len(s.evictIdx)/2+64 {
+		idx := make([]*entry, len(s.order))
+		copy(idx, s.order)
+		sort.SliceStable(idx, func(i, j int) bool { return s.evictLess(idx[i], idx[j]) })
+		s.evictIdx, s.evictStale = idx, 0
+	}
+	return s.evictIdx
+}
+
+// insertEvictionLocked adds a new live entry to the eviction index.
+func (s *Store) insertEvictionLocked(e *entry) {
+	if s.evictIdx == nil {
+		return
+	}
+	i := sort.Search(len(s.evictIdx), func(i int) bool { return s.evictLess(e, s.evictIdx[i]) })
+	s.evictIdx = append(s.evictIdx, nil)
+	copy(s.evictIdx[i+1:], s.evictIdx[i:])
+	s.evictIdx[i] = e
+}
+
+// reindexEvictionLocked repositions e after its confidence or timestamp
+// changed.
+func (s *Store) reindexEvictionLocked(e *entry) {
+	if s.evictIdx == nil {
+		return
+	}
+	for i, x := range s.evictIdx {
+		if x == e {
+			s.evictIdx = append(s.evictIdx[:i], s.evictIdx[i+1:]...)
+			break
+		}
+	}
+	s.insertEvictionLocked(e)
+}
+
+// removeVictimsFromMetaLocked drops victims from the in-memory metadata so
+// the next atoms.json/quarantine.json write no longer lists them.
+func (s *Store) removeVictimsFromMetaLocked(t *tx, victims []string) {
+	if len(victims) == 0 {
+		return
+	}
+	// Live victims by entry: the walk over s.order compares pointers (no
+	// id hashing per atom) and stops once all are found; the quarantine is
+	// walked only for victims that are not live.
+	gone := map[*entry]bool{}
+	quarGone := map[string]bool{}
+	for _, id := range victims {
+		if e := s.byID[id]; e != nil {
+			gone[e] = true
+		} else {
+			quarGone[id] = true
+		}
+	}
+	keep := s.order[:0]
+	removed := make([]*entry, 0, len(gone))
+	for i, e := range s.order {
+		if len(removed) == len(gone) {
+			keep = append(keep, s.order[i:]...)
+			break
+		}
+		if gone[e] {
+			delete(s.byID, e.atom.ID)
+			removed = append(removed, e)
+			continue
+		}
+		keep = append(keep, e)
+	}
+	for i := len(keep); i < len(s.order); i++ {
+		s.order[i] = nil
+	}
+	s.order = keep
+	for _, e := range removed {
+		s.forgetEntryLocked(e)
+	}
+	if len(quarGone) == 0 {
+		return
+	}
+	qkeep := s.quar[:0]
+	quarChanged := false
+	for _, q := range s.quar {
+		if quarGone[q.ID] {
+			quarChanged = true
+			continue
+		}
+		qkeep = append(qkeep, q)
+	}
+	s.quar = qkeep
+	if quarChanged {
+		s.saveQuarantineLocked(t)
+	}
+}
+
+// finishVictimsLocked removes evicted atoms' chunks, vectors and links once
+// the metadata no longer lists them.
+func (s *Store) finishVictimsLocked(t *tx, victims []string) []string {
+	for _, id := range victims {
+		s.removeChunkLocked(t, id)
+		s.vec.remove(id)
+		s.dropLinksLocked(t, id)
+	}
+	if len(victims) > 0 && len(victims)*10 > len(s.order)+len(victims) && !s.closing {
+		// A large eviction (over 10% of the corpus) compacts the vector
+		// cache in the background, once this write has released the lock.
+		s.bg.Add(1)
+		go func() {
+			defer s.bg.Done()
+			s.Compact(context.Background())
+		}()
+	}
+	return victims
+}
+
+func (s *Store) dropLinksLocked(t *tx, id string) {
+	if s.graph.remove(id) {
+		s.saveAssocLocked(t)
+	}
+}

@@ -1,0 +1,147 @@
+package memcore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/odekmem/odekmem/memcore/scan"
+)
+
+// ---- user model ----
+
+// Confirm applies a pending inference to the user model and removes it
+// from the queue. An unknown field path is ErrUnknownField and the entry
+// stays queued. Only human surfaces (CLI, TUI) should call it.
+func (s *Store) Confirm(ctx context.Context, pendingID string) (PendingReview, error) {
+	return s.settlePending(pendingID, true)
+}
+
+// Reject removes a pending inference without applying it and returns it
+// (for undo).
+func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, error) {
+	return s.settlePending(pendingID, false)
+}
+
+// settlePending removes a pending review from the queue, first applying
+// its value to the model when apply is set.
+func (s *Store) settlePending(pendingID string, apply bool) (PendingReview, error) {
+	var p PendingReview
+	err := s.withWrite(func() error {
+		i := s.pendingIndex(pendingID)
+		if i < 0 {
+			return notFound("no pending review %s", pendingID)
+		}
+		p = s.model.Pending[i]
+		m := s.model.clone()
+		if apply {
+			v, err := CheckUserModelValue(p.Field, p.Value)
+			if err != nil {
+				return fmt.Errorf("confirm %s: %w", pendingID, err)
+			}
+			if err := m.Apply(p.Field, v); err != nil {
+				return fmt.Errorf("confirm %s: %w", pendingID, err)
+			}
+		}
+		m.Pending = append(m.Pending[:i:i], m.Pending[i+1:]...)
+		return s.saveModelLocked(m)
+	})
+	return p, err
+}
+
+// saveModelLocked makes m the user model and writes it; on a failed write
+// the previous model stays, so memory never runs ahead of disk.
+func (s *Store) saveModelLocked(m UserModel) error {
+	old := s.model
+	s.model = m
+	if err := s.writeUserModelLocked(); err != nil {
+		s.model = old
+		return err
+	}
+	return nil
+}
+
+func (s *Store) pendingIndex(id string) int {
+	for i, p := range s.model.Pending {
+		if p.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// queuePending adds an inference to pending_review: scanned (a blocked value
+// is refused), deduplicated by field and value, and capped at
+// user_state_max_pending by dropping the oldest. It returns the entry, or
+// ok=false when it was a duplicate.
+func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingReview, bool, error) {
+	canon := CanonicalField(p.Field)
+	if canon == "" {
+		return p, false, fmt.Errorf("%w %q", ErrUnknownField, p.Field)
+	}
+	v, err := CheckUserModelValue(canon, p.Value)
+	if err != nil {
+		return p, false, fmt.Errorf("pending: %w", err)
+	}
+	if r := scan.Scan(p.Evidence); r.Blocked() {
+		return p, false, fmt.Errorf("%w: pending %s evidence: %s", ErrBlocked, canon, r.RejectReason())
+	}
+	if s.guardRejects(ctx, p.Value+"\n"+p.Evidence) {
+		return p, false, fmt.Errorf("%w: pending %s: %w", ErrBlocked, canon, ErrGuardRejected)
+	}
+	p.Evidence = Truncate(scanRedact(p.Evidence), 500)
+	p.Value = v
+	if p.ID == "" {
+		p.ID = NewID()
+	}
+	if p.CreatedAt.IsZero() {
+		p.CreatedAt = s.now().UTC()
+	}
+	ok := true
+	err = s.withWriteCtx(ctx, func() error {
+		if cur, _ := s.model.Get(canon); strings.EqualFold(cur, p.Value) && !strings.HasPrefix(canon, "technical.") {
+			ok = false
+			return nil
+		}
+		for _, q := range s.model.Pending {
+			if CanonicalField(q.Field) == canon && strings.EqualFold(q.Value, p.Value) {
+				ok = false
+				return nil
+			}
+		}
+		m := s.model.clone()
+		m.Pending = append(m.Pending, p)
+		sortPending(m.Pending)
+		if max := s.cfg.UserStateMaxPending; max >= 0 && len(m.Pending) > max {
+			m.Pending = m.Pending[len(m.Pending)-max:]
+		}
+		return s.saveModelLocked(m)
+	})
+	return p, ok, err
+}
+
+// applyDirect sets a user-model field without review. It is for direct,
+// low-impact inferences (focus, technical) and for human edits; the value
+// is scanned first.
+func (s *Store) applyDirect(ctx context.Context, field, value string) error {
+	value, err := CheckUserModelValue(field, value)
+	if err != nil {
+		return err
+	}
+	if s.guardRejects(ctx, value) {
+		return fmt.Errorf("%w: %s: %w", ErrBlocked, field, ErrGuardRejected)
+	}
+	return s.withWriteCtx(ctx, func() error {
+		m := s.model.clone()
+		if err := m.Apply(field, value); err != nil {
+			return err
+		}
+		return s.saveModelLocked(m)
+	})
+}
+
+// RestorePending puts back a pending review that Reject removed (undo).
+func (s *Store) RestorePending(ctx context.Context, p PendingReview) error {
+	_, _, err := s.queuePending(ctx, p)
+	return err
+}

@@ -1,0 +1,114 @@
+package memcore
+
+import (
+	"context"
+	"fmt"
+	"github.com/odekmem/odekmem/memcore/internal/index"
+
+	"github.com/odekmem/odekmem/memcore/vindex"
+)
+
+// startBuild embeds many atoms in the background; searches wait for it.
+func (v *vectorState) startBuild(ids []string) {
+	list := make([]string, len(ids))
+	for i, id := range ids {
+		list[i] = v.s.byID[id].atom.Text
+	}
+	v.startBuildJob(nil, ids, list)
+}
+
+// startBuildJob fills the indexes in the background, first from cached
+// vectors, then by embedding the atoms in ids (whose texts are given: the
+// job never reads the store's state). Searches and writes wait for it.
+func (v *vectorState) startBuildJob(cached []index.Item, ids, idTexts []string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	v.cancel = cancel
+	ready := make(chan struct{})
+	v.ready = ready
+	v.building.Store(true)
+	v.done.Store(0)
+	v.total.Store(int64(len(cached) + len(ids)))
+	texts := make(map[string]string, len(ids))
+	for i, id := range ids {
+		texts[id] = idTexts[i]
+	}
+	v.wg.Add(1)
+	go func() {
+		defer v.wg.Done()
+		defer close(ready)
+		defer v.building.Store(false)
+		v.mu.RLock()
+		ex, isExact := v.idx.(*vindex.Exact)
+		v.mu.RUnlock()
+		if isExact && len(cached) > 0 {
+			ex.Reserve(len(cached) + len(ids))
+		}
+		const chunk = 4096
+		for start := 0; start < len(cached); start += chunk {
+			if ctx.Err() != nil {
+				v.buildErr.Store(ctx.Err())
+				return
+			}
+			end := min(start+chunk, len(cached))
+			v.mu.Lock()
+			v.loadCachedLocked(cached[start:end])
+			v.mu.Unlock()
+			v.done.Add(int64(end - start))
+		}
+		const batch = 256
+		for start := 0; start < len(ids); start += batch {
+			end := min(start+batch, len(ids))
+			chunk := make([]string, 0, end-start)
+			for _, id := range ids[start:end] {
+				chunk = append(chunk, texts[id])
+			}
+			vecs, err := v.emb.Embed(ctx, chunk)
+			if err != nil {
+				v.buildErr.Store(err)
+				return
+			}
+			v.mu.Lock()
+			v.lsh = nil
+			for i, vec := range vecs {
+				id := ids[start+i]
+				if v.idx.Add(id, index.RoundTrip(vec)) == nil {
+					v.lex.Add(id, chunk[i])
+					v.texts[id] = chunk[i]
+					v.dirty++
+				}
+			}
+			v.mu.Unlock()
+			v.done.Add(int64(end - start))
+		}
+	}()
+}
+
+func (v *vectorState) waitBuild() {
+	<-v.ready
+}
+
+// waitReady blocks until a background rebuild is done or ctx ends.
+func (v *vectorState) waitReady(ctx context.Context) error {
+	select {
+	case <-v.ready:
+		if err, _ := v.buildErr.Load().(error); err != nil {
+			return fmt.Errorf("rebuild vector index: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// IndexProgress reports a background index rebuild: done and total atoms,
+// and whether it is still running.
+func (s *Store) IndexProgress() (done, total int64, running bool) {
+	return s.vec.done.Load(), s.vec.total.Load(), s.vec.building.Load()
+}
+
+func (v *vectorState) close() {
+	if v.cancel != nil {
+		v.cancel()
+	}
+	v.wg.Wait()
+}
