@@ -127,7 +127,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 	red, _ := scan.Redact(text)
 	red = TruncateChars(red, maxAgentMessageChars)
 	turn := 0
-	err := s.withWrite(func() error {
+	err := s.withWriteCtx(ctx, func() error {
 		list, err := s.readAgentSessions()
 		if err != nil {
 			s.report(fileAgentSessions, err.Error(), "rebuilt")

@@ -153,6 +153,6 @@ func (s *Store) promote(ctx context.Context, id string, allowBlocked bool) (Atom
 	if err != nil {
 		return Atom{}, fmt.Errorf("embed atom: %w", err)
 	}
-	err = s.withWrite(func() error { return s.commitPromoteLocked(id, a, vec) })
+	err = s.withWriteCtx(ctx, func() error { return s.commitPromoteLocked(id, a, vec) })
 	return a, err
 }

@@ -14,20 +14,20 @@ import (
 // from the queue. An unknown field path is ErrUnknownField and the entry
 // stays queued. Only human surfaces (CLI, TUI) should call it.
 func (s *Store) Confirm(ctx context.Context, pendingID string) (PendingReview, error) {
-	return s.settlePending(pendingID, true)
+	return s.settlePending(ctx, pendingID, true)
 }
 
 // Reject removes a pending inference without applying it and returns it
 // (for undo).
 func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, error) {
-	return s.settlePending(pendingID, false)
+	return s.settlePending(ctx, pendingID, false)
 }
 
 // settlePending removes a pending review from the queue, first applying
 // its value to the model when apply is set.
-func (s *Store) settlePending(pendingID string, apply bool) (PendingReview, error) {
+func (s *Store) settlePending(ctx context.Context, pendingID string, apply bool) (PendingReview, error) {
 	var p PendingReview
-	err := s.withWrite(func() error {
+	err := s.withWriteCtx(ctx, func() error {
 		i := s.pendingIndex(pendingID)
 		if i < 0 {
 			return notFound("no pending review %s", pendingID)

@@ -161,7 +161,7 @@ func (s *Store) ResolveContradiction(ctx context.Context, id, resolution string)
 		return Contradiction{}, fmt.Errorf("%w, got %q", ErrBadResolution, resolution)
 	}
 	var out Contradiction
-	err := s.withWrite(func() error {
+	err := s.withWriteCtx(ctx, func() error {
 		for i, c := range s.contra {
 			if c.ID != id {
 				continue
@@ -257,7 +257,7 @@ func (s *Store) detectContradictions(ctx context.Context, id string, c LLMClient
 		return nil, nil
 	}
 	var out []Contradiction
-	err = s.withWrite(func() error {
+	err = s.withWriteCtx(ctx, func() error {
 		if s.byID[a.ID] == nil {
 			return nil // forgotten meanwhile
 		}

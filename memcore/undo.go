@@ -38,7 +38,7 @@ func (s *Store) UndoConfirm(ctx context.Context, p PendingReview, prev string) e
 	if field == "" {
 		return fmt.Errorf("%w %q", ErrUnknownField, p.Field)
 	}
-	return s.withWrite(func() error {
+	return s.withWriteCtx(ctx, func() error {
 		m := s.model.clone()
 		if err := m.setField(field, prev); err != nil {
 			return err
