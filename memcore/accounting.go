@@ -10,8 +10,8 @@ import (
 
 // measureLocked walks the store and records allocated bytes per file.
 func (s *Store) measureLocked() {
-	s.usage = map[string]int64{}
-	s.usageSum = 0
+	s.size.usage = map[string]int64{}
+	s.size.usageSum = 0
 	chunksDir := filepath.Join(s.dir, dirChunks)
 	filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -36,7 +36,7 @@ func (s *Store) measureLocked() {
 		return nil
 	})
 	if st, err := disk.BlockSize(s.dir); err == nil && st > 0 {
-		s.blockSz = st
+		s.size.blockSz = st
 	}
 }
 
@@ -51,16 +51,16 @@ func (s *Store) account(rel string) {
 }
 
 func (s *Store) setUsage(rel string, n int64) {
-	s.usageSum += n - s.usage[rel]
-	s.usage[rel] = n
+	s.size.usageSum += n - s.size.usage[rel]
+	s.size.usage[rel] = n
 }
 
 func (s *Store) dropUsage(rel string) {
-	s.usageSum -= s.usage[rel]
-	delete(s.usage, rel)
+	s.size.usageSum -= s.size.usage[rel]
+	delete(s.size.usage, rel)
 }
 
-func (s *Store) totalLocked() int64 { return s.usageSum }
+func (s *Store) totalLocked() int64 { return s.size.usageSum }
 
 // ---- incremental accounting and the duplicate index ----
 
@@ -70,23 +70,23 @@ func (s *Store) track(e *entry) {
 	s.untrack(e)
 	e.recLen = int64(len(s.recordBytes(e)) + 4)
 	e.cacheLen = s.cacheEntrySize(e.atom.ID, e.atom.Text)
-	s.recBytes += e.recLen
-	s.cacheBytes += e.cacheLen
+	s.size.recBytes += e.recLen
+	s.size.cacheBytes += e.cacheLen
 	e.tracked = true
 }
 
 func (s *Store) untrack(e *entry) {
 	if e.tracked {
-		s.recBytes -= e.recLen
-		s.cacheBytes -= e.cacheLen
+		s.size.recBytes -= e.recLen
+		s.size.cacheBytes -= e.cacheLen
 		e.tracked = false
 	}
 }
 
 func (s *Store) retrackAllLocked() {
-	s.recBytes, s.cacheBytes = 0, 0
-	s.normIdx = nil
-	s.evictIdx, s.evictStale = nil, 0
+	s.size.recBytes, s.size.cacheBytes = 0, 0
+	s.dup.normIdx = nil
+	s.dup.evictIdx, s.dup.evictStale = nil, 0
 	for _, e := range s.order {
 		e.tracked = false
 		s.track(e)
@@ -102,14 +102,14 @@ func (e *entry) normText() string {
 
 // twinByNorm returns the newest live atom whose normalised text is norm.
 func (s *Store) twinByNorm(norm string) *entry {
-	if s.normIdx == nil {
-		s.normIdx = make(map[string]*entry, len(s.order))
-		s.normDups = 0
+	if s.dup.normIdx == nil {
+		s.dup.normIdx = make(map[string]*entry, len(s.order))
+		s.dup.normDups = 0
 		for _, e := range s.order {
 			s.indexNormLocked(e)
 		}
 	}
-	return s.normIdx[norm]
+	return s.dup.normIdx[norm]
 }
 
 // appendEntryLocked adds a live atom to the in-memory metadata.
@@ -118,17 +118,17 @@ func (s *Store) appendEntryLocked(e *entry) {
 	s.order = append(s.order, e)
 	s.byID[e.atom.ID] = e
 	s.track(e)
-	if s.normIdx != nil {
+	if s.dup.normIdx != nil {
 		s.indexNormLocked(e)
 	}
 	s.insertEvictionLocked(e)
 }
 
 func (s *Store) indexNormLocked(e *entry) {
-	if _, dup := s.normIdx[e.normText()]; dup {
-		s.normDups++ // two live atoms with one text (another program wrote them)
+	if _, dup := s.dup.normIdx[e.normText()]; dup {
+		s.dup.normDups++ // two live atoms with one text (another program wrote them)
 	}
-	s.normIdx[e.norm] = e
+	s.dup.normIdx[e.norm] = e
 }
 
 // forgetEntryLocked updates the accounting and the duplicate index for an
@@ -138,19 +138,19 @@ func (s *Store) forgetEntryLocked(e *entry) {
 		delete(s.own, e.atom.ID)
 	}
 	s.untrack(e)
-	if s.evictIdx != nil {
-		s.evictStale++ // skipped lazily: byID no longer maps to e
+	if s.dup.evictIdx != nil {
+		s.dup.evictStale++ // skipped lazily: byID no longer maps to e
 	}
-	if s.normIdx == nil || s.normIdx[e.normText()] != e {
+	if s.dup.normIdx == nil || s.dup.normIdx[e.normText()] != e {
 		return
 	}
-	delete(s.normIdx, e.norm)
-	if s.normDups == 0 {
+	delete(s.dup.normIdx, e.norm)
+	if s.dup.normDups == 0 {
 		return
 	}
 	for i := len(s.order) - 1; i >= 0; i-- {
 		if o := s.order[i]; o != e && s.byID[o.atom.ID] == o && o.normText() == e.norm {
-			s.normIdx[e.norm] = o
+			s.dup.normIdx[e.norm] = o
 			return
 		}
 	}
@@ -168,18 +168,18 @@ func (s *Store) popEntryLocked(e *entry) {
 
 // quarEntrySize is what q adds to quarantine.json.
 func (s *Store) quarEntrySize(q *QuarantinedAtom) int64 {
-	if n, ok := s.quarSizes[q]; ok {
+	if n, ok := s.size.quarSizes[q]; ok {
 		return n
 	}
-	if s.quarSizes == nil || len(s.quarSizes) > 2*len(s.quar)+64 {
-		s.quarSizes = make(map[*QuarantinedAtom]int64, len(s.quar))
+	if s.size.quarSizes == nil || len(s.size.quarSizes) > 2*len(s.quar)+64 {
+		s.size.quarSizes = make(map[*QuarantinedAtom]int64, len(s.quar))
 	}
 	b, err := json.MarshalIndent(q, "  ", "  ")
 	if err != nil {
 		panic("memcore: marshal quarantine entry: " + err.Error())
 	}
 	n := int64(len(b) + 4)
-	s.quarSizes[q] = n
+	s.size.quarSizes[q] = n
 	return n
 }
 

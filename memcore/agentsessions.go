@@ -166,7 +166,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 				return err
 			}
 			if capB := s.cfg.CapBytes(); capB > 0 {
-				need := s.projectedLocked() - s.usage[fileAgentSessions] + roundUp(int64(len(b)), s.blockSz)
+				need := s.projectedLocked() - s.size.usage[fileAgentSessions] + roundUp(int64(len(b)), s.size.blockSz)
 				if need > capB {
 					if len(list) > 1 {
 						list = list[:len(list)-1] // the oldest session goes first

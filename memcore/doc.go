@@ -8,8 +8,15 @@
 //   - Store (Open) is one extended/ directory in the on-disk format odek
 //     writes: atoms.json, chunks/<id>.md, quarantine.json, user_model.json,
 //     associations.json and a derived vector cache. Metadata is held in
-//     memory; every write is atomic and taken under an flock, and a process
-//     reloads whatever another process changed before it writes.
+//     memory. Writers hold the store's lock file exclusively (flock on
+//     unix, LockFileEx on Windows), readers that must reload hold it shared,
+//     so readers in several processes proceed together; every wait ends at
+//     Options.LockTimeout (ErrLockTimeout) or with the caller's ctx. A
+//     process reloads whatever another process changed before it reads or
+//     writes. Embedding (a network call with an HTTP embedder) never
+//     happens under a lock. The file layer lives in internal/disk, the
+//     index pieces (the vector cache format, quantisation, the dedup LSH)
+//     in internal/index.
 //   - Add scans every text (package scan), redacts secrets, and routes it:
 //     user_said and user_approved atoms become live and recallable; every
 //     tainted source class, and anything the scanner blocks, goes to

@@ -42,12 +42,12 @@ const dirEntryEstimate = 64
 func (s *Store) projectedLocked() int64 {
 	// A few blocks of slack cover what the estimate cannot see exactly
 	// (block rounding of rewritten files, directory growth).
-	t := capSlackBlocks*s.blockSz + s.usageSum - s.usage[fileAtoms] - s.usage[fileQuarantine] - s.usage[fileVectors] - s.usage[dirChunks]
+	t := capSlackBlocks*s.size.blockSz + s.size.usageSum - s.size.usage[fileAtoms] - s.size.usage[fileQuarantine] - s.size.usage[fileVectors] - s.size.usage[dirChunks]
 	// chunks/ itself grows with its entries (and never shrinks on ext4).
-	t += max(s.usage[dirChunks], roundUp(int64(len(s.order))*dirEntryEstimate, s.blockSz))
-	t += roundUp(4+s.recBytes, s.blockSz)
-	t += roundUp(s.quarBytesLocked(), s.blockSz)
-	t += roundUp(64+s.cacheBytes, s.blockSz)
+	t += max(s.size.usage[dirChunks], roundUp(int64(len(s.order))*dirEntryEstimate, s.size.blockSz))
+	t += roundUp(4+s.size.recBytes, s.size.blockSz)
+	t += roundUp(s.quarBytesLocked(), s.size.blockSz)
+	t += roundUp(64+s.size.cacheBytes, s.size.blockSz)
 	return t
 }
 
@@ -59,7 +59,7 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 		return nil, nil
 	}
 	rec, _ := json.MarshalIndent(a, "  ", "  ")
-	need := s.projectedLocked() + roundUp(int64(len(a.Text)), s.blockSz) + int64(len(rec)+4) + s.cacheEntrySize(a.ID, a.Text) + dirEntryEstimate
+	need := s.projectedLocked() + roundUp(int64(len(a.Text)), s.size.blockSz) + int64(len(rec)+4) + s.cacheEntrySize(a.ID, a.Text) + dirEntryEstimate
 	if need <= capB {
 		return nil, nil
 	}
@@ -99,7 +99,7 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 			continue
 		}
 		victims = append(victims, e.atom.ID)
-		need -= s.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + e.recLen + e.cacheLen
+		need -= s.size.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + e.recLen + e.cacheLen
 	}
 	if need > capB {
 		return nil, fmt.Errorf("%w: store would use %s of the %s cap (max_size_mb %g) and every remaining atom is pinned; unpin or forget atoms, or raise max_size_mb",
@@ -132,35 +132,35 @@ func (s *Store) evictLess(a, b *entry) bool {
 // evictionOrderLocked returns live atoms (and possibly stale entries, which
 // callers skip) by ascending retention, rebuilding the index if needed.
 func (s *Store) evictionOrderLocked() []*entry {
-	if s.evictIdx == nil || s.evictStale > len(s.evictIdx)/2+64 {
+	if s.dup.evictIdx == nil || s.dup.evictStale > len(s.dup.evictIdx)/2+64 {
 		idx := make([]*entry, len(s.order))
 		copy(idx, s.order)
 		sort.SliceStable(idx, func(i, j int) bool { return s.evictLess(idx[i], idx[j]) })
-		s.evictIdx, s.evictStale = idx, 0
+		s.dup.evictIdx, s.dup.evictStale = idx, 0
 	}
-	return s.evictIdx
+	return s.dup.evictIdx
 }
 
 // insertEvictionLocked adds a new live entry to the eviction index.
 func (s *Store) insertEvictionLocked(e *entry) {
-	if s.evictIdx == nil {
+	if s.dup.evictIdx == nil {
 		return
 	}
-	i := sort.Search(len(s.evictIdx), func(i int) bool { return s.evictLess(e, s.evictIdx[i]) })
-	s.evictIdx = append(s.evictIdx, nil)
-	copy(s.evictIdx[i+1:], s.evictIdx[i:])
-	s.evictIdx[i] = e
+	i := sort.Search(len(s.dup.evictIdx), func(i int) bool { return s.evictLess(e, s.dup.evictIdx[i]) })
+	s.dup.evictIdx = append(s.dup.evictIdx, nil)
+	copy(s.dup.evictIdx[i+1:], s.dup.evictIdx[i:])
+	s.dup.evictIdx[i] = e
 }
 
 // reindexEvictionLocked repositions e after its confidence or timestamp
 // changed.
 func (s *Store) reindexEvictionLocked(e *entry) {
-	if s.evictIdx == nil {
+	if s.dup.evictIdx == nil {
 		return
 	}
-	for i, x := range s.evictIdx {
+	for i, x := range s.dup.evictIdx {
 		if x == e {
-			s.evictIdx = append(s.evictIdx[:i], s.evictIdx[i+1:]...)
+			s.dup.evictIdx = append(s.dup.evictIdx[:i], s.dup.evictIdx[i+1:]...)
 			break
 		}
 	}

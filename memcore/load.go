@@ -229,7 +229,7 @@ func (s *Store) readChunk(id string) (string, error) {
 
 func (s *Store) loadQuarantineLocked(repair bool) {
 	s.quar = nil
-	s.quarSizes = nil
+	s.size.quarSizes = nil
 	data, err := s.readStoreFile(fileQuarantine)
 	s.sigs[fileQuarantine] = disk.StatSig(filepath.Join(s.dir, fileQuarantine))
 	if errors.Is(err, fs.ErrNotExist) {

@@ -55,7 +55,7 @@ func (s *Store) Stats() (Stats, error) {
 	if err := s.read(func() {
 		st = Stats{Dir: s.dir, CapBytes: s.cfg.CapBytes(), Components: map[string]int64{},
 			ByType: map[string]int{}, BySource: map[string]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
-		for rel, n := range s.usage {
+		for rel, n := range s.size.usage {
 			c := componentOf(rel)
 			st.Components[c] += n
 			st.TotalBytes += n

@@ -103,6 +103,27 @@ type entry struct {
 	tracked          bool
 }
 
+// sizes is the store's allocated-size accounting: per-file usage, and
+// incremental counts of what the live atoms add to atoms.json and to the
+// vector cache and what each quarantine entry adds to quarantine.json
+// (see projectedLocked).
+type sizes struct {
+	usage                map[string]int64 // rel path → allocated bytes
+	usageSum             int64            // sum of usage
+	recBytes, cacheBytes int64
+	quarSizes            map[*QuarantinedAtom]int64
+	blockSz              int64 // the file system's allocation unit
+}
+
+// derived are indexes over the live atoms, rebuilt on demand.
+type derived struct {
+	normIdx  map[string]*entry // normalised text → newest live atom; nil = rebuild
+	normDups int               // texts held by more than one live atom
+
+	evictIdx   []*entry // live atoms by ascending retention; nil = rebuild
+	evictStale int      // entries in evictIdx that left the store
+}
+
 // Store is an open extended-memory directory. All methods are safe for
 // concurrent use, within a process and across processes sharing the
 // directory: writers hold an flock on the store's lock file and reload
@@ -126,25 +147,12 @@ type Store struct {
 	// contra are the recorded contradictions (contradictions.json).
 	contra []Contradiction
 
-	sigs     map[string]disk.Sig
-	gen      uint64           // write generation last seen in the lock file
-	usage    map[string]int64 // rel path → allocated bytes
-	usageSum int64            // sum of usage
+	sigs  map[string]disk.Sig
+	gen   uint64  // write generation last seen in the lock file
+	size  sizes   // allocated-size accounting
+	dup   derived // the duplicate and eviction indexes
+	wrote bool    // a file changed during the current write
 
-	// Incremental size accounting (see projectedLocked): bytes the live
-	// atoms add to atoms.json and to the vector cache, and the JSON size of
-	// each quarantine entry.
-	recBytes, cacheBytes int64
-	quarSizes            map[*QuarantinedAtom]int64
-
-	normIdx  map[string]*entry // normalised text → newest live atom; nil = rebuild
-	normDups int               // texts held by more than one live atom
-
-	evictIdx   []*entry // live atoms by ascending retention; nil = rebuild
-	evictStale int      // entries in evictIdx that left the store
-	wrote      bool     // a file changed during the current withWrite
-
-	blockSz  int64
 	problems []Problem
 	reported map[string]bool
 
@@ -204,7 +212,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		now = time.Now
 	}
 	s := &Store{dir: dir, cfg: cfg, now: now, opts: opts, byID: map[string]*entry{}, graph: newAssocGraph(),
-		sigs: map[string]disk.Sig{}, usage: map[string]int64{}, blockSz: 4096, reported: map[string]bool{}}
+		sigs: map[string]disk.Sig{}, size: sizes{usage: map[string]int64{}, blockSz: 4096}, reported: map[string]bool{}}
 	// Only the directory itself: chunks/ is checked (never followed as a
 	// link) before the first load creates it.
 	if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -50,7 +50,7 @@ func (t *tx) writeChunk(id, text string) {
 		t.chunks = map[string]string{}
 	}
 	t.chunks[id] = text
-	t.s.setUsage(filepath.Join(dirChunks, id+chunkExt), roundUp(int64(len(text)), t.s.blockSz))
+	t.s.setUsage(filepath.Join(dirChunks, id+chunkExt), roundUp(int64(len(text)), t.s.size.blockSz))
 }
 
 // removeChunkLocked removes an evicted or forgotten atom's chunk: at once
