@@ -88,9 +88,9 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 	// import into a full store) does not walk them again on every add.
 	idx := s.evictionOrderLocked()
 	for len(idx) > 0 && s.byID[idx[0].atom.ID] != idx[0] {
-		idx, s.evictStale = idx[1:], max(0, s.evictStale-1)
+		idx, s.dup.evictStale = idx[1:], max(0, s.dup.evictStale-1)
 	}
-	s.evictIdx = idx
+	s.dup.evictIdx = idx
 	for _, e := range idx {
 		if need <= capB {
 			break

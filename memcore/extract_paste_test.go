@@ -187,9 +187,9 @@ func TestAttackFencedLogExtractedAsUserSaid(t *testing.T) {
 		}
 	}
 	if fenced == nil || fenced.SourceClass != memcore.SourceToolOutput || fenced.Reason != "tainted: pasted code in the person's message" {
-		t.Fatalf("fenced text: %+v; quarantine %v; live %v", fenced, qtexts(st.Quarantined()), texts(st.List(memcore.Filter{})))
+		t.Fatalf("fenced text: %+v; quarantine %v; live %v", fenced, qtexts(must(st.Quarantined())), texts(must(st.List(memcore.Filter{}))))
 	}
-	for _, a := range st.List(memcore.Filter{}) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if strings.Contains(a.Text, "push straight") {
 			t.Fatalf("fenced text is live: %+v", a)
 		}
