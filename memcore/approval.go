@@ -68,6 +68,17 @@ var (
 	statementRe  = regexp.MustCompile(`(?i)^(?:(?:that|this)\s*:\s*|that\s+|:\s*)?(.+)$`)
 )
 
+// retractNot is a bare "not" right after the sentence, past any
+// punctuation: "… remember that. Not!", "… remember that... not.".
+var retractNot = regexp.MustCompile(`(?i)^[\s\p{P}\p{S}]*not(?:\s*[\p{P}\p{S}]|\s*$)`)
+
+// retracts is the one test of whether the text after a sentence takes it
+// back ("just kidding", "never mind", a bare "Not!"). The verbatim rule and
+// inline approvals share it.
+func retracts(after string) bool {
+	return retraction.MatchString(after) || retractNot.MatchString(after)
+}
+
 // sourceWords maps words in an inline approval to the source they name.
 var sourceWords = []struct {
 	word, source string
@@ -117,7 +128,7 @@ func parseApprovals(msg, agent string) []approvalCmd {
 		if sent.question || startsQuoted(s) || endsQuoted(s) {
 			continue
 		}
-		if retraction.MatchString(text[sent.end:]) {
+		if retracts(text[sent.end:]) {
 			return nil
 		}
 		obj := strings.TrimSpace(strings.TrimRight(m[1], ".!,; "))

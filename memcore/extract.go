@@ -83,11 +83,11 @@ func stripMarks(text string) string {
 	out := lines[:0]
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		if isFenceLine(t) {
 			continue
 		}
-		if strings.HasPrefix(t, ">") {
-			l = strings.TrimPrefix(strings.TrimPrefix(t, ">"), " ")
+		if rest, ok := quotedLine(t); ok {
+			l = rest
 		}
 		out = append(out, l)
 	}

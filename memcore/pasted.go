@@ -17,9 +17,14 @@ import (
 // it looks like.
 //
 // The judgement is by line. A line is pasted when it is
-//   - inside an explicit marker: a fenced code block (``` or ~~~; an
-//     unclosed fence runs to the end), a "> " quoted line, or (removed
-//     before anything else) an <untrusted_content_…> wrapper;
+//   - inside an explicit marker: a fenced code block (``` or ~~~, paired
+//     as CommonMark pairs them: the closer is a bare run of the opener's
+//     character at least as long; an unclosed fence runs to the end, and
+//     when the fences do not balance everything from the first fence to
+//     the last is one paste), a quoted line ("> ", "＞", "›", "| ",
+//     "&gt;"), or (removed before anything else) an <untrusted_content_…>
+//     wrapper. Markers are judged after every line break became "\n" and
+//     invisible characters were removed;
 //   - machine output by its shape (pasteLineKind): a shell prompt
 //     ("$ make", "user@host:~$ …"), a timestamp at the start, a log level
 //     at the start or in brackets ("ERROR", "[warn]", "level=error"),
@@ -201,31 +206,73 @@ func proseLike(l string) bool {
 // pasted (see the rules above). Untrusted-content wrappers are removed
 // first and belong to neither.
 func splitPasted(msg string) pastedText {
-	lines := strings.Split(scan.StripUntrusted(msg), "\n")
+	// Markers are judged on the text as the person sees it: every line
+	// break is "\n" and invisible characters are gone (a zero-width space
+	// before a fence or a "> " must not hide it).
+	lines := strings.Split(scan.StripUntrusted(scan.StripHidden(normalizeBreaks(msg))), "\n")
 	kinds := make([]pasteKind, len(lines))
 	marked := make([]bool, len(lines))
 
-	// Explicit marks: fences and "> " quotes.
-	fence := ""
-	fenceStart := -1
+	// Explicit marks: fences and quoted lines. Fences pair as CommonMark
+	// pairs them: a closing fence is a bare run of the opener's character
+	// (` or ~), at least as long, with no info string; an unclosed fence
+	// runs to the end of the message.
+	var blocks [][2]int // fenced blocks: opening and closing line
+	open := -1
+	var openCh byte
+	openLen := 0
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
-		switch {
-		case fence != "":
+		if open >= 0 {
 			kinds[i], marked[i] = pasteCode, true
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-				refineFence(lines, kinds, fenceStart, i)
+			if ch, n, bare := fenceOf(t); n > 0 && bare && ch == openCh && n >= openLen {
+				blocks = append(blocks, [2]int{open, i})
+				open = -1
 			}
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			fence, fenceStart = t[:3], i
+			continue
+		}
+		if ch, n, _ := fenceOf(t); n > 0 {
+			open, openCh, openLen = i, ch, n
 			kinds[i], marked[i] = pasteCode, true
-		case strings.HasPrefix(t, ">"):
+			continue
+		}
+		if _, ok := quotedLine(t); ok {
 			kinds[i], marked[i] = pasteQuote, true
 		}
 	}
-	if fence != "" {
-		refineFence(lines, kinds, fenceStart, len(lines)-1)
+	if open >= 0 {
+		// The fences do not balance: a paste brought a fence line of its
+		// own, and which fence lines the person typed is unknown. What
+		// lies between the first fence and the last one is one paste
+		// (the person's fences are the outer ones: text between blocks
+		// cannot be told from a paste that holds a closing and an opening
+		// fence); after the last fence line the text is the person's when
+		// that line could close the first fence, else the unclosed fence
+		// runs to the end.
+		first, firstCh, firstLen := open, openCh, openLen
+		if len(blocks) > 0 {
+			first = blocks[0][0]
+			firstCh, firstLen, _ = fenceOf(strings.TrimSpace(lines[first]))
+		}
+		end := len(lines) - 1
+		if first != open {
+			if ch, n, bare := fenceOf(strings.TrimSpace(lines[open])); bare && ch == firstCh && n >= firstLen {
+				end = open
+			}
+		}
+		for i := first; i <= end; i++ {
+			kinds[i], marked[i] = pasteCode, true
+		}
+		for i := end + 1; i < len(lines); i++ {
+			kinds[i], marked[i] = "", false
+			if _, ok := quotedLine(strings.TrimSpace(lines[i])); ok {
+				kinds[i], marked[i] = pasteQuote, true
+			}
+		}
+		blocks = append(blocks[:0], [2]int{first, end})
+	}
+	for _, b := range blocks {
+		refineFence(lines, kinds, b[0], b[1])
 	}
 
 	// Lines by their shape; a diff runs on through its context lines.
@@ -416,6 +463,51 @@ func ownText(msg string) string {
 }
 
 func isFenceLine(l string) bool {
-	t := strings.TrimSpace(l)
-	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+	_, n, _ := fenceOf(strings.TrimSpace(l))
+	return n > 0
 }
+
+// fenceOf reads a trimmed line as a code fence: its character (` or ~),
+// the length of the run (0: not a fence), and whether nothing follows the
+// run (only such a line can close a fence).
+func fenceOf(t string) (ch byte, n int, bare bool) {
+	if len(t) < 3 || t[0] != '`' && t[0] != '~' {
+		return 0, 0, false
+	}
+	ch = t[0]
+	for n < len(t) && t[n] == ch {
+		n++
+	}
+	if n < 3 {
+		return 0, 0, false
+	}
+	return ch, n, strings.TrimSpace(t[n:]) == ""
+}
+
+// quoteMarkers open a quoted line: the e-mail and Markdown "> ", its
+// fullwidth and HTML-escaped forms, "›" and a "| " bar.
+var quoteMarkers = []string{">", "\uff1e", "&gt;", "\u203a", "| "}
+
+// quotedLine reports whether a trimmed line is quoted, and its text
+// without the marker.
+func quotedLine(t string) (string, bool) {
+	for _, m := range quoteMarkers {
+		if rest, ok := strings.CutPrefix(t, m); ok {
+			return strings.TrimPrefix(rest, " "), true
+		}
+	}
+	return t, false
+}
+
+// normalizeBreaks makes every line break "\n": CRLF, CR, NEL (U+0085),
+// LINE SEPARATOR (U+2028), PARAGRAPH SEPARATOR (U+2029), vertical tab and
+// form feed. The pasted-text judgement and the verbatim rule both read
+// lines through it, so no break the one sees can hide from the other.
+func normalizeBreaks(s string) string {
+	if !strings.ContainsAny(s, "\r\v\f\u0085\u2028\u2029") {
+		return s
+	}
+	return breakReplacer.Replace(s)
+}
+
+var breakReplacer = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\v", "\n", "\f", "\n", "\u0085", "\n", "\u2028", "\n", "\u2029", "\n")

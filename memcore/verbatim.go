@@ -181,10 +181,14 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	// "Not."): the same retractions that cancel an inline approval.
 	if sentEnd < len(mt) {
 		var rest []string
-		for _, t := range mt[sentEnd+1:] {
+		from := sentEnd + 1
+		if !vSentenceEnd(mt[sentEnd]) {
+			from = sentEnd // the next line's first token
+		}
+		for _, t := range mt[from:] {
 			rest = append(rest, t.s)
 		}
-		if w := strings.Fields(strings.Join(rest, " ")); retraction.MatchString(strings.Join(w, " ")) || len(w) > 0 && w[0] == "not" && (len(w) == 1 || !vWordRune([]rune(w[1])[0])) {
+		if retracts(strings.Join(rest, " ")) {
 			return "taken back later in the person's message"
 		}
 	}

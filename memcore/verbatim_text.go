@@ -24,12 +24,12 @@ var (
 // invisible characters gone, quotes and dashes unified. Line breaks are kept
 // (they end sentences); the tokenizer collapses the rest of the white space.
 func vNormalize(s string) string {
-	s = norm.NFKC.String(s)
+	s = norm.NFKC.String(normalizeBreaks(s))
 	s = vFolder.String(s)
 	s = vPunctMapper.Replace(s)
 	return strings.Map(func(r rune) rune {
 		switch {
-		case r == '\n' || r == '\u2028' || r == '\u2029':
+		case r == '\n':
 			return '\n'
 		case unicode.IsSpace(r) || unicode.IsControl(r):
 			return ' '
