@@ -32,12 +32,13 @@ import (
 //     "goroutine 7 [running]", "panic: …", "FooError: …"), compiler or test
 //     output ("main.go:12:3: …", "=== RUN", "--- FAIL", "ok  pkg 0.1s"),
 //     an HTML tag at the start, a JSON line, a diff header, a table row or
-//     column-aligned output, an HTTP request or status line, a long run
-//     without spaces, or indented code (four spaces or a tab, not a list
-//     item);
+//     column-aligned or tab-separated output, an HTTP request or status
+//     line, a long run without spaces, or indented code (four spaces or a
+//     tab, not a list item);
 //   - after an e-mail header block ("On … wrote:", two header lines such
-//     as "From:"/"Subject:", "-----Original Message-----"): the rest of the
-//     message is the mail;
+//     as "From:"/"Subject:", a "From:" line with an address,
+//     "-----Original Message-----", "-------- Forwarded Message --------"
+//     in any case): the rest of the message is the mail;
 //   - in a paragraph that holds web-page chrome ("Skip to content",
 //     "Accept all cookies", "5 min read", "Was this page helpful?", a
 //     breadcrumb "Docs › Guides"): the whole paragraph is the page;
@@ -47,7 +48,8 @@ import (
 //   - after a shell prompt line, up to the next empty line (the command's
 //     output); between two pasted lines with no empty line in between; or
 //     right after a pasted line when it does not read as prose (code, an
-//     "Error:" line, no lower-case word).
+//     "Error:" line, no lower-case word) or when it follows two lines of
+//     machine output (a log's last message reads as prose).
 //
 // The person's own lines around a paste — "here is the log:", "why does
 // this fail?" — stay theirs.
@@ -127,13 +129,14 @@ var (
 	pasteHTMLRe     = regexp.MustCompile(`^\s*<(?:!DOCTYPE|!--|/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>)|<([a-zA-Z][\w-]*)(?:\s[^<>]*)?>[^<]*</([a-zA-Z][\w-]*)>`)
 	pasteJSONRe     = regexp.MustCompile(`^\s*(?:[{\[]\s*(?:"|\{|\[|$)|"[^"\n]{1,80}"\s*:\s*(?:"|\d|-|\{|\[|true|false|null)|[}\]],?\s*$)`)
 	pasteDiffRe     = regexp.MustCompile(`^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+|(?:\+\+\+|---) (?:[ab]/|/dev/null)|index [0-9a-f]{6,}\.\.)`)
-	pasteTableRe    = regexp.MustCompile(`^\s*[│|┃+╭╰├].*[│|┃+╮╯┤]\s*$|^\s*[─━═]{3,}|\S {3,}\S+ {3,}\S`)
+	pasteTableRe    = regexp.MustCompile(`^\s*[│|┃+╭╰├].*[│|┃+╮╯┤]\s*$|^\s*[─━═]{3,}|\S {3,}\S+ {3,}\S|\S\t+\S`)
 	pasteHTTPRe     = regexp.MustCompile(`^(?:(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) (?:/|https?://)\S* HTTP/\d|HTTP/\d(?:\.\d)? \d{3}\b)`)
 	pasteBlobRe     = regexp.MustCompile(`^\s*\S{60,}\s*$`)
 	pasteIndentRe   = regexp.MustCompile(`^(?: {4,}|\t)\S`)
 	pasteListRe     = regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s`)
-	pasteWroteRe    = regexp.MustCompile(`^\s*(?:On .{6,} wrote:\s*$|-{2,} ?(?:Original Message|Forwarded message) ?-{2,}|Begin forwarded message:)`)
-	pasteHeaderRe   = regexp.MustCompile(`^(?:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To):\s+\S`)
+	pasteWroteRe    = regexp.MustCompile(`^\s*(?:On .{6,} wrote:\s*$|-{2,} ?(?i:original message|forwarded message) ?-{2,}|(?i:begin forwarded message):)`)
+	pasteHeaderRe   = regexp.MustCompile(`^(?i:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To):\s+\S`)
+	pasteFromRe     = regexp.MustCompile(`^(?i:From):\s+.*(?:\S@\S|<[^>]+>|\[mailto:)`)
 	pasteChromeRe   = regexp.MustCompile(`(?i)^\s*(?:skip to (?:main )?content|accept (?:all )?cookies|we use cookies|\d+ min(?:ute)? read|table of contents|was this (?:page|article) helpful\??|all rights reserved|copyright ©|© \d{4}|edit this page|share this (?:article|post)|posted (?:by|on) |last (?:updated|modified)(?: on)?:? |advertisement|sign up for our newsletter)`)
 	pasteCrumbRe    = regexp.MustCompile(`\S+ [›»] \S+ [›»] \S`)
 	pasteProseWord  = regexp.MustCompile(`\b[a-z]{2,}\b`)
@@ -171,7 +174,7 @@ func pasteLineKind(l string) pasteKind {
 		return pasteHTML
 	case strings.ContainsAny(lead0(t), "{}[]\"") && pasteJSONRe.MatchString(l):
 		return pasteJSON
-	case (symbolLead || strings.Contains(t, "   ")) && pasteTableRe.MatchString(l):
+	case (symbolLead || strings.Contains(t, "   ") || strings.ContainsRune(t, '\t')) && pasteTableRe.MatchString(l):
 		return pasteTable
 	case len(t) >= 60 && pasteBlobRe.MatchString(l):
 		return pasteData
@@ -179,6 +182,12 @@ func pasteLineKind(l string) pasteKind {
 		return pasteCode
 	}
 	return ""
+}
+
+// machineOutput reports whether a kind is output a program printed line
+// by line (a log, a stack trace, test or compiler output).
+func machineOutput(k pasteKind) bool {
+	return k == pasteLog || k == pasteTrace || k == pasteTest
 }
 
 // lead0 is the first byte of t as a string.
@@ -299,7 +308,7 @@ func splitPasted(msg string) pastedText {
 		if marked[i] {
 			continue
 		}
-		hdr := pasteWroteRe.MatchString(lines[i]) ||
+		hdr := pasteWroteRe.MatchString(lines[i]) || pasteFromRe.MatchString(lines[i]) ||
 			pasteHeaderRe.MatchString(lines[i]) && i+1 < len(lines) && pasteHeaderRe.MatchString(lines[i+1])
 		if !hdr {
 			continue
@@ -360,7 +369,11 @@ func splitPasted(msg string) pastedText {
 			}
 			continue
 		}
-		if !proseLike(lines[i]) {
+		// A prose line right after two or more lines of machine output
+		// (no empty line between) ends that output: a log's last message
+		// reads as prose. The person's own words after a log come after an
+		// empty line.
+		if !proseLike(lines[i]) || machineOutput(kinds[prev]) && prev > 0 && machineOutput(kinds[prev-1]) && !marked[prev-1] {
 			kinds[i] = kinds[prev]
 		}
 	}
