@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
@@ -124,7 +125,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 		at = s.now()
 	}
 	red, _ := scan.Redact(text)
-	red = TruncateChars(red, maxAgentMessageChars)
+	red = textutil.TruncateChars(red, maxAgentMessageChars)
 	turn := 0
 	err := s.withWrite(func() error {
 		list, err := s.readAgentSessions()
@@ -139,7 +140,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 			}
 		}
 		if idx < 0 {
-			list = append(list, AgentSession{ID: TruncateChars(sessionID, 200), Agent: agent})
+			list = append(list, AgentSession{ID: textutil.TruncateChars(sessionID, 200), Agent: agent})
 			idx = len(list) - 1
 		}
 		a := &list[idx]

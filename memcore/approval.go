@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/llm"
 )
 
@@ -296,7 +297,7 @@ func (h *Hook) applyApprovals(ctx context.Context, t Turn, mark *approvalMark, t
 		switch c.kind {
 		case approvalStatement:
 			typ := TypeFact
-			if cs := llm.ExtractRules(c.clause); len(cs) == 1 && ValidType(cs[0].Type) {
+			if cs := llm.ExtractRules(c.clause); len(cs) == 1 && vocab.ValidType(cs[0].Type) {
 				typ = cs[0].Type
 			}
 			r, err := h.store.Add(ctx, AddRequest{Text: c.clause, Type: typ, Source: SourceUserSaid, CreatedAt: at,
@@ -332,7 +333,7 @@ func (h *Hook) approve(ctx context.Context, t Turn, mark *approvalMark, c approv
 	for _, q := range h.store.quarantineWindow(t.SessionID, mark.at, mark.ids) {
 		// Only merely-untrusted content is approved by a phrase: anything
 		// the scanner rejected needs a person to look at its findings.
-		if q.Reason != "tainted" || !IsTainted(q.SourceClass) {
+		if q.Reason != "tainted" || !vocab.IsTainted(q.SourceClass) {
 			continue
 		}
 		if c.source != "" && q.SourceClass != c.source {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/vocab"
 )
 
 // Config is the memory.extended section of the design's field reference,
@@ -177,7 +179,7 @@ func DefaultHalfLives() HalfLives {
 
 // HalfLives is decay_half_life_days_by_type: a half-life in days for some
 // atom types. It is held in a canonical text form ("decision=1095,…", the
-// types in AtomTypes order) so that Config stays a comparable value; in
+// types in vocab.AtomTypes order) so that Config stays a comparable value; in
 // JSON it is an object {"decision": 1095, …}, and an object in a config
 // file overrides the types it names and keeps the others. The environment
 // and flags take the text form (ODEK_MEMORY_EXTENDED_DECAY_HALF_LIFE_DAYS_BY_TYPE=intent=14).
@@ -188,7 +190,7 @@ type HalfLives string
 func HalfLivesOf(m map[string]float64) HalfLives {
 	var parts []string
 	seen := map[string]bool{}
-	for _, t := range AtomTypes {
+	for _, t := range vocab.AtomTypes {
 		if v, ok := m[t]; ok {
 			parts = append(parts, t+"="+strconv.FormatFloat(v, 'g', -1, 64))
 			seen[t] = true
@@ -259,8 +261,8 @@ func (h *HalfLives) UnmarshalJSON(b []byte) error {
 type halfLifeTable map[string]float64
 
 func (c Config) halfLifeTable() halfLifeTable {
-	t := make(halfLifeTable, len(AtomTypes))
-	for _, typ := range AtomTypes {
+	t := make(halfLifeTable, len(vocab.AtomTypes))
+	for _, typ := range vocab.AtomTypes {
 		t[typ] = c.HalfLife(typ)
 	}
 	return t
@@ -343,8 +345,8 @@ func (c Config) Validate() error {
 		return bad("decay_half_life_days_by_type", "type=days pairs", strconv.Quote(string(c.DecayHalfLifeByType)))
 	}
 	for _, t := range slices.Sorted(maps.Keys(hl)) {
-		if !ValidType(t) {
-			return bad("decay_half_life_days_by_type", "keys that are atom types ("+strings.Join(AtomTypes, ", ")+")", strconv.Quote(t))
+		if !vocab.ValidType(t) {
+			return bad("decay_half_life_days_by_type", "keys that are atom types ("+strings.Join(vocab.AtomTypes, ", ")+")", strconv.Quote(t))
 		}
 		if v := hl[t]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return bad("decay_half_life_days_by_type."+t, "a number ≥ 0", v)

@@ -25,7 +25,7 @@
 //     extracts atoms from the person's message, applies inline approvals,
 //     links associations and runs user-state inference on its cadence.
 //   - Tool is the agent's memory tool (MemoryToolSpec describes it as
-//     data). It decides provenance itself (VerbatimUserSpan), may forget or
+//     data). It decides provenance itself (verbatimUserSpan), may forget or
 //     pin only what it added in the same session, and cannot promote,
 //     confirm, unpin or change the user model.
 //   - Open builds what the Config says: the embedder (Config.Embedding)

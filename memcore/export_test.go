@@ -32,3 +32,11 @@ func ExpireQuarantine(s *Store) (int, error) {
 
 // LinkRequest asks for one association.
 type LinkRequest = linkRequest
+
+// VerbatimUserSpan is the tool's provenance rule: whether text is a
+// verbatim span of the person's message, and why not.
+var VerbatimUserSpan = verbatimUserSpan
+
+// CheckUserModelValue is the one check a user-model value passes before it
+// may be applied.
+var CheckUserModelValue = checkUserModelValue

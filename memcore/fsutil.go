@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/internal/par"
 	"io/fs"
 	"os"
@@ -23,7 +24,7 @@ import (
 const staleTempAge = 10 * time.Minute
 
 // tempName is the temp file name for target name.
-func tempName(name string) string { return "." + name + ".tmp-" + NewID()[:12] }
+func tempName(name string) string { return "." + name + ".tmp-" + vocab.NewID()[:12] }
 
 // isTempName reports whether name is an in-flight write's temp file:
 // ".<name>.tmp-<random>" (odek and odekmem), the ".tmp-<name>-<random>"

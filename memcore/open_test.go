@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -315,7 +316,7 @@ func TestMissingIDErrors(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	unknown := memcore.NewID() // well-formed, never stored
+	unknown := vocab.NewID() // well-formed, never stored
 	cases := []struct {
 		name string
 		call func(id string) error

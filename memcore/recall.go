@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/score"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/scan"
 	"github.com/odekmem/odekmem/memcore/vindex"
 )
@@ -59,7 +61,7 @@ type Scored struct {
 }
 
 func (o SearchOptions) allows(a Atom) bool {
-	if IsTainted(a.SourceClass) {
+	if vocab.IsTainted(a.SourceClass) {
 		return false
 	}
 	if o.Project != "" && projectKey(a.Context.Project) != projectKey(o.Project) || o.Type != "" && a.Type != o.Type || o.Source != "" && a.SourceClass != o.Source {
@@ -273,7 +275,7 @@ func (s *Store) score(a Atom, cos, sim float32, lex float64, lexRank int, now ti
 		hl = hls.forAtom(s.cfg, a)
 	}
 	sc := Scored{Atom: cloneAtom(a), Cosine: float64(cos), Sim: float64(sim), Lexical: lex, LexRank: lexRank,
-		Confidence: a.EffectiveConfidence(), AgeDays: age, HalfLife: hl, Decay: Decay(age, hl), Trust: TrustBoost(a.SourceClass)}
+		Confidence: a.EffectiveConfidence(), AgeDays: age, HalfLife: hl, Decay: score.Decay(age, hl), Trust: score.Trust(a.SourceClass)}
 	sc.Retention = sc.Confidence * sc.Decay * sc.Trust
 	sc.Composite = 0.6*sc.Sim + 0.4*sc.Retention
 	return sc

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/guard"
 	"github.com/odekmem/odekmem/memcore/internal/par"
 	"io/fs"
@@ -102,7 +104,7 @@ type entry struct {
 	atom Atom
 	raw  []byte // record bytes as laid out inside atoms.json; nil → marshal
 	orig []byte // the record as read, for its unknown fields (nil: ours)
-	norm string // NormalizeText(atom.Text), computed on first use
+	norm string // textutil.Normalize(atom.Text), computed on first use
 
 	// Incremental size accounting (see track).
 	recLen, cacheLen int64
@@ -307,7 +309,7 @@ func (s *Store) saveAside(name string, data []byte) string {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "could not save aside: " + err.Error()
 	}
-	p := filepath.Join(dir, name+"."+s.now().UTC().Format("20060102T150405")+"-"+NewID()[:6])
+	p := filepath.Join(dir, name+"."+s.now().UTC().Format("20060102T150405")+"-"+vocab.NewID()[:6])
 	if err := writeFileAtomic(p, data); err != nil {
 		return "could not save aside: " + err.Error()
 	}
@@ -545,7 +547,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 			dirty = true
 			continue
 		}
-		if !ValidID(a.ID) {
+		if !vocab.ValidID(a.ID) {
 			if repair {
 				s.report(fileAtoms, fmt.Sprintf("invalid id %q", a.ID), s.saveAside("atoms-record.json", raw))
 			}
@@ -577,7 +579,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 			}
 			e.atom.Text = text
 		}
-		if !ValidSource(a.SourceClass) || IsTainted(a.SourceClass) {
+		if !vocab.ValidSource(a.SourceClass) || vocab.IsTainted(a.SourceClass) {
 			if repair {
 				s.report(fileAtoms, fmt.Sprintf("atom %s has untrusted source class %q in the live store", a.ID, a.SourceClass), "moved to quarantine")
 				toQuarantine = append(toQuarantine, &QuarantinedAtom{Atom: e.atom, QuarantinedAt: s.now().UTC(), Reason: "tainted", orig: e.orig})
@@ -687,7 +689,7 @@ func (s *Store) loadQuarantineLocked(repair bool) {
 	seen := map[string]bool{}
 	for _, raw := range recs {
 		var q QuarantinedAtom
-		if err := json.Unmarshal(raw, &q); err != nil || !ValidID(q.ID) || seen[q.ID] {
+		if err := json.Unmarshal(raw, &q); err != nil || !vocab.ValidID(q.ID) || seen[q.ID] {
 			if repair {
 				why := "invalid entry"
 				if err != nil {
@@ -740,7 +742,7 @@ func (s *Store) loadUserModelLocked(repair bool) {
 	// Pending entries with unusable ids are dropped (saved aside).
 	var keep []PendingReview
 	for _, p := range s.model.Pending {
-		if !ValidID(p.ID) {
+		if !vocab.ValidID(p.ID) {
 			if repair {
 				b, _ := json.Marshal(p)
 				s.report(fileUserModel, fmt.Sprintf("pending review with invalid id %q", p.ID), s.saveAside("pending-entry.json", b))
@@ -812,7 +814,7 @@ func (s *Store) loadAssocLocked(repair bool) {
 	bad := 0
 	for _, id := range slices.Sorted(maps.Keys(plain)) {
 		for _, n := range plain[id] {
-			if !ValidID(id) || !ValidID(n) {
+			if !vocab.ValidID(id) || !vocab.ValidID(n) {
 				bad++
 				continue
 			}
@@ -918,7 +920,7 @@ func (s *Store) retrackAllLocked() {
 
 func (e *entry) normText() string {
 	if e.norm == "" {
-		e.norm = NormalizeText(e.atom.Text)
+		e.norm = textutil.Normalize(e.atom.Text)
 	}
 	return e.norm
 }

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 
+	"github.com/odekmem/odekmem/internal/score"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
@@ -58,18 +59,9 @@ type ToolQuarantined struct {
 	Text   string `json:"text"`
 }
 
-// RoundScore rounds a score to two decimals, the precision every prompt
-// and tool output uses.
-func RoundScore(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return math.Round(x*100) / 100
-}
-
 // Tool is the agent's memory tool. Provenance is decided here, never by the
 // model: add_atom stores user_said only when the text passes
-// VerbatimUserSpan against the person's message, and agent_generated (in
+// verbatimUserSpan against the person's message, and agent_generated (in
 // quarantine) otherwise. The tool may forget or pin only atoms it added
 // itself in the same session; it cannot promote, confirm, unpin or edit
 // the user model. A Tool is safe for concurrent use.
@@ -178,8 +170,8 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn Turn) ToolResult {
 		if typ == "" {
 			typ = TypeFact
 		}
-		if !ValidType(typ) {
-			return fail(fmt.Errorf("%w %q: allowed %s", ErrUnknownType, c.AtomType, strings.Join(AtomTypes[:9], ", ")))
+		if !vocab.ValidType(typ) {
+			return fail(fmt.Errorf("%w %q: allowed %s", ErrUnknownType, c.AtomType, strings.Join(vocab.AtomTypes[:9], ", ")))
 		}
 		conf := 1.0
 		if c.Confidence != nil {
@@ -189,7 +181,7 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn Turn) ToolResult {
 			}
 		}
 		src, why := SourceAgentGenerated, ""
-		if ok, reason := VerbatimUserSpan(turn.Message, c.Content); ok {
+		if ok, reason := verbatimUserSpan(turn.Message, c.Content); ok {
 			src = SourceUserSaid
 		} else {
 			why = reason
@@ -228,7 +220,7 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn Turn) ToolResult {
 			if scan.Scan(h.Atom.Text).Blocked() {
 				continue
 			}
-			res.Atoms = append(res.Atoms, ToolAtom{ID: h.Atom.ID, Type: h.Atom.Type, Text: h.Atom.Text, Score: RoundScore(h.Composite)})
+			res.Atoms = append(res.Atoms, ToolAtom{ID: h.Atom.ID, Type: h.Atom.Type, Text: h.Atom.Text, Score: score.Round(h.Composite)})
 		}
 		return res
 	case "forget_atom":
@@ -272,7 +264,7 @@ func (t *Tool) Call(ctx context.Context, c ToolCall, turn Turn) ToolResult {
 			p = []PendingReview{}
 		}
 		for i := range p {
-			p[i].Confidence = RoundScore(p[i].Confidence)
+			p[i].Confidence = score.Round(p[i].Confidence)
 		}
 		return ToolResult{OK: true, Pending: p}
 	case "reject_pending_review":

@@ -1,6 +1,10 @@
 package memcore
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/odekmem/odekmem/internal/vocab"
+)
 
 // ToolSpec describes a tool as data, so a caller can render it for any
 // model provider: a name, a description, the actions it can really do and
@@ -55,7 +59,7 @@ func MemoryToolSpec() ToolSpec {
 		Params: []ToolParam{
 			{Name: "action", Type: "string", Description: "what to do"},
 			{Name: "content", Type: "string", Description: "the memory, for add_atom: one short statement"},
-			{Name: "atom_type", Type: "string", Description: "the kind of memory, for add_atom", Enum: append([]string(nil), AtomTypes[:9]...)},
+			{Name: "atom_type", Type: "string", Description: "the kind of memory, for add_atom", Enum: append([]string(nil), vocab.AtomTypes[:9]...)},
 			{Name: "confidence", Type: "number", Description: "how sure, for add_atom", Minimum: &zero, Maximum: &one},
 			{Name: "query", Type: "string", Description: "what to look for, for search_atoms"},
 			{Name: "atom_id", Type: "string", Description: "the memory's id, for forget_atom and pin_atom"},

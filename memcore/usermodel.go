@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/odekmem/odekmem/internal/umfield"
 )
 
 // UserModel is user_model.json: the confirmed model of the person plus the
@@ -219,9 +221,10 @@ type modelField struct {
 }
 
 // modelFields is every field confirm understands, in canonical spelling
-// and display order; Get, Apply, IsListField and UndoConfirm all go
-// through it. llm.UserStateFields names the same paths for inference
-// (that package cannot import this one); a test keeps the two in step.
+// and display order (umfield.Fields, which is llm.UserStateFields, the
+// paths inference may propose); Get, Apply and UndoConfirm all go through
+// it. A test keeps the table in step with umfield (names, order, which
+// fields are lists).
 var modelFields = []modelField{
 	{name: "style.verbosity", str: func(m *UserModel) *string { return &m.Style.Verbosity }},
 	{name: "style.humor", str: func(m *UserModel) *string { return &m.Style.Humor }},
@@ -239,55 +242,15 @@ var modelFields = []modelField{
 	{name: "technical.tools", list: func(m *UserModel) *[]string { return &m.Technical.Tools }},
 }
 
-// UserModelFields lists every dotted path confirm understands, in their
-// canonical spelling.
-var UserModelFields = func() []string {
-	names := make([]string, len(modelFields))
-	for i, f := range modelFields {
-		names[i] = f.name
-	}
-	return names
-}()
-
 // lookupField returns the accessor for any accepted spelling of a path.
 func lookupField(field string) (modelField, bool) {
-	c := CanonicalField(field)
+	c := umfield.Canonical(field)
 	for _, f := range modelFields {
 		if f.name == c {
 			return f, true
 		}
 	}
 	return modelField{}, false
-}
-
-// CanonicalField maps accepted spellings (current_focus.*, interaction_patterns.*,
-// any case) to the canonical dotted path, or "" when the path is unknown.
-func CanonicalField(field string) string {
-	f := strings.ToLower(strings.TrimSpace(field))
-	sect, name, ok := strings.Cut(f, ".")
-	if !ok {
-		return ""
-	}
-	switch sect {
-	case "current_focus":
-		sect = "focus"
-	case "interaction_patterns":
-		sect = "interaction"
-	}
-	c := sect + "." + name
-	for _, known := range modelFields {
-		if known.name == c {
-			return c
-		}
-	}
-	return ""
-}
-
-// IsListField reports whether a user-model field holds a list, so that
-// Confirm appends the value instead of replacing the field.
-func IsListField(field string) bool {
-	f, ok := lookupField(field)
-	return ok && f.list != nil
 }
 
 // Get returns the confirmed value at a dotted path ("" if unset) and
@@ -315,7 +278,7 @@ func (m *UserModel) Apply(field, value string) error {
 	f, ok := lookupField(field)
 	switch {
 	case !ok:
-		return fmt.Errorf("%w %q: confirm understands %s", ErrUnknownField, field, strings.Join(UserModelFields, ", "))
+		return fmt.Errorf("%w %q: confirm understands %s", ErrUnknownField, field, strings.Join(umfield.Fields, ", "))
 	case f.list != nil:
 		list := f.list(m)
 		for _, item := range splitItems(value) {
@@ -367,10 +330,10 @@ func splitItems(v string) []string {
 }
 
 // Values returns every confirmed value as (canonical path, value) pairs in
-// the order of UserModelFields, skipping empty ones.
+// a fixed order (style, focus, interaction, technical), skipping empty ones.
 func (m UserModel) Values() [][2]string {
 	var out [][2]string
-	for _, f := range UserModelFields {
+	for _, f := range umfield.Fields {
 		if v, _ := m.Get(f); v != "" {
 			out = append(out, [2]string{f, v})
 		}

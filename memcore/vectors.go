@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/embed"
 	"github.com/odekmem/odekmem/memcore/vindex"
 )
@@ -789,7 +790,7 @@ func decodeVectorCache(data []byte) (string, map[string]cacheEntry, error) {
 		raw := slab[i*vw : (i+1)*vw : (i+1)*vw]
 		copy(raw, p[:vw])
 		p = p[vw:]
-		if !ValidID(id) {
+		if !vocab.ValidID(id) {
 			return "", nil, fmt.Errorf("entry %d: invalid id", i)
 		}
 		if sc := rawScale(raw); sc < 0 || math.IsNaN(float64(sc)) || math.IsInf(float64(sc), 0) {

@@ -82,9 +82,9 @@ const (
 	MinVerbatimChars = 12
 )
 
-// VerbatimUserSpan reports whether text is a whole, meaning-preserving span
+// verbatimUserSpan reports whether text is a whole, meaning-preserving span
 // of the person's message under the rule above, and why not when it is not.
-func VerbatimUserSpan(message, text string) (ok bool, why string) {
+func verbatimUserSpan(message, text string) (ok bool, why string) {
 	tt := vTokens(vNormalize(text))
 	// Drop the proposal's leading and trailing punctuation and quotes,
 	// remembering whether it asks a question.

@@ -12,13 +12,16 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/umfield"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
 // AddRequest describes a new atom.
 type AddRequest struct {
 	Text string
-	// Type is one of AtomTypes (case-insensitive); "" means fact, anything
+	// Type is one of the Type constants (case-insensitive); "" means fact, anything
 	// else is ErrUnknownType.
 	Type string
 	// Source is the atom's source class. Trust is never the zero value: ""
@@ -95,15 +98,15 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	if src == "" {
 		src = SourceAgentGenerated // unknown provenance is never trusted
 	}
-	if !ValidSource(src) {
-		return nil, fmt.Errorf("unknown source class %q: allowed %s", src, strings.Join(SourceClasses, ", "))
+	if !vocab.ValidSource(src) {
+		return nil, fmt.Errorf("unknown source class %q: allowed %s", src, strings.Join(vocab.SourceClasses, ", "))
 	}
 	typ := strings.ToLower(strings.TrimSpace(req.Type))
 	if typ == "" {
 		typ = TypeFact
 	}
-	if !ValidType(typ) {
-		return nil, fmt.Errorf("%w %q: allowed %s", ErrUnknownType, req.Type, strings.Join(AtomTypes, ", "))
+	if !vocab.ValidType(typ) {
+		return nil, fmt.Errorf("%w %q: allowed %s", ErrUnknownType, req.Type, strings.Join(vocab.AtomTypes, ", "))
 	}
 	if c := req.Confidence; math.IsNaN(c) || c < 0 || c > 1 {
 		return nil, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1 (0 means unset: 1.0)", ErrInvalidConfidence, c)
@@ -115,11 +118,11 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 		text = res.Redacted
 		p.result.Redacted = true
 	}
-	text = Truncate(text, s.cfg.AtomMaxChars)
+	text = textutil.Truncate(text, s.cfg.AtomMaxChars)
 	id := req.ID
 	if id == "" {
-		id = NewID()
-	} else if !ValidID(id) {
+		id = vocab.NewID()
+	} else if !vocab.ValidID(id) {
 		return nil, fmt.Errorf("%w: %q", ErrInvalidID, scanRedact(id))
 	} else if scanRedact(id) != id {
 		return nil, fmt.Errorf("%w: the id looks like a credential", ErrInvalidID)
@@ -140,14 +143,14 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	reason := ""
 	switch {
 	case res.Blocked() && strings.HasPrefix(req.QuarantineReason, "scan_rejected"):
-		reason = Truncate(req.QuarantineReason, 200) // an import keeps its history
+		reason = textutil.Truncate(req.QuarantineReason, 200) // an import keeps its history
 	case res.Blocked():
 		reason = res.RejectReason()
 	case guardReason != "":
 		reason = guardReason
 	case req.QuarantineReason != "":
-		reason = Truncate(req.QuarantineReason, 200)
-	case IsTainted(src):
+		reason = textutil.Truncate(req.QuarantineReason, 200)
+	case vocab.IsTainted(src):
 		reason = "tainted"
 	}
 	if reason != "" {
@@ -342,7 +345,7 @@ func (s *Store) flushBatchLocked() error {
 // findTwinLocked returns a live atom that the new one duplicates: the same
 // normalised text, or a cosine at or above dedup_threshold.
 func (s *Store) findTwinLocked(p *prepared) *entry {
-	if e := s.twinByNorm(NormalizeText(p.atom.Text)); e != nil {
+	if e := s.twinByNorm(textutil.Normalize(p.atom.Text)); e != nil {
 		return e
 	}
 	if s.cfg.DedupThreshold <= 0 || p.vec == nil || p.exactDedup {
@@ -872,7 +875,7 @@ func (s *Store) settlePending(pendingID string, apply bool) (PendingReview, erro
 		p = s.model.Pending[i]
 		m := s.model.clone()
 		if apply {
-			v, err := CheckUserModelValue(p.Field, p.Value)
+			v, err := checkUserModelValue(p.Field, p.Value)
 			if err != nil {
 				return fmt.Errorf("confirm %s: %w", pendingID, err)
 			}
@@ -912,11 +915,11 @@ func (s *Store) pendingIndex(id string) int {
 // user_state_max_pending by dropping the oldest. It returns the entry, or
 // ok=false when it was a duplicate.
 func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingReview, bool, error) {
-	canon := CanonicalField(p.Field)
+	canon := umfield.Canonical(p.Field)
 	if canon == "" {
 		return p, false, fmt.Errorf("%w %q", ErrUnknownField, p.Field)
 	}
-	v, err := CheckUserModelValue(canon, p.Value)
+	v, err := checkUserModelValue(canon, p.Value)
 	if err != nil {
 		return p, false, fmt.Errorf("pending: %w", err)
 	}
@@ -926,10 +929,10 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 	if s.guardRejects(ctx, p.Value+"\n"+p.Evidence) {
 		return p, false, fmt.Errorf("%w: pending %s: %w", ErrBlocked, canon, ErrGuardRejected)
 	}
-	p.Evidence = Truncate(scanRedact(p.Evidence), 500)
+	p.Evidence = textutil.Truncate(scanRedact(p.Evidence), 500)
 	p.Value = v
 	if p.ID == "" {
-		p.ID = NewID()
+		p.ID = vocab.NewID()
 	}
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = s.now().UTC()
@@ -941,7 +944,7 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 			return nil
 		}
 		for _, q := range s.model.Pending {
-			if CanonicalField(q.Field) == canon && strings.EqualFold(q.Value, p.Value) {
+			if umfield.Canonical(q.Field) == canon && strings.EqualFold(q.Value, p.Value) {
 				ok = false
 				return nil
 			}
@@ -961,7 +964,7 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 // low-impact inferences (focus, technical) and for human edits; the value
 // is scanned first.
 func (s *Store) applyDirect(ctx context.Context, field, value string) error {
-	value, err := CheckUserModelValue(field, value)
+	value, err := checkUserModelValue(field, value)
 	if err != nil {
 		return err
 	}

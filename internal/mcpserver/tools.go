@@ -11,13 +11,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
 // typeEnum is the JSON-schema enum of atom types.
 func typeEnum() string {
-	b, _ := json.Marshal(memcore.AtomTypes)
+	b, _ := json.Marshal(vocab.AtomTypes)
 	return string(b)
 }
 
@@ -149,8 +150,8 @@ func checkK(k *int, def, maxK int) (int, error) {
 }
 
 func checkType(t string) error {
-	if t != "" && !memcore.ValidType(t) {
-		return invalidParams("type %q is not one of %s", clean(t), strings.Join(memcore.AtomTypes, ", "))
+	if t != "" && !vocab.ValidType(t) {
+		return invalidParams("type %q is not one of %s", clean(t), strings.Join(vocab.AtomTypes, ", "))
 	}
 	return nil
 }
@@ -188,7 +189,7 @@ func (s *Server) searchMemories(ctx context.Context, req *mcp.CallToolRequest) (
 			continue
 		}
 		text := clean(h.Atom.Text)
-		if memcore.IsTainted(h.Atom.SourceClass) {
+		if vocab.IsTainted(h.Atom.SourceClass) {
 			text = untrusted("memory_"+h.Atom.SourceClass, h.Atom.Text)
 		}
 		out.Results = append(out.Results, MemoryHit{ID: h.Atom.ID, Text: text, Type: h.Atom.Type, SourceClass: h.Atom.SourceClass,
