@@ -40,3 +40,6 @@ var VerbatimUserSpan = verbatimUserSpan
 // CheckUserModelValue is the one check a user-model value passes before it
 // may be applied.
 var CheckUserModelValue = checkUserModelValue
+
+// ToolResult is the memory tool's JSON answer, decoded.
+type ToolResult = toolResult

@@ -265,7 +265,23 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if ls, ok := s.linkedSession(); ok {
 		turn.SessionID, turn.Message, turn.TurnIndex = ls.ID, ls.Latest(), ls.Turn
 	}
-	r := s.tool.Call(ctx, memcore.ToolCall{Action: "add_atom", Content: a.Text, AtomType: a.Type, Confidence: a.Confidence}, turn)
+	args, err := json.Marshal(map[string]any{"action": "add_atom", "content": a.Text, "atom_type": a.Type, "confidence": a.Confidence})
+	if err != nil {
+		return nil, err
+	}
+	// The memory tool decides provenance; its answer is the tool's JSON.
+	var r struct {
+		OK          bool   `json:"ok"`
+		Error       string `json:"error"`
+		AtomID      string `json:"atom_id"`
+		SourceClass string `json:"source_class"`
+		Quarantined bool   `json:"quarantined"`
+		Reason      string `json:"reason"`
+		Existing    bool   `json:"existing"`
+	}
+	if err := json.Unmarshal(s.tool.CallJSON(ctx, args, turn), &r); err != nil {
+		return nil, fmt.Errorf("memory tool: %w", err)
+	}
 	if !r.OK {
 		return toolError(errors.New(r.Error))
 	}
