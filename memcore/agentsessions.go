@@ -165,7 +165,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 			if err != nil {
 				return err
 			}
-			if capB := s.cfg.CapBytes(); capB > 0 {
+			if capB := s.cfg.capBytes(); capB > 0 {
 				need := s.projectedLocked() - s.usage[fileAgentSessions] + roundUp(int64(len(b)), s.blockSz)
 				if need > capB {
 					if len(list) > 1 {

@@ -53,11 +53,11 @@ func TestBatchNearTheCapEvictsOnlyWhatItMust(t *testing.T) {
 		t.Fatalf("import reported %+v; live %d → %d", res, before, after)
 	}
 	s := st.Stats()
-	if s.TotalBytes > cfg.CapBytes() {
-		t.Fatalf("over the cap: %d > %d", s.TotalBytes, cfg.CapBytes())
+	if s.TotalBytes > s.CapBytes {
+		t.Fatalf("over the cap: %d > %d", s.TotalBytes, s.CapBytes)
 	}
-	if s.TotalBytes < cfg.CapBytes()*8/10 {
-		t.Fatalf("over-evicted: the store shrank to %d of a %d cap (%d evicted for 60 new atoms)", s.TotalBytes, cfg.CapBytes(), res.Evicted)
+	if s.TotalBytes < s.CapBytes*8/10 {
+		t.Fatalf("over-evicted: the store shrank to %d of a %d cap (%d evicted for 60 new atoms)", s.TotalBytes, s.CapBytes, res.Evicted)
 	}
 	for _, a := range st.List(memcore.Filter{}) {
 		if a.ID[:4] == "bbbb" && res.Evicted < 75 {

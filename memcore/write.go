@@ -404,9 +404,9 @@ func (s *Store) quarIndex(id string) int {
 
 func (s *Store) commitQuarantineLocked(p *prepared) error {
 	s.quar = append(s.quar, p.quar)
-	share := int64(float64(s.cfg.CapBytes()) * s.cfg.QuarantineSharePercent / 100)
+	share := int64(float64(s.cfg.capBytes()) * s.cfg.QuarantineSharePercent / 100)
 	var dropped []*QuarantinedAtom
-	if s.cfg.CapBytes() > 0 {
+	if s.cfg.capBytes() > 0 {
 		// Quarantine's own share: drop the oldest entries (never a trusted atom).
 		for len(s.quar) > 1 && s.quarBytesLocked() > share {
 			dropped = append(dropped, s.oldestQuarantineLocked())
@@ -416,14 +416,14 @@ func (s *Store) commitQuarantineLocked(p *prepared) error {
 			s.quar = append(s.quar, dropped...)
 			return fmt.Errorf("%w: one quarantine entry is larger than quarantine's share (%d bytes)", ErrCapExceeded, share)
 		}
-		for s.projectedLocked() > s.cfg.CapBytes() && len(s.quar) > 1 {
+		for s.projectedLocked() > s.cfg.capBytes() && len(s.quar) > 1 {
 			dropped = append(dropped, s.oldestQuarantineLocked())
 		}
-		if s.projectedLocked() > s.cfg.CapBytes() {
+		if s.projectedLocked() > s.cfg.capBytes() {
 			s.quar = s.quar[:len(s.quar)-1]
 			s.quar = append(s.quar, dropped...)
 			sortQuar(s.quar)
-			return fmt.Errorf("%w: store uses %s of %s; quarantine cannot evict trusted atoms", ErrCapExceeded, humanBytes(s.totalLocked()), humanBytes(s.cfg.CapBytes()))
+			return fmt.Errorf("%w: store uses %s of %s; quarantine cannot evict trusted atoms", ErrCapExceeded, humanBytes(s.totalLocked()), humanBytes(s.cfg.capBytes()))
 		}
 	}
 	if err := s.saveQuarantineLocked(); err != nil {
@@ -526,7 +526,7 @@ func (s *Store) projectedLocked() int64 {
 // planEvictionLocked picks the atoms to evict so that adding a (nil for a
 // size check only) fits under the cap. It removes nothing.
 func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
-	capB := s.cfg.CapBytes()
+	capB := s.cfg.capBytes()
 	if capB <= 0 {
 		return nil, nil
 	}
