@@ -19,7 +19,10 @@ func hJSONL(t *testing.T, prefix string, n int, created time.Time) *bytes.Buffer
 		id := fmt.Sprintf("%s%028d", prefix, j)
 		a := memcore.Atom{ID: id, SourceClass: memcore.SourceUserSaid, Type: "fact", CreatedAt: created,
 			Text: fmt.Sprintf("%s note %d: the %d-th deploy of service %d used canary %d and rollback window %d minutes", prefix, i, i, i*3, i*7, i%50)}
-		line, _ := json.Marshal(memcore.ExportRecord{Kind: "atom", Atom: &a})
+		line, _ := json.Marshal(struct {
+			Kind string `json:"kind"`
+			*memcore.Atom
+		}{"atom", &a}) // one line of the export
 		b.Write(append(line, '\n'))
 	}
 	return &b

@@ -80,7 +80,7 @@ func (p *recordParser) parse(line int, b []byte) importItem {
 		it.fail("invalid record: %v", err)
 		return it
 	}
-	var rec ExportRecord
+	var rec exportRecord
 	if err := json.Unmarshal(b, &rec); err != nil {
 		it.fail("invalid JSON: %v", err)
 		return it
@@ -140,7 +140,7 @@ func checkText(v string) (string, string) {
 	return out, ""
 }
 
-func (p *recordParser) atomRequest(it *importItem, rec ExportRecord) (AddRequest, bool) {
+func (p *recordParser) atomRequest(it *importItem, rec exportRecord) (AddRequest, bool) {
 	if rec.Atom == nil || strings.TrimSpace(rec.Atom.Text) == "" {
 		it.fail("atom without text")
 		return AddRequest{}, false
