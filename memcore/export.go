@@ -17,12 +17,12 @@ import (
 type exportRecord struct {
 	Kind string `json:"kind"`
 	*Atom
-	QuarantinedAt *time.Time `json:"quarantined_at,omitempty"`
-	Reason        string     `json:"reason,omitempty"`
-	UserModel     *UserModel `json:"user_model,omitempty"`
-	A             string     `json:"a,omitempty"`
-	B             string     `json:"b,omitempty"`
-	LinkKind      string     `json:"link_kind,omitempty"`
+	QuarantinedAt *time.Time     `json:"quarantined_at,omitempty"`
+	Reason        string         `json:"reason,omitempty"`
+	UserModel     *userModelFile `json:"user_model,omitempty"`
+	A             string         `json:"a,omitempty"`
+	B             string         `json:"b,omitempty"`
+	LinkKind      string         `json:"link_kind,omitempty"`
 }
 
 // Export writes the whole store as JSONL: live atoms, quarantine, the user
@@ -51,7 +51,7 @@ func (s *Store) Export(w io.Writer) error {
 			}
 		}
 		m := s.model.clone()
-		if err = enc.Encode(exportRecord{Kind: "user_model", UserModel: &m}); err != nil {
+		if err = enc.Encode(exportRecord{Kind: "user_model", UserModel: (*userModelFile)(&m)}); err != nil {
 			return
 		}
 		var pairs []string

@@ -43,3 +43,16 @@ var CheckUserModelValue = checkUserModelValue
 
 // ToolResult is the memory tool's JSON answer, decoded.
 type ToolResult = toolResult
+
+// SearchMany runs several searches in one pass over the index (the Hook's
+// per-turn searches).
+var SearchMany = (*Store).searchMany
+
+// Query is one search of SearchMany.
+type Query = searchQuery
+
+// Associate links a live atom to its neighbours.
+var Associate = (*Store).associate
+
+// NewHashEmbedder is the offline default embedder.
+var NewHashEmbedder = newHashEmbedder

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore/llm"
 )
 
@@ -71,7 +72,7 @@ func turnParts(msg string) []extractPart {
 	for _, src := range srcs {
 		g := groups[src]
 		parts = append(parts, extractPart{text: strings.Join(g.texts, "\n\n"), source: src,
-			reason: Truncate(pastedReasonPrefix+strings.Join(g.kinds, ", ")+" in the person's message", 200)})
+			reason: textutil.Truncate(pastedReasonPrefix+strings.Join(g.kinds, ", ")+" in the person's message", 200)})
 	}
 	return parts
 }

@@ -61,7 +61,7 @@ func (h *Hook) Infer(ctx context.Context) error {
 		return llm.ErrNoLLM
 	}
 	model := h.store.UserModel()
-	mj, _ := json.Marshal(confirmedOnly(model))
+	mj, _ := json.Marshal(userModelFile(confirmedOnly(model)))
 	var texts []string
 	for _, a := range h.store.List(Filter{}) {
 		if len(texts) >= 30 {

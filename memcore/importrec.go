@@ -107,7 +107,7 @@ func (p *recordParser) parse(line int, b []byte) importItem {
 			it.fail("user_model record without a user_model")
 			return it
 		}
-		it.kind, it.model = itemModel, p.modelPlan(&it, rec.UserModel)
+		it.kind, it.model = itemModel, p.modelPlan(&it, (*UserModel)(rec.UserModel))
 	default:
 		it.fail("unknown kind %q", truncateRunes(rec.Kind, 40))
 	}

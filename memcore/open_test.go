@@ -219,7 +219,7 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"Export":   func() error { return st.Export(&strings.Builder{}) },
 		"Import":   func() error { _, err := st.Import(ctx, strings.NewReader("")); return err },
 		"Associate": func() error {
-			_, err := st.Associate(ctx, id)
+			_, err := memcore.Associate(st, ctx, id)
 			return err
 		},
 		"Restore": func() error {

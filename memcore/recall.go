@@ -113,25 +113,25 @@ func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([
 }
 
 func (s *Store) searchVec(query string, q []float32, opts SearchOptions) ([]Scored, error) {
-	res, err := s.searchVecMulti([][]float32{q}, []Query{{Text: query, Options: opts}}, []int{0})
+	res, err := s.searchVecMulti([][]float32{q}, []searchQuery{{Text: query, Options: opts}}, []int{0})
 	if err != nil {
 		return nil, err
 	}
 	return res[0], nil
 }
 
-// Query is one search of SearchMany.
-type Query struct {
+// searchQuery is one search of searchMany.
+type searchQuery struct {
 	Text    string
 	Options SearchOptions
 }
 
-// SearchMany runs several searches at once and returns exactly what Search
+// searchMany runs several searches at once and returns exactly what Search
 // returns for each (result i for qs[i]), reading the vector index in one
 // pass for all of them: each distinct text is embedded once, every row is
 // scored against every query vector, and each query keeps its own K,
 // filters and gate. The agent hook uses it for its per-turn searches.
-func (s *Store) SearchMany(ctx context.Context, qs []Query) ([][]Scored, error) {
+func (s *Store) searchMany(ctx context.Context, qs []searchQuery) ([][]Scored, error) {
 	out := make([][]Scored, len(qs))
 	var texts []string
 	vecOf := make([]int, len(qs))
@@ -165,7 +165,7 @@ func (s *Store) SearchMany(ctx context.Context, qs []Query) ([][]Scored, error) 
 	if len(vecs) != len(texts) {
 		return nil, fmt.Errorf("embed query: got %d vectors for %d texts", len(vecs), len(texts))
 	}
-	var live []Query
+	var live []searchQuery
 	var liveVec, liveIdx []int
 	for i, q := range qs {
 		if vecOf[i] >= 0 {
@@ -187,7 +187,7 @@ func (s *Store) SearchMany(ctx context.Context, qs []Query) ([][]Scored, error) 
 // searchVecMulti is the design's recall steps 2–4 for many queries: qs[i]
 // uses the query vector vecs[vecOf[i]]; result i is what Search gives for
 // qs[i].
-func (s *Store) searchVecMulti(vecs [][]float32, qs []Query, vecOf []int) ([][]Scored, error) {
+func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) ([][]Scored, error) {
 	out := make([][]Scored, len(qs))
 	type plan struct {
 		k        int

@@ -82,10 +82,13 @@ type QuarantinedAtom struct {
 	orig []byte
 }
 
+// quarEntry is a QuarantinedAtom in quarantine.json, with the unknown
+// fields it was read with.
+type quarEntry QuarantinedAtom
+
 // MarshalJSON writes the entry with the unknown fields it was read with.
-func (q QuarantinedAtom) MarshalJSON() ([]byte, error) {
-	type plain QuarantinedAtom
-	b, err := json.Marshal(plain(q))
+func (q quarEntry) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(QuarantinedAtom(q))
 	if err != nil {
 		return nil, err
 	}
@@ -730,7 +733,7 @@ func (s *Store) loadUserModelLocked(repair bool) {
 		return
 	}
 	if err == nil {
-		err = json.Unmarshal(data, &s.model)
+		err = json.Unmarshal(data, (*userModelFile)(&s.model))
 	}
 	if err != nil {
 		s.model = UserModel{}
@@ -744,7 +747,7 @@ func (s *Store) loadUserModelLocked(repair bool) {
 	for _, p := range s.model.Pending {
 		if !vocab.ValidID(p.ID) {
 			if repair {
-				b, _ := json.Marshal(p)
+				b, _ := json.Marshal(pendingEntry(p))
 				s.report(fileUserModel, fmt.Sprintf("pending review with invalid id %q", p.ID), s.saveAside("pending-entry.json", b))
 			}
 			continue
@@ -999,7 +1002,7 @@ func (s *Store) quarEntrySize(q *QuarantinedAtom) int64 {
 	if s.quarSizes == nil || len(s.quarSizes) > 2*len(s.quar)+64 {
 		s.quarSizes = make(map[*QuarantinedAtom]int64, len(s.quar))
 	}
-	b, err := json.MarshalIndent(q, "  ", "  ")
+	b, err := json.MarshalIndent((*quarEntry)(q), "  ", "  ")
 	if err != nil {
 		panic("memcore: marshal quarantine entry: " + err.Error())
 	}
@@ -1078,8 +1081,10 @@ func (s *Store) writeTracked(name string, data []byte) error {
 func (s *Store) writeAtomsLocked() error { return s.writeTracked(fileAtoms, s.atomsJSON()) }
 
 func (s *Store) quarantineJSON() []byte {
-	list := make([]*QuarantinedAtom, len(s.quar))
-	copy(list, s.quar)
+	list := make([]*quarEntry, len(s.quar))
+	for i, q := range s.quar {
+		list[i] = (*quarEntry)(q)
+	}
 	b, err := json.MarshalIndent(list, "", "  ")
 	if err != nil {
 		panic("memcore: marshal quarantine: " + err.Error())
@@ -1095,7 +1100,7 @@ func (s *Store) writeQuarantineLocked() error {
 }
 
 func (s *Store) writeUserModelLocked() error {
-	b, err := json.MarshalIndent(s.model, "", "  ")
+	b, err := json.MarshalIndent(userModelFile(s.model), "", "  ")
 	if err != nil {
 		return fmt.Errorf("marshal user model: %w", err)
 	}

@@ -52,7 +52,7 @@ type AddRequest struct {
 	// per atom would dominate a large import.
 	exactDedup bool
 	// Link links a new live atom to its temporal, task and semantic
-	// neighbours (Associate), as every write of odek's does, when
+	// neighbours (associate), as every write of odek's does, when
 	// associations_enabled is set. Human surfaces (CLI and TUI add) set it.
 	Link bool
 }
@@ -189,7 +189,7 @@ func (s *Store) Add(ctx context.Context, req AddRequest) (AddResult, error) {
 	}
 	err = s.withWriteCtx(ctx, func() error { return s.commitLocked(p) })
 	if err == nil && req.Link && !p.result.Quarantined && !p.result.Duplicate && !p.result.Refreshed {
-		n, lerr := s.Associate(ctx, p.result.Atom.ID)
+		n, lerr := s.associate(ctx, p.result.Atom.ID)
 		p.result.Links = n
 		if lerr != nil {
 			err = fmt.Errorf("atom %s was added, but linking it failed: %w", p.result.Atom.ID, lerr)
