@@ -98,7 +98,7 @@ func (c Config) agentName() string {
 	if n := strings.TrimSpace(c.AgentName); n != "" {
 		return n
 	}
-	return DefaultAgentName
+	return defaultAgentName
 }
 
 // parseApprovals finds the inline commands in a message (see the rules
@@ -156,7 +156,7 @@ func parseApprovals(msg, agent string) []approvalCmd {
 			}
 		default:
 			clause := strings.TrimSpace(statementRe.FindStringSubmatch(obj)[1])
-			if n := len(strings.Fields(clause)); n < MinVerbatimWords || len([]rune(clause)) < MinVerbatimChars {
+			if n := len(strings.Fields(clause)); n < minVerbatimWords || len([]rune(clause)) < minVerbatimChars {
 				continue // "remember that port": neither an approval nor a statement
 			}
 			cmd.kind, cmd.clause = approvalStatement, clause

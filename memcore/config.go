@@ -69,7 +69,7 @@ type Config struct {
 	// (extraction, intents, rerank, summaries, inference).
 	HookTimeoutSeconds float64 `json:"hook_timeout_seconds"`
 	// AgentName is the name the person addresses the agent by in inline
-	// commands ("odek, remember that"); "" means DefaultAgentName.
+	// commands ("odek, remember that"); "" means "odek".
 	AgentName string `json:"agent_name"`
 
 	// LLM is the memory LLM Open builds when Options.LLM is nil; nil
@@ -137,7 +137,7 @@ func DefaultConfig() Config {
 		QuarantineSharePercent:      5,
 		BreakHours:                  6,
 		HookTimeoutSeconds:          30,
-		AgentName:                   DefaultAgentName,
+		AgentName:                   defaultAgentName,
 	}
 }
 
@@ -158,9 +158,9 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// DefaultAgentName is the agent's name in inline commands when
+// defaultAgentName is the agent's name in inline commands when
 // Config.AgentName is empty.
-const DefaultAgentName = "odek"
+const defaultAgentName = "odek"
 
 // agentNameRe is what an agent name may be: a word or two a person types.
 var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$`)

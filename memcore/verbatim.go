@@ -29,7 +29,7 @@ import (
 //     word kept as part of it, and each punctuation mark) must equal a run of
 //     consecutive tokens of the message. A fragment of a word never matches
 //     ("safe" is not in "unsafe", "on" is not in "don't").
-//  4. A statement: at least MinVerbatimWords words and MinVerbatimChars
+//  4. A statement: at least minVerbatimWords words and minVerbatimChars
 //     characters (after normalisation).
 //  5. Meaning kept, judged inside the sentence (sentences end at . ! ? ; and
 //     at line breaks):
@@ -74,12 +74,12 @@ import (
 //
 // Any occurrence that passes is enough.
 
-// MinVerbatimWords and MinVerbatimChars are the least a proposal must have
+// minVerbatimWords and minVerbatimChars are the least a proposal must have
 // to count as a statement of the person's: shorter text ("h", "on", "use
 // it") says nothing on its own.
 const (
-	MinVerbatimWords = 3
-	MinVerbatimChars = 12
+	minVerbatimWords = 3
+	minVerbatimChars = 12
 )
 
 // verbatimUserSpan reports whether text is a whole, meaning-preserving span
@@ -109,8 +109,8 @@ func verbatimUserSpan(message, text string) (ok bool, why string) {
 	if words == 0 {
 		return false, "the text has no words"
 	}
-	if words < MinVerbatimWords || chars < MinVerbatimChars {
-		return false, fmt.Sprintf("too short to be a statement (needs at least %d words and %d characters)", MinVerbatimWords, MinVerbatimChars)
+	if words < minVerbatimWords || chars < minVerbatimChars {
+		return false, fmt.Sprintf("too short to be a statement (needs at least %d words and %d characters)", minVerbatimWords, minVerbatimChars)
 	}
 	mt := vTokens(vNormalize(ownText(message)))
 	why = "not a whole span of the person's message"
