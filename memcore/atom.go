@@ -12,29 +12,29 @@ import (
 // trusted classes are ever recalled; the rest live in quarantine until a
 // person promotes them.
 const (
-	SourceUserSaid       = vocab.SourceUserSaid
-	SourceUserApproved   = vocab.SourceUserApproved
-	SourceInferred       = vocab.SourceInferred
-	SourceToolOutput     = vocab.SourceToolOutput
-	SourceFileRead       = vocab.SourceFileRead
-	SourceWeb            = vocab.SourceWeb
-	SourceMCP            = vocab.SourceMCP
-	SourceSubagent       = vocab.SourceSubagent
-	SourceAgentGenerated = vocab.SourceAgentGenerated
+	SourceUserSaid       = vocab.SourceUserSaid       // "user_said": the person's own words (trusted)
+	SourceUserApproved   = vocab.SourceUserApproved   // "user_approved": a person added or promoted it (trusted)
+	SourceInferred       = vocab.SourceInferred       // "inferred": the memory LLM's inference
+	SourceToolOutput     = vocab.SourceToolOutput     // "tool_output": a tool's result
+	SourceFileRead       = vocab.SourceFileRead       // "file_read": a file the agent read
+	SourceWeb            = vocab.SourceWeb            // "web": a web page
+	SourceMCP            = vocab.SourceMCP            // "mcp": an MCP server
+	SourceSubagent       = vocab.SourceSubagent       // "subagent": another agent
+	SourceAgentGenerated = vocab.SourceAgentGenerated // "agent_generated": the agent's own words
 )
 
 // Atom types. Observation is the legacy fallback for unknown types.
 const (
-	TypePreference  = vocab.TypePreference
-	TypeIntent      = vocab.TypeIntent
-	TypeFact        = vocab.TypeFact
-	TypeDecision    = vocab.TypeDecision
-	TypeGoal        = vocab.TypeGoal
-	TypeConvention  = vocab.TypeConvention
-	TypeFile        = vocab.TypeFile
-	TypeError       = vocab.TypeError
-	TypeQuestion    = vocab.TypeQuestion
-	TypeObservation = vocab.TypeObservation
+	TypePreference  = vocab.TypePreference  // "preference"
+	TypeIntent      = vocab.TypeIntent      // "intent"
+	TypeFact        = vocab.TypeFact        // "fact"
+	TypeDecision    = vocab.TypeDecision    // "decision"
+	TypeGoal        = vocab.TypeGoal        // "goal"
+	TypeConvention  = vocab.TypeConvention  // "convention"
+	TypeFile        = vocab.TypeFile        // "file"
+	TypeError       = vocab.TypeError       // "error"
+	TypeQuestion    = vocab.TypeQuestion    // "question"
+	TypeObservation = vocab.TypeObservation // "observation": the legacy fallback
 )
 
 // AtomContext records where in the conversation an atom came from.

@@ -179,7 +179,7 @@ func defaultHalfLives() HalfLives {
 
 // HalfLives is decay_half_life_days_by_type: a half-life in days for some
 // atom types. It is held in a canonical text form ("decision=1095,…", the
-// types in vocab.AtomTypes order) so that Config stays a comparable value; in
+// types in the order of the Type constants) so that Config stays a comparable value; in
 // JSON it is an object {"decision": 1095, …}, and an object in a config
 // file overrides the types it names and keeps the others. Build one with
 // HalfLivesOf.
