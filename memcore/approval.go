@@ -208,14 +208,14 @@ func splitApprovalSentences(text string) []approvalSentence {
 }
 
 func startsQuoted(s string) bool {
-	return strings.ContainsAny(firstRune(s), "\"'`“”‘’«»„")
+	return strings.ContainsAny(firstRune(s), "\"'`“”‘’«»„‹›「」『』")
 }
 
 // endsQuoted is true when a quotation mark closes right after the phrase
 // (the sentence is someone else's words).
 func endsQuoted(s string) bool {
 	s = strings.TrimRight(s, ".!,; ")
-	return s != "" && strings.ContainsAny(lastRune(s), "\"'`“”‘’«»„")
+	return s != "" && strings.ContainsAny(lastRune(s), "\"'`“”‘’«»„‹›「」『』")
 }
 
 func firstRune(s string) string {

@@ -165,3 +165,29 @@ func TestPasteAttacksUnmarkedShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestVerbatimRefusesStruckAndOddlyQuotedSpans (review items 5e, 6): text
+// struck through with "~~" is deleted text, and 「」, ‹›, ”…” and “…”
+// are quotation marks.
+func TestVerbatimRefusesStruckAndOddlyQuotedSpans(t *testing.T) {
+	for _, c := range []struct {
+		msg, text string
+		want      bool
+	}{
+		{"~~we deploy from main~~ we deploy from release branches", "we deploy from main", false},
+		{"Update: ~~we deploy from main on fridays~~", "we deploy from main on fridays", false},
+		{"we ~~never~~ deploy from main", "we ~~never~~ deploy from main", false},
+		{"\u300c" + reviewL + "\u300d is what the page says", reviewL, false},
+		{"the page: \u2039" + reviewL + "\u203a", reviewL, false},
+		{"it said ''" + reviewL + "'' somewhere", reviewL, false},
+		{"it said ``" + reviewL + "'' somewhere", reviewL, false},
+		// the person's own words
+		{"~~old plan~~\n\nWe deploy from release branches every week.", "We deploy from release branches every week", true},
+		{"we deploy ~5 times a day from main", "we deploy ~5 times a day from main", true},
+		{"We don't deploy on fridays, it's policy", "We don't deploy on fridays", true},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, c.text); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", c.msg, c.text, ok, why, c.want)
+		}
+	}
+}

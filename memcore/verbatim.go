@@ -177,6 +177,11 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	if dq%2 == 1 || sq%2 == 1 {
 		return "inside quotation marks in the person's message (someone else's words)"
 	}
+	// Struck through ("~~we deploy from main~~ we deploy from release
+	// branches"): deleted text, the opposite of a statement.
+	if vStruck(mt, s, e) {
+		return "struck through in the person's message (deleted text)"
+	}
 	// Taken back later in the message ("… just kidding", "never mind",
 	// "Not."): the same retractions that cancel an inline approval.
 	if sentEnd < len(mt) {
@@ -309,4 +314,24 @@ func vLoneChangerLineBefore(mt []vToken, start int) string {
 		return ""
 	}
 	return found
+}
+
+// vStruck reports whether mt[s:e] lies inside a "~~" strikethrough of its
+// paragraph, or holds one.
+func vStruck(mt []vToken, s, e int) bool {
+	start := s
+	for start > 0 && !mt[start].para {
+		start--
+	}
+	in := false
+	for i := start; i+1 < e; i++ {
+		if mt[i].s == "~" && mt[i+1].s == "~" && !mt[i+1].space {
+			if i >= s {
+				return true
+			}
+			in = !in
+			i++
+		}
+	}
+	return in
 }

@@ -14,8 +14,11 @@ import (
 var (
 	vFolder      = cases.Fold()
 	vPunctMapper = strings.NewReplacer(
+		"''", `"`, "``", `"`, // doubled single quotes are a double quote (before "`" alone)
 		"\u2018", "'", "\u2019", "'", "\u201a", "'", "\u201b", "'", "\u2032", "'", "`", "'",
 		"\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u201f", `"`, "\u00ab", `"`, "\u00bb", `"`, "\u2033", `"`,
+		"\u2039", "'", "\u203a", "'",
+		"\u300c", `"`, "\u300d", `"`, "\u300e", `"`, "\u300f", `"`, "\ufe41", `"`, "\ufe42", `"`, "\ufe43", `"`, "\ufe44", `"`,
 		"\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2015", "-", "\u2212", "-",
 	)
 )
@@ -82,7 +85,7 @@ func vTokens(s string) []vToken {
 		t := vToken{space: space, line: line, para: para}
 		space, line, para = false, false, false
 		if !vWordRune(r) {
-			if r != '*' && r != '~' { // markdown emphasis carries no words
+			if r != '*' { // markdown emphasis carries no words; "~~" strikes through (vStruck)
 				t.s = string(r)
 				out = append(out, t)
 			}
