@@ -28,7 +28,7 @@ cross:
 # 18k and 100k fixtures are built once per run). Output in bench.out.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./memcore/vindex/ ./memcore/embed/ ./memcore/scan/ ./views/ 2>&1 | tee bench.out
-	$(GO) test -run '^$$' -bench 'Open|List|AddDurable|BatchIngest|Recall|HookTurn' -benchtime 20x -timeout 60m ./memcore/ 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench 'Open|List|AddDurable|BatchIngest|Recall|HookTurn|ImportLines' -benchtime 20x -timeout 60m ./memcore/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench FirstFrame -benchtime 5x -timeout 30m ./tui/ 2>&1 | tee -a bench.out
 	ODEKMEM_CAPACITY=1 $(GO) test -run TestCapacity -v -count=1 -timeout 30m ./memcore/ 2>&1 | tee -a bench.out
 	$(GO) test -run 'TestCorpus|TestCredentialsSynthetic$$' -v -count=1 ./memcore/scan/ 2>&1 | grep -v '^    ---' | tee -a bench.out

@@ -39,6 +39,7 @@ func TestExternalModule(t *testing.T) {
 	}
 	for _, want := range []string{
 		"recorded: llm decision user_said",
+		"tool schema: memory actions: add_atom,search_atoms,",
 		"tool add_atom: user_said quarantined: false",
 		"tool add_atom (not the person's words): agent_generated quarantined: true",
 		"endpoints used: embeddings and chat",

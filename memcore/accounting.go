@@ -2,6 +2,7 @@ package memcore
 
 import (
 	"encoding/json"
+	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"io/fs"
 	"os"
@@ -95,7 +96,7 @@ func (s *Store) retrackAllLocked() {
 
 func (e *entry) normText() string {
 	if e.norm == "" {
-		e.norm = NormalizeText(e.atom.Text)
+		e.norm = textutil.Normalize(e.atom.Text)
 	}
 	return e.norm
 }
@@ -174,7 +175,7 @@ func (s *Store) quarEntrySize(q *QuarantinedAtom) int64 {
 	if s.size.quarSizes == nil || len(s.size.quarSizes) > 2*len(s.quar)+64 {
 		s.size.quarSizes = make(map[*QuarantinedAtom]int64, len(s.quar))
 	}
-	b, err := json.MarshalIndent(q, "  ", "  ")
+	b, err := json.MarshalIndent((*quarEntry)(q), "  ", "  ")
 	if err != nil {
 		panic("memcore: marshal quarantine entry: " + err.Error())
 	}

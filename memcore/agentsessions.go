@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"os"
 	"path/filepath"
@@ -125,7 +126,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 		at = s.now()
 	}
 	red, _ := scan.Redact(text)
-	red = TruncateChars(red, maxAgentMessageChars)
+	red = textutil.TruncateChars(red, maxAgentMessageChars)
 	turn := 0
 	err := s.withWriteCtx(ctx, func() error {
 		list, err := s.readAgentSessions()
@@ -140,7 +141,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 			}
 		}
 		if idx < 0 {
-			list = append(list, AgentSession{ID: TruncateChars(sessionID, 200), Agent: agent})
+			list = append(list, AgentSession{ID: textutil.TruncateChars(sessionID, 200), Agent: agent})
 			idx = len(list) - 1
 		}
 		a := &list[idx]
@@ -165,7 +166,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 			if err != nil {
 				return err
 			}
-			if capB := s.cfg.CapBytes(); capB > 0 {
+			if capB := s.cfg.capBytes(); capB > 0 {
 				need := s.projectedLocked() - s.size.usage[fileAgentSessions] + roundUp(int64(len(b)), s.size.blockSz)
 				if need > capB {
 					if len(list) > 1 {

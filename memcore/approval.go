@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/llm"
 )
 
@@ -68,6 +69,17 @@ var (
 	statementRe  = regexp.MustCompile(`(?i)^(?:(?:that|this)\s*:\s*|that\s+|:\s*)?(.+)$`)
 )
 
+// retractNot is a bare "not" right after the sentence, past any
+// punctuation: "… remember that. Not!", "… remember that... not.".
+var retractNot = regexp.MustCompile(`(?i)^[\s\p{P}\p{S}]*not(?:\s*[\p{P}\p{S}]|\s*$)`)
+
+// retracts is the one test of whether the text after a sentence takes it
+// back ("just kidding", "never mind", a bare "Not!"). The verbatim rule and
+// inline approvals share it.
+func retracts(after string) bool {
+	return retraction.MatchString(after) || retractNot.MatchString(after)
+}
+
 // sourceWords maps words in an inline approval to the source they name.
 var sourceWords = []struct {
 	word, source string
@@ -86,7 +98,7 @@ func (c Config) agentName() string {
 	if n := strings.TrimSpace(c.AgentName); n != "" {
 		return n
 	}
-	return DefaultAgentName
+	return defaultAgentName
 }
 
 // parseApprovals finds the inline commands in a message (see the rules
@@ -117,7 +129,7 @@ func parseApprovals(msg, agent string) []approvalCmd {
 		if sent.question || startsQuoted(s) || endsQuoted(s) {
 			continue
 		}
-		if retraction.MatchString(text[sent.end:]) {
+		if retracts(text[sent.end:]) {
 			return nil
 		}
 		obj := strings.TrimSpace(strings.TrimRight(m[1], ".!,; "))
@@ -144,7 +156,7 @@ func parseApprovals(msg, agent string) []approvalCmd {
 			}
 		default:
 			clause := strings.TrimSpace(statementRe.FindStringSubmatch(obj)[1])
-			if n := len(strings.Fields(clause)); n < MinVerbatimWords || len([]rune(clause)) < MinVerbatimChars {
+			if n := len(strings.Fields(clause)); n < minVerbatimWords || len([]rune(clause)) < minVerbatimChars {
 				continue // "remember that port": neither an approval nor a statement
 			}
 			cmd.kind, cmd.clause = approvalStatement, clause
@@ -196,14 +208,14 @@ func splitApprovalSentences(text string) []approvalSentence {
 }
 
 func startsQuoted(s string) bool {
-	return strings.ContainsAny(firstRune(s), "\"'`“”‘’«»„")
+	return strings.ContainsAny(firstRune(s), "\"'`“”‘’«»„‹›「」『』")
 }
 
 // endsQuoted is true when a quotation mark closes right after the phrase
 // (the sentence is someone else's words).
 func endsQuoted(s string) bool {
 	s = strings.TrimRight(s, ".!,; ")
-	return s != "" && strings.ContainsAny(lastRune(s), "\"'`“”‘’«»„")
+	return s != "" && strings.ContainsAny(lastRune(s), "\"'`“”‘’«»„‹›「」『』")
 }
 
 func firstRune(s string) string {
@@ -285,7 +297,7 @@ func (h *Hook) applyApprovals(ctx context.Context, t Turn, mark *approvalMark, t
 		switch c.kind {
 		case approvalStatement:
 			typ := TypeFact
-			if cs := llm.ExtractRules(c.clause); len(cs) == 1 && ValidType(cs[0].Type) {
+			if cs := llm.ExtractRules(c.clause); len(cs) == 1 && vocab.ValidType(cs[0].Type) {
 				typ = cs[0].Type
 			}
 			r, err := h.store.Add(ctx, AddRequest{Text: c.clause, Type: typ, Source: SourceUserSaid, CreatedAt: at,
@@ -321,7 +333,7 @@ func (h *Hook) approve(ctx context.Context, t Turn, mark *approvalMark, c approv
 	for _, q := range h.store.quarantineWindow(t.SessionID, mark.at, mark.ids) {
 		// Only merely-untrusted content is approved by a phrase: anything
 		// the scanner rejected needs a person to look at its findings.
-		if q.Reason != "tainted" || !IsTainted(q.SourceClass) {
+		if q.Reason != "tainted" || !vocab.IsTainted(q.SourceClass) {
 			continue
 		}
 		if c.source != "" && q.SourceClass != c.source {

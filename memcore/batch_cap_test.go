@@ -19,7 +19,10 @@ func hJSONL(t *testing.T, prefix string, n int, created time.Time) *bytes.Buffer
 		id := fmt.Sprintf("%s%028d", prefix, j)
 		a := memcore.Atom{ID: id, SourceClass: memcore.SourceUserSaid, Type: "fact", CreatedAt: created,
 			Text: fmt.Sprintf("%s note %d: the %d-th deploy of service %d used canary %d and rollback window %d minutes", prefix, i, i, i*3, i*7, i%50)}
-		line, _ := json.Marshal(memcore.ExportRecord{Kind: "atom", Atom: &a})
+		line, _ := json.Marshal(struct {
+			Kind string `json:"kind"`
+			*memcore.Atom
+		}{"atom", &a}) // one line of the export
 		b.Write(append(line, '\n'))
 	}
 	return &b
@@ -53,11 +56,11 @@ func TestBatchNearTheCapEvictsOnlyWhatItMust(t *testing.T) {
 		t.Fatalf("import reported %+v; live %d → %d", res, before, after)
 	}
 	s := must(st.Stats())
-	if s.TotalBytes > cfg.CapBytes() {
-		t.Fatalf("over the cap: %d > %d", s.TotalBytes, cfg.CapBytes())
+	if s.TotalBytes > s.CapBytes {
+		t.Fatalf("over the cap: %d > %d", s.TotalBytes, s.CapBytes)
 	}
-	if s.TotalBytes < cfg.CapBytes()*8/10 {
-		t.Fatalf("over-evicted: the store shrank to %d of a %d cap (%d evicted for 60 new atoms)", s.TotalBytes, cfg.CapBytes(), res.Evicted)
+	if s.TotalBytes < s.CapBytes*8/10 {
+		t.Fatalf("over-evicted: the store shrank to %d of a %d cap (%d evicted for 60 new atoms)", s.TotalBytes, s.CapBytes, res.Evicted)
 	}
 	for _, a := range must(st.List(memcore.Filter{})) {
 		if a.ID[:4] == "bbbb" && res.Evicted < 75 {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/vocab"
 )
 
 // Config is the memory.extended section of the design's field reference,
@@ -67,7 +69,7 @@ type Config struct {
 	// (extraction, intents, rerank, summaries, inference).
 	HookTimeoutSeconds float64 `json:"hook_timeout_seconds"`
 	// AgentName is the name the person addresses the agent by in inline
-	// commands ("odek, remember that"); "" means DefaultAgentName.
+	// commands ("odek, remember that"); "" means "odek".
 	AgentName string `json:"agent_name"`
 
 	// LLM is the memory LLM Open builds when Options.LLM is nil; nil
@@ -115,7 +117,7 @@ func DefaultConfig() Config {
 		AtomMaxChars:                300,
 		MemoryBudgetChars:           2000,
 		DecayHalfLifeDays:           30,
-		DecayHalfLifeByType:         DefaultHalfLives(),
+		DecayHalfLifeByType:         defaultHalfLives(),
 		fromDefaults:                true,
 		QuarantineTTLDays:           7,
 		EvictionPolicy:              "retention_decay",
@@ -135,7 +137,7 @@ func DefaultConfig() Config {
 		QuarantineSharePercent:      5,
 		BreakHours:                  6,
 		HookTimeoutSeconds:          30,
-		AgentName:                   DefaultAgentName,
+		AgentName:                   defaultAgentName,
 	}
 }
 
@@ -156,19 +158,19 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// DefaultAgentName is the agent's name in inline commands when
+// defaultAgentName is the agent's name in inline commands when
 // Config.AgentName is empty.
-const DefaultAgentName = "odek"
+const defaultAgentName = "odek"
 
 // agentNameRe is what an agent name may be: a word or two a person types.
 var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$`)
 
-// DefaultHalfLives are the default per-type half-lives in days: what a
+// defaultHalfLives are the default per-type half-lives in days: what a
 // person decided, agreed, prefers, aims at or states as a fact stays true
 // for months, files and recurring errors stay relevant for a quarter.
 // Intents, questions and observations are absent: they fade with
 // decay_half_life_days.
-func DefaultHalfLives() HalfLives {
+func defaultHalfLives() HalfLives {
 	return HalfLivesOf(map[string]float64{
 		TypeDecision: 1095, TypeConvention: 1095, TypePreference: 1095, TypeGoal: 1095, TypeFact: 1095,
 		TypeFile: 90, TypeError: 90,
@@ -177,10 +179,10 @@ func DefaultHalfLives() HalfLives {
 
 // HalfLives is decay_half_life_days_by_type: a half-life in days for some
 // atom types. It is held in a canonical text form ("decision=1095,…", the
-// types in AtomTypes order) so that Config stays a comparable value; in
+// types in the order of the Type constants) so that Config stays a comparable value; in
 // JSON it is an object {"decision": 1095, …}, and an object in a config
-// file overrides the types it names and keeps the others. The environment
-// and flags take the text form (ODEK_MEMORY_EXTENDED_DECAY_HALF_LIFE_DAYS_BY_TYPE=intent=14).
+// file overrides the types it names and keeps the others. Build one with
+// HalfLivesOf.
 type HalfLives string
 
 // HalfLivesOf builds the canonical form of m (unknown types are kept
@@ -188,7 +190,7 @@ type HalfLives string
 func HalfLivesOf(m map[string]float64) HalfLives {
 	var parts []string
 	seen := map[string]bool{}
-	for _, t := range AtomTypes {
+	for _, t := range vocab.AtomTypes {
 		if v, ok := m[t]; ok {
 			parts = append(parts, t+"="+strconv.FormatFloat(v, 'g', -1, 64))
 			seen[t] = true
@@ -202,13 +204,13 @@ func HalfLivesOf(m map[string]float64) HalfLives {
 	return HalfLives(strings.Join(parts, ","))
 }
 
-// Map parses the text form; the error names the first bad pair.
-func (h HalfLives) Map() (map[string]float64, error) {
+// parse reads the text form; the error names the first bad pair.
+func (h HalfLives) parse() (map[string]float64, error) {
 	return parseHalfLives(string(h), nil)
 }
 
-// Lookup is the half-life set for typ, if any.
-func (h HalfLives) Lookup(typ string) (float64, bool) {
+// lookup is the half-life set for typ, if any.
+func (h HalfLives) lookup(typ string) (float64, bool) {
 	rest := string(h)
 	for rest != "" {
 		var part string
@@ -224,7 +226,7 @@ func (h HalfLives) Lookup(typ string) (float64, bool) {
 
 // MarshalJSON writes the object form.
 func (h HalfLives) MarshalJSON() ([]byte, error) {
-	m, err := h.Map()
+	m, err := h.parse()
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +243,7 @@ func (h *HalfLives) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return fmt.Errorf("expected an object of atom type → days: %w", err)
 	}
-	cur, err := h.Map()
+	cur, err := h.parse()
 	if err != nil {
 		cur = map[string]float64{}
 	}
@@ -259,9 +261,9 @@ func (h *HalfLives) UnmarshalJSON(b []byte) error {
 type halfLifeTable map[string]float64
 
 func (c Config) halfLifeTable() halfLifeTable {
-	t := make(halfLifeTable, len(AtomTypes))
-	for _, typ := range AtomTypes {
-		t[typ] = c.HalfLife(typ)
+	t := make(halfLifeTable, len(vocab.AtomTypes))
+	for _, typ := range vocab.AtomTypes {
+		t[typ] = c.halfLife(typ)
 	}
 	return t
 }
@@ -274,30 +276,31 @@ func (t halfLifeTable) forAtom(c Config, a Atom) float64 {
 	if h, ok := t[a.Type]; ok {
 		return h
 	}
-	return c.HalfLife(a.Type)
+	return c.halfLife(a.Type)
 }
 
-// HalfLife is the half-life in days of an atom type: its entry in
+// halfLife is the half-life in days of an atom type: its entry in
 // decay_half_life_days_by_type, else decay_half_life_days. 0 means no
 // decay.
-func (c Config) HalfLife(typ string) float64 {
-	if h, ok := c.DecayHalfLifeByType.Lookup(typ); ok {
+func (c Config) halfLife(typ string) float64 {
+	if h, ok := c.DecayHalfLifeByType.lookup(typ); ok {
 		return h
 	}
 	return c.DecayHalfLifeDays
 }
 
-// HalfLifeFor is the half-life that ages a (an atom's type's half-life;
-// 0, never decaying, for a pinned atom).
+// HalfLifeFor is the half-life in days that ages a, for Atom.Retention:
+// its type's entry in decay_half_life_days_by_type, else
+// decay_half_life_days; 0 (never decaying) for a pinned atom.
 func (c Config) HalfLifeFor(a Atom) float64 {
 	if a.Pin {
 		return 0
 	}
-	return c.HalfLife(a.Type)
+	return c.halfLife(a.Type)
 }
 
-// CapBytes is max_size_mb in bytes (1 MB = 1 MiB); 0 means no cap.
-func (c Config) CapBytes() int64 {
+// capBytes is max_size_mb in bytes (1 MB = 1 MiB); 0 means no cap.
+func (c Config) capBytes() int64 {
 	return int64(c.MaxSizeMB * 1024 * 1024)
 }
 
@@ -338,13 +341,13 @@ func (c Config) Validate() error {
 			return bad(k, "a number from 0 to 1", v)
 		}
 	}
-	hl, err := c.DecayHalfLifeByType.Map()
+	hl, err := c.DecayHalfLifeByType.parse()
 	if err != nil {
 		return bad("decay_half_life_days_by_type", "type=days pairs", strconv.Quote(string(c.DecayHalfLifeByType)))
 	}
 	for _, t := range slices.Sorted(maps.Keys(hl)) {
-		if !ValidType(t) {
-			return bad("decay_half_life_days_by_type", "keys that are atom types ("+strings.Join(AtomTypes, ", ")+")", strconv.Quote(t))
+		if !vocab.ValidType(t) {
+			return bad("decay_half_life_days_by_type", "keys that are atom types ("+strings.Join(vocab.AtomTypes, ", ")+")", strconv.Quote(t))
 		}
 		if v := hl[t]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return bad("decay_half_life_days_by_type."+t, "a number ≥ 0", v)

@@ -73,7 +73,7 @@ func TestCancelledContextWhileEmbedderIsSlow(t *testing.T) {
 			return err
 		},
 		"SearchMany": func(ctx context.Context) error {
-			_, err := s.SearchMany(ctx, []memcore.Query{{Text: "SLOW query"}, {Text: "ledger"}})
+			_, err := memcore.SearchMany(s, ctx, []memcore.Query{{Text: "SLOW query"}, {Text: "ledger"}})
 			return err
 		},
 		"Recall": func(ctx context.Context) error {

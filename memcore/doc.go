@@ -3,45 +3,55 @@
 // keeps anything the agent merely read in quarantine until a person
 // promotes it, and recalls the right few atoms each turn.
 //
-// # Pieces
+// # An agent needs four things
 //
-//   - Store (Open) is one extended/ directory in the on-disk format odek
-//     writes: atoms.json, chunks/<id>.md, quarantine.json, user_model.json,
-//     associations.json and a derived vector cache. Metadata is held in
-//     memory. Writers hold the store's lock file exclusively (flock on
-//     unix, LockFileEx on Windows), readers that must reload hold it shared,
-//     so readers in several processes proceed together; every wait ends at
-//     Options.LockTimeout (ErrLockTimeout) or with the caller's ctx. A
-//     process reloads whatever another process changed before it reads or
-//     writes. Embedding (a network call with an HTTP embedder) never
-//     happens under a lock. The file layer lives in internal/disk, the
-//     index pieces (the vector cache format, quantisation, the dedup LSH)
-//     in internal/index.
-//   - Add scans every text (package scan), redacts secrets, and routes it:
-//     user_said and user_approved atoms become live and recallable; every
-//     tainted source class, and anything the scanner blocks, goes to
-//     quarantine. Promote, SetPin, Forget, Confirm and Reject are the
-//     human-gated operations.
-//   - Search and Recall run the design's ranking: vector candidates widened
-//     by BM25, a min-score gate on the embedder-calibrated similarity, and
-//     the composite 0.6·similarity + 0.4·retention, where retention is
-//     confidence × 0.5^(age/half-life) × trust.
-//   - Hook is the per-turn entry point: BeforeTurn returns the blocks to
+//   - Open a Store on a directory with a Config (DefaultConfig, or a
+//     literal: zero fields mean the defaults). Open builds what the Config
+//     says: the embedder (Config.Embedding; nil is the offline hash
+//     embedder) and the memory LLM (Config.LLM; nil means rule-based
+//     fallbacks). Options.Embedder and Options.LLM override them. The
+//     library reads no configuration files and no environment.
+//   - NewHook is the per-turn entry point: BeforeTurn returns the blocks to
 //     inject (style guidance, user state, a return-after-break note, memory
-//     atoms) with predicted-intent recall and LLM rerank; RecordUserMessage
-//     extracts atoms from the person's message, applies inline approvals,
-//     links associations and runs user-state inference on its cadence.
-//   - Tool is the agent's memory tool (MemoryToolSpec describes it as
-//     data). It decides provenance itself (VerbatimUserSpan), may forget or
-//     pin only what it added in the same session, and cannot promote,
-//     confirm, unpin or change the user model.
-//   - Open builds what the Config says: the embedder (Config.Embedding)
-//     and the memory LLM (Config.LLM). The library reads no configuration
-//     files or environment variables; a Config literal means the defaults
-//     field by field.
-//   - Lifecycle: Hook.Close waits for (or cancels) the Hook's background
-//     inference; Store.Close waits for the store's background work. After
-//     Close, methods return ErrClosed.
+//     atoms); RecordUserMessage extracts atoms from the person's message,
+//     applies inline approvals ("odek, remember that …"; the name is
+//     Config.AgentName) and links associations.
+//   - NewTool is the agent's memory tool. MemoryToolSpec describes it as
+//     data (a JSON Schema; json.Marshal gives the OpenAI function object);
+//     CallJSON takes the model's arguments and returns the tool's JSON.
+//     Provenance comes from the Turn, never from the model: add_atom is
+//     user_said only when the text is the person's own words verbatim. The
+//     tool may forget or pin only what it added in the same session and
+//     cannot promote, confirm, unpin or change the user model.
+//   - Close the Hook (Hook.Close waits for or cancels its background
+//     inference), then the Store. After Close, methods return ErrClosed.
+//
+// # The Store
+//
+//   - Add and AddBatch write atoms. Every text is scanned (package scan)
+//     and secrets are redacted; user_said and user_approved atoms become
+//     live and recallable, every other source class — and an empty Source:
+//     trust is never the zero value — goes to quarantine.
+//   - Search and Recall rank by 0.6·similarity + 0.4·retention behind a
+//     min-score gate; retention is confidence × 0.5^(age/half-life) × trust
+//     (Atom.Retention with Config.HalfLifeFor). Get, List and Len read.
+//   - The person's acts, for a review surface (the odekmem TUI and CLI use
+//     exactly these): Quarantined, Promote, SetPin, Forget; Pending,
+//     Confirm, Reject and UserModel for user-model inferences;
+//     Contradictions, DetectContradictions and ResolveContradiction;
+//     IDsWithPrefix for short ids; Restore, Relink, Unpromote, UndoConfirm
+//     and RestorePending take an act back from what it returned.
+//   - Upkeep: Stats, Problems (damage found and repaired at open), Refresh,
+//     Compact, NextEvictions, IndexProgress; Export, ExportFile and Import
+//     for JSONL backups; RecordAgentMessage and AgentSessions for hooks
+//     that run outside the agent process.
+//
+// The store is one extended/ directory in the on-disk format odek writes
+// (atoms.json, chunks/<id>.md, quarantine.json, user_model.json,
+// associations.json and a derived vector cache). Every write is atomic and
+// taken under a lock file; a process reloads whatever another process
+// changed before it writes; every file keeps the fields odekmem does not
+// know.
 //
 // # Caveats
 //

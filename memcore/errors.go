@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"strconv"
+
+	"github.com/odekmem/odekmem/internal/textutil"
 )
 
 // ErrNotFound means no live or quarantined atom, or no pending review, has
@@ -43,7 +45,7 @@ var ErrEmptyText = errors.New("empty atom text")
 // rejected; the atom went to quarantine instead (see AddResult.Reason).
 var ErrBlocked = errors.New("blocked by scanner")
 
-// ErrUnknownType means an atom type is not one of AtomTypes.
+// ErrUnknownType means an atom type is not one of the Type constants.
 var ErrUnknownType = errors.New("unknown atom type")
 
 // ErrInvalidConfidence means a confidence is outside (0, 1] (0 = unset).
@@ -66,7 +68,7 @@ func notFound(format string, a ...any) error {
 // other safe spellings are still found: this runs only after the lookup.
 func missingAtom(id string) error {
 	if !isHexID(id) {
-		return fmt.Errorf("%w: %s is not an atom id (odekmem ids are 32 lowercase hex digits)", ErrInvalidID, strconv.Quote(scanRedact(TruncateChars(id, 80))))
+		return fmt.Errorf("%w: %s is not an atom id (odekmem ids are 32 lowercase hex digits)", ErrInvalidID, strconv.Quote(scanRedact(textutil.TruncateChars(id, 80))))
 	}
 	return notFound("no atom %s", id)
 }

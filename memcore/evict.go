@@ -54,7 +54,7 @@ func (s *Store) projectedLocked() int64 {
 // planEvictionLocked picks the atoms to evict so that adding a (nil for a
 // size check only) fits under the cap. It removes nothing.
 func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
-	capB := s.cfg.CapBytes()
+	capB := s.cfg.capBytes()
 	if capB <= 0 {
 		return nil, nil
 	}

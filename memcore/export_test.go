@@ -32,3 +32,27 @@ func ExpireQuarantine(s *Store) (int, error) {
 
 // LinkRequest asks for one association.
 type LinkRequest = linkRequest
+
+// VerbatimUserSpan is the tool's provenance rule: whether text is a
+// verbatim span of the person's message, and why not.
+var VerbatimUserSpan = verbatimUserSpan
+
+// CheckUserModelValue is the one check a user-model value passes before it
+// may be applied.
+var CheckUserModelValue = checkUserModelValue
+
+// ToolResult is the memory tool's JSON answer, decoded.
+type ToolResult = toolResult
+
+// SearchMany runs several searches in one pass over the index (the Hook's
+// per-turn searches).
+var SearchMany = (*Store).searchMany
+
+// Query is one search of SearchMany.
+type Query = searchQuery
+
+// Associate links a live atom to its neighbours.
+var Associate = (*Store).associate
+
+// NewHashEmbedder is the offline default embedder.
+var NewHashEmbedder = newHashEmbedder

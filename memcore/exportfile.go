@@ -10,19 +10,23 @@ import (
 	"path/filepath"
 )
 
-// ExportFile writes Export's output to the file at path (see WriteNewFile).
+// ExportFile writes Export's output to a new file at path, never through a
+// symbolic link or into a file someone else prepared: a new file is created
+// exclusively with mode 0600; an existing regular file is replaced
+// atomically, never opened; a link or anything but a regular file is
+// refused. On error nothing is left at a path that did not exist.
 func (s *Store) ExportFile(path string) error {
-	return WriteNewFile(path, s.Export)
+	return writeNewFile(path, s.Export)
 }
 
-// WriteNewFile creates the file at path with what fill writes, without
+// writeNewFile creates the file at path with what fill writes, without
 // ever writing through a symbolic link or into a file someone else
 // prepared: a new file is created exclusively (O_EXCL|O_NOFOLLOW, mode
 // 0600); an existing regular file is replaced atomically by a new 0600 file
 // (a temp file beside it, renamed over it), never opened; a symbolic link
 // or anything but a regular file at path is refused. The file is fsynced;
 // on error nothing is left at a path that did not exist.
-func WriteNewFile(path string, fill func(io.Writer) error) error {
+func writeNewFile(path string, fill func(io.Writer) error) error {
 	fi, err := os.Lstat(path)
 	switch {
 	case err == nil && fi.Mode()&fs.ModeSymlink != 0:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore/llm"
 )
 
@@ -71,7 +72,7 @@ func turnParts(msg string) []extractPart {
 	for _, src := range srcs {
 		g := groups[src]
 		parts = append(parts, extractPart{text: strings.Join(g.texts, "\n\n"), source: src,
-			reason: Truncate(pastedReasonPrefix+strings.Join(g.kinds, ", ")+" in the person's message", 200)})
+			reason: textutil.Truncate(pastedReasonPrefix+strings.Join(g.kinds, ", ")+" in the person's message", 200)})
 	}
 	return parts
 }
@@ -83,11 +84,11 @@ func stripMarks(text string) string {
 	out := lines[:0]
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		if isFenceLine(t) {
 			continue
 		}
-		if strings.HasPrefix(t, ">") {
-			l = strings.TrimPrefix(strings.TrimPrefix(t, ">"), " ")
+		if rest, ok := quotedLine(t); ok {
+			l = rest
 		}
 		out = append(out, l)
 	}

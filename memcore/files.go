@@ -71,8 +71,10 @@ func (s *Store) writeTracked(name string, data []byte) error {
 func (s *Store) writeAtomsLocked() error { return s.writeTracked(fileAtoms, s.atomsJSON()) }
 
 func (s *Store) quarantineJSON() []byte {
-	list := make([]*QuarantinedAtom, len(s.quar))
-	copy(list, s.quar)
+	list := make([]*quarEntry, len(s.quar))
+	for i, q := range s.quar {
+		list[i] = (*quarEntry)(q)
+	}
 	b, err := json.MarshalIndent(list, "", "  ")
 	if err != nil {
 		panic("memcore: marshal quarantine: " + err.Error())
@@ -88,7 +90,7 @@ func (s *Store) writeQuarantineLocked() error {
 }
 
 func (s *Store) writeUserModelLocked() error {
-	b, err := json.MarshalIndent(s.model, "", "  ")
+	b, err := json.MarshalIndent(userModelFile(s.model), "", "  ")
 	if err != nil {
 		return fmt.Errorf("marshal user model: %w", err)
 	}

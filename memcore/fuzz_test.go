@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -127,7 +128,7 @@ func FuzzImport(f *testing.F) {
 		defer s.Close()
 		s.Import(context.Background(), bytes.NewReader(data))
 		for _, a := range must(s.List(memcore.Filter{})) {
-			if memcore.IsTainted(a.SourceClass) {
+			if vocab.IsTainted(a.SourceClass) {
 				t.Fatalf("import made tainted atom %s live", a.ID)
 			}
 		}

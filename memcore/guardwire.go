@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/guard"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -37,7 +38,7 @@ func (s *Store) guardRejects(ctx context.Context, text string) bool {
 // guardWriteReason is the guard's part of a write: text on a tainted or
 // inferred path that the local scanner passed gets the guard's verdict.
 func (s *Store) guardWriteReason(ctx context.Context, text, src string, res scan.Result) string {
-	if s.opts.Guard == nil || res.Blocked() || !IsTainted(src) {
+	if s.opts.Guard == nil || res.Blocked() || !vocab.IsTainted(src) {
 		return ""
 	}
 	if s.guardRejects(ctx, text) {

@@ -100,8 +100,8 @@ func mentionsOtherProject(text, p string, s *Store) bool {
 // recent trusted atoms. The literal searches of msg run in the same pass
 // and are returned for recall.
 func (h *Hook) resolveAnaphora(ctx context.Context, msg string, t Turn, now time.Time) (string, bool, *literalResults, error) {
-	qs := append([]Query{{Text: msg, Options: SearchOptions{K: 5}}}, h.literalQueries(msg)...)
-	all, err := h.store.SearchMany(ctx, qs)
+	qs := append([]searchQuery{{Text: msg, Options: SearchOptions{K: 5}}}, h.literalQueries(msg)...)
+	all, err := h.store.searchMany(ctx, qs)
 	if err != nil {
 		return "", false, nil, err
 	}

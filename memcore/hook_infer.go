@@ -64,7 +64,7 @@ func (h *Hook) Infer(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	mj, _ := json.Marshal(confirmedOnly(model))
+	mj, _ := json.Marshal(userModelFile(confirmedOnly(model)))
 	atoms, err := h.store.List(Filter{})
 	if err != nil {
 		return err

@@ -23,11 +23,11 @@ var targetedTypes = []string{TypeConvention, TypeFile, TypeError}
 
 // literalQueries are the literal search of msg and, when prediction is on,
 // its type-targeted search.
-func (h *Hook) literalQueries(msg string) []Query {
+func (h *Hook) literalQueries(msg string) []searchQuery {
 	k := h.cfg.SemanticSearchTopK
-	qs := []Query{{Text: msg, Options: SearchOptions{K: k * max(1, h.cfg.SemanticSearchOverfetch)}}}
+	qs := []searchQuery{{Text: msg, Options: SearchOptions{K: k * max(1, h.cfg.SemanticSearchOverfetch)}}}
 	if h.anticipates() {
-		qs = append(qs, Query{Text: msg, Options: SearchOptions{K: max(1, k/2), Types: targetedTypes}})
+		qs = append(qs, searchQuery{Text: msg, Options: SearchOptions{K: max(1, k/2), Types: targetedTypes}})
 	}
 	return qs
 }
@@ -40,7 +40,7 @@ func (h *Hook) anticipates() bool {
 // literal results, plus each predicted intent's results and type-targeted
 // recall of conventions, files and errors, deduplicated and ranked by the
 // composite (or by the memory LLM when rerank is on), top K. All the
-// searches run in one pass over the index (Store.SearchMany); pre holds
+// searches run in one pass over the index (Store.searchMany); pre holds
 // the literal searches when they already ran with the anaphora search.
 func (h *Hook) recall(ctx context.Context, msg string, recent []string, model UserModel, t Turn, warn func(string, ...any), pre *literalResults) ([]Scored, []string, bool, error) {
 	k := h.cfg.SemanticSearchTopK
@@ -65,15 +65,15 @@ func (h *Hook) recall(ctx context.Context, msg string, recent []string, model Us
 	}
 	// One pass: the literal searches (unless they ran already), then per
 	// intent an open and a type-targeted search.
-	var qs []Query
+	var qs []searchQuery
 	if pre == nil {
 		qs = append(qs, h.literalQueries(msg)...)
 	}
 	first := len(qs)
 	for _, in := range intents {
-		qs = append(qs, Query{Text: in, Options: SearchOptions{K: k}}, Query{Text: in, Options: SearchOptions{K: max(1, k/2), Types: targetedTypes}})
+		qs = append(qs, searchQuery{Text: in, Options: SearchOptions{K: k}}, searchQuery{Text: in, Options: SearchOptions{K: max(1, k/2), Types: targetedTypes}})
 	}
-	res, err := h.store.SearchMany(ctx, qs)
+	res, err := h.store.searchMany(ctx, qs)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -146,7 +146,7 @@ func (h *Hook) predict(ctx context.Context, msg string, recent []string, model U
 	}
 	cctx, cancel := h.llmCtx(ctx)
 	defer cancel()
-	mj, _ := json.Marshal(confirmedOnly(model))
+	mj, _ := json.Marshal(userModelFile(confirmedOnly(model)))
 	out, err := llm.PredictIntents(cctx, h.llm, msg, recent, string(mj), n)
 	if err != nil {
 		warn("predict intents: %v (literal recall only)", err)

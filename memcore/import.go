@@ -18,7 +18,7 @@ import (
 //     secret redaction: atom text (as any write), the quarantine reason,
 //     context session and project, link kinds, pending-review ids, fields,
 //     values and evidence, user-model values;
-//   - every id must be in the store's id alphabet (ValidID);
+//   - every id must be in the store's id alphabet (vocab.ValidID);
 //   - user-model values pass the checks an inferred value passes before it
 //     may reach a prompt (known field, scan-clean, one short line);
 //   - timestamps in the future are clamped to now (a far-future

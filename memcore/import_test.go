@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -209,7 +210,7 @@ func TestValidIDIsTheStoreAlphabet(t *testing.T) {
 		".tmp-foo": false, "ABC": false, "a b": false, "../x": false, "a/b": false, "": false, "-a": false, "_a": false,
 		"a.md": false, "é": false, strings.Repeat("a", 129): false, "a\x00": false,
 	} {
-		if got := memcore.ValidID(id); got != want {
+		if got := vocab.ValidID(id); got != want {
 			t.Errorf("ValidID(%q) = %v, want %v", id, got, want)
 		}
 	}

@@ -3,14 +3,14 @@ package memcore
 import (
 	"math"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/umfield"
+	"github.com/odekmem/odekmem/internal/vocab"
 )
 
 // The user_model record of an import: checked by a pipeline worker
 // (modelPlan), applied in file order by the committer (applyModel).
-
-// ModelValueCheck is CheckUserModelValue: the one check a user-model value
-// passes before it may be applied (and so reach a prompt).
-func ModelValueCheck(field, value string) (string, error) { return CheckUserModelValue(field, value) }
 
 // modelPlan is a checked user_model record: the values to apply and the
 // pending reviews to queue.
@@ -27,7 +27,7 @@ func (p *recordParser) modelPlan(it *importItem, model *UserModel) *modelPlan {
 	}
 	plan := &modelPlan{version: model.Version}
 	for _, pair := range model.Values() {
-		v, err := ModelValueCheck(pair[0], pair[1])
+		v, err := checkUserModelValue(pair[0], pair[1])
 		if err != nil {
 			it.fail("user model %v", err)
 			continue
@@ -42,11 +42,11 @@ func (p *recordParser) modelPlan(it *importItem, model *UserModel) *modelPlan {
 		plan.apply = append(plan.apply, [2]string{pair[0], v})
 	}
 	for _, pr := range model.Pending {
-		if !ValidID(pr.ID) {
+		if !vocab.ValidID(pr.ID) {
 			it.fail("pending review with invalid id %q", truncateRunes(pr.ID, 40))
 			continue
 		}
-		if CanonicalField(pr.Field) == "" {
+		if umfield.Canonical(pr.Field) == "" {
 			it.fail("pending review %s: %v %q", pr.ID, ErrUnknownField, truncateRunes(pr.Field, 60))
 			continue
 		}
@@ -56,7 +56,7 @@ func (p *recordParser) modelPlan(it *importItem, model *UserModel) *modelPlan {
 			it.fail("pending review %s: blocked by the scanner: %s", pr.ID, why+why2)
 			continue
 		}
-		if _, err := CheckUserModelValue(pr.Field, val); err != nil {
+		if _, err := checkUserModelValue(pr.Field, val); err != nil {
 			it.fail("pending review %s: %v", pr.ID, err)
 			continue
 		}
@@ -67,7 +67,7 @@ func (p *recordParser) modelPlan(it *importItem, model *UserModel) *modelPlan {
 		if math.IsNaN(pr.Confidence) || pr.Confidence < 0 || pr.Confidence > 1 {
 			pr.Confidence = 0.5
 		}
-		pr.Value, pr.Evidence = val, Truncate(ev, maxEvidenceBytes)
+		pr.Value, pr.Evidence = val, textutil.Truncate(ev, maxEvidenceBytes)
 		if pr.CreatedAt.IsZero() || pr.CreatedAt.After(p.now) {
 			pr.CreatedAt = p.now
 		}
@@ -84,7 +84,7 @@ func (im *importer) applyModel(plan *modelPlan) error {
 		for _, x := range plan.apply {
 			// A restore fills what is unset and extends lists; it does not
 			// overwrite a value the person confirmed here.
-			if cur, _ := m.Get(x[0]); cur != "" && !isListField(x[0]) {
+			if cur, _ := m.Get(x[0]); cur != "" && !umfield.IsList(x[0]) {
 				continue
 			}
 			if err := m.Apply(x[0], x[1]); err == nil {
@@ -96,12 +96,12 @@ func (im *importer) applyModel(plan *modelPlan) error {
 		have := map[string]bool{}
 		for _, p := range m.Pending {
 			have[p.ID] = true
-			have["v\x00"+CanonicalField(p.Field)+"\x00"+strings.ToLower(p.Value)] = true
+			have["v\x00"+umfield.Canonical(p.Field)+"\x00"+strings.ToLower(p.Value)] = true
 		}
 		for _, p := range plan.queue {
-			key := "v\x00" + CanonicalField(p.Field) + "\x00" + strings.ToLower(p.Value)
+			key := "v\x00" + umfield.Canonical(p.Field) + "\x00" + strings.ToLower(p.Value)
 			if p.ID == "" {
-				p.ID = NewID()
+				p.ID = vocab.NewID()
 			}
 			if have[p.ID] || have[key] {
 				continue
@@ -124,9 +124,4 @@ func (im *importer) applyModel(plan *modelPlan) error {
 		}
 		return im.s.saveModelLocked(m)
 	})
-}
-
-func isListField(field string) bool {
-	c := CanonicalField(field)
-	return strings.HasPrefix(c, "technical.") || c == "interaction.common_openers"
 }

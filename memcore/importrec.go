@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/jsonl"
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
@@ -78,7 +80,7 @@ func (p *recordParser) parse(line int, b []byte) importItem {
 		it.fail("invalid record: %v", err)
 		return it
 	}
-	var rec ExportRecord
+	var rec exportRecord
 	if err := json.Unmarshal(b, &rec); err != nil {
 		it.fail("invalid JSON: %v", err)
 		return it
@@ -89,7 +91,7 @@ func (p *recordParser) parse(line int, b []byte) importItem {
 			it.kind, it.req = itemAtom, req
 		}
 	case "link":
-		if !ValidID(rec.A) || !ValidID(rec.B) {
+		if !vocab.ValidID(rec.A) || !vocab.ValidID(rec.B) {
 			it.fail("link with an id outside the store's id alphabet")
 			return it
 		}
@@ -105,14 +107,14 @@ func (p *recordParser) parse(line int, b []byte) importItem {
 			it.fail("user_model record without a user_model")
 			return it
 		}
-		it.kind, it.model = itemModel, p.modelPlan(&it, rec.UserModel)
+		it.kind, it.model = itemModel, p.modelPlan(&it, (*UserModel)(rec.UserModel))
 	default:
 		it.fail("unknown kind %q", truncateRunes(rec.Kind, 40))
 	}
 	return it
 }
 
-func truncateRunes(s string, n int) string { return TruncateChars(s, n) }
+func truncateRunes(s string, n int) string { return textutil.TruncateChars(s, n) }
 
 // checkText redacts a text field and reports why the scanner blocks it
 // ("" when it does not).
@@ -138,13 +140,13 @@ func checkText(v string) (string, string) {
 	return out, ""
 }
 
-func (p *recordParser) atomRequest(it *importItem, rec ExportRecord) (AddRequest, bool) {
+func (p *recordParser) atomRequest(it *importItem, rec exportRecord) (AddRequest, bool) {
 	if rec.Atom == nil || strings.TrimSpace(rec.Atom.Text) == "" {
 		it.fail("atom without text")
 		return AddRequest{}, false
 	}
 	a := rec.Atom
-	if a.ID != "" && !ValidID(a.ID) {
+	if a.ID != "" && !vocab.ValidID(a.ID) {
 		it.fail("invalid id %q: ids are lowercase letters, digits, '-' and '_' (see odekmem help ids)", truncateRunes(a.ID, 40))
 		return AddRequest{}, false
 	}
@@ -182,7 +184,7 @@ func (p *recordParser) atomRequest(it *importItem, rec ExportRecord) (AddRequest
 	}
 	var rel []string
 	for _, id := range req.Context.RelatedAtomIDs {
-		if ValidID(id) && len(rel) < maxRelatedIDs {
+		if vocab.ValidID(id) && len(rel) < maxRelatedIDs {
 			rel = append(rel, id)
 		}
 	}
@@ -205,7 +207,7 @@ func (p *recordParser) atomRequest(it *importItem, rec ExportRecord) (AddRequest
 				reason = r.RejectReason()
 			}
 		}
-		req.QuarantineReason = Truncate(reason, maxReasonBytes)
+		req.QuarantineReason = textutil.Truncate(reason, maxReasonBytes)
 		if rec.QuarantinedAt != nil {
 			req.QuarantinedAt = *rec.QuarantinedAt
 			if req.QuarantinedAt.After(p.now) {
@@ -217,12 +219,12 @@ func (p *recordParser) atomRequest(it *importItem, rec ExportRecord) (AddRequest
 		}
 	}
 	if len(blocked) > 0 {
-		req.QuarantineReason = Truncate("scan_rejected: the scanner blocked the imported "+strings.Join(blocked, " and ")+" (dropped)", maxReasonBytes)
+		req.QuarantineReason = textutil.Truncate("scan_rejected: the scanner blocked the imported "+strings.Join(blocked, " and ")+" (dropped)", maxReasonBytes)
 	}
 	if p.opts.AsUntrusted {
 		req.Pin = false
 		claim := req.Source
-		if !IsTainted(req.Source) {
+		if !vocab.IsTainted(req.Source) {
 			req.Source = SourceAgentGenerated
 		}
 		if req.QuarantineReason == "" || req.QuarantineReason == "tainted" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
@@ -85,7 +86,7 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 		}
 		turn := st.turn
 		if msg != "" {
-			st.recent = append(st.recent, TruncateChars(msg, 500))
+			st.recent = append(st.recent, textutil.TruncateChars(msg, 500))
 			if len(st.recent) > 6 {
 				st.recent = st.recent[len(st.recent)-6:]
 			}

@@ -40,12 +40,12 @@ const temporalWindow = 2
 
 var taskTypes = map[string]bool{TypeGoal: true, TypeDecision: true, TypeConvention: true, TypeIntent: true}
 
-// Associate links a new live atom to its temporal neighbours (same
+// associate links a new live atom to its temporal neighbours (same
 // session, nearby turns), task neighbours (same project, goal, decision,
 // convention or intent; bounded) and semantic neighbours
 // (association_semantic_top_k nearest above the min score). It does
 // nothing when associations_enabled is false.
-func (s *Store) Associate(ctx context.Context, id string) (int, error) {
+func (s *Store) associate(ctx context.Context, id string) (int, error) {
 	if !s.cfg.AssociationsEnabled {
 		return 0, nil
 	}
@@ -56,7 +56,7 @@ func (s *Store) Associate(ctx context.Context, id string) (int, error) {
 	return s.addLinks(ctx, s.associationLinks(ctx, a))
 }
 
-// associationLinks plans Associate's links for a live atom without
+// associationLinks plans associate's links for a live atom without
 // writing them, so a batch (ingest) links many atoms in one write.
 func (s *Store) associationLinks(ctx context.Context, a Atom) []linkRequest {
 	var links []linkRequest

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"github.com/odekmem/odekmem/memcore/internal/par"
 	"io/fs"
@@ -113,7 +114,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 			dirty = true
 			continue
 		}
-		if !ValidID(a.ID) {
+		if !vocab.ValidID(a.ID) {
 			if repair {
 				s.report(fileAtoms, fmt.Sprintf("invalid id %q", a.ID), s.saveAside("atoms-record.json", raw))
 			}
@@ -145,7 +146,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 			}
 			e.atom.Text = text
 		}
-		if !ValidSource(a.SourceClass) || IsTainted(a.SourceClass) {
+		if !vocab.ValidSource(a.SourceClass) || vocab.IsTainted(a.SourceClass) {
 			if repair {
 				s.report(fileAtoms, fmt.Sprintf("atom %s has untrusted source class %q in the live store", a.ID, a.SourceClass), "moved to quarantine")
 				toQuarantine = append(toQuarantine, &QuarantinedAtom{Atom: e.atom, QuarantinedAt: s.now().UTC(), Reason: "tainted", orig: e.orig})
@@ -255,7 +256,7 @@ func (s *Store) loadQuarantineLocked(repair bool) {
 	seen := map[string]bool{}
 	for _, raw := range recs {
 		var q QuarantinedAtom
-		if err := json.Unmarshal(raw, &q); err != nil || !ValidID(q.ID) || seen[q.ID] {
+		if err := json.Unmarshal(raw, &q); err != nil || !vocab.ValidID(q.ID) || seen[q.ID] {
 			if repair {
 				why := "invalid entry"
 				if err != nil {
@@ -296,7 +297,7 @@ func (s *Store) loadUserModelLocked(repair bool) {
 		return
 	}
 	if err == nil {
-		err = json.Unmarshal(data, &s.model)
+		err = json.Unmarshal(data, (*userModelFile)(&s.model))
 	}
 	if err != nil {
 		s.model = UserModel{}
@@ -308,9 +309,9 @@ func (s *Store) loadUserModelLocked(repair bool) {
 	// Pending entries with unusable ids are dropped (saved aside).
 	var keep []PendingReview
 	for _, p := range s.model.Pending {
-		if !ValidID(p.ID) {
+		if !vocab.ValidID(p.ID) {
 			if repair {
-				b, _ := json.Marshal(p)
+				b, _ := json.Marshal(pendingEntry(p))
 				s.report(fileUserModel, fmt.Sprintf("pending review with invalid id %q", p.ID), s.saveAside("pending-entry.json", b))
 			}
 			continue
@@ -380,7 +381,7 @@ func (s *Store) loadAssocLocked(repair bool) {
 	bad := 0
 	for _, id := range slices.Sorted(maps.Keys(plain)) {
 		for _, n := range plain[id] {
-			if !ValidID(id) || !ValidID(n) {
+			if !vocab.ValidID(id) || !vocab.ValidID(n) {
 				bad++
 				continue
 			}

@@ -58,7 +58,7 @@ func TestSearchManyEqualsSearch(t *testing.T) {
 			memcore.Query{Text: "   ", Options: memcore.SearchOptions{}},
 			memcore.Query{Text: hSentence(r, 80), Options: memcore.SearchOptions{}},
 		)
-		many, err := st.SearchMany(context.Background(), qs)
+		many, err := memcore.SearchMany(st, context.Background(), qs)
 		if err != nil {
 			t.Fatal(err)
 		}

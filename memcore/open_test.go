@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -218,7 +219,7 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"Export":   func() error { return st.Export(&strings.Builder{}) },
 		"Import":   func() error { _, err := st.Import(ctx, strings.NewReader("")); return err },
 		"Associate": func() error {
-			_, err := st.Associate(ctx, id)
+			_, err := memcore.Associate(st, ctx, id)
 			return err
 		},
 		"Restore": func() error {
@@ -318,7 +319,7 @@ func TestMissingIDErrors(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	unknown := memcore.NewID() // well-formed, never stored
+	unknown := vocab.NewID() // well-formed, never stored
 	cases := []struct {
 		name string
 		call func(id string) error

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
@@ -64,10 +66,10 @@ func cleanOrigin(o *Origin) *Origin {
 		return nil
 	}
 	c := *o
-	if !ValidSource(c.SourceClass) {
+	if !vocab.ValidSource(c.SourceClass) {
 		c.SourceClass = SourceAgentGenerated
 	}
-	short := func(s string, n int) string { return Truncate(strings.TrimSpace(scanRedact(s)), n) }
+	short := func(s string, n int) string { return textutil.Truncate(strings.TrimSpace(scanRedact(s)), n) }
 	c.Reason = short(c.Reason, 200)
 	c.Findings = nil
 	for _, f := range o.Findings {
@@ -104,7 +106,7 @@ func (s *Store) promotedAtom(q *QuarantinedAtom, allowBlocked bool) (Atom, error
 	}
 	res := scan.Scan(text)
 	redacted := res.Redacted != text
-	text = strings.TrimSpace(Truncate(res.Redacted, s.cfg.AtomMaxChars))
+	text = strings.TrimSpace(textutil.Truncate(res.Redacted, s.cfg.AtomMaxChars))
 	after := scan.Scan(text)
 	if after.Blocked() && !allowBlocked {
 		return Atom{}, fmt.Errorf("promote %s: %w: %s", q.ID, ErrBlocked, after.RejectReason())
@@ -113,7 +115,7 @@ func (s *Store) promotedAtom(q *QuarantinedAtom, allowBlocked bool) (Atom, error
 	a.SourceClass = SourceUserApproved
 	a.Origin = &Origin{
 		SourceClass:   q.SourceClass,
-		Reason:        Truncate(scanRedact(q.Reason), 200),
+		Reason:        textutil.Truncate(scanRedact(q.Reason), 200),
 		QuarantinedAt: q.QuarantinedAt.UTC(),
 		PromotedAt:    s.now().UTC(),
 		Findings:      originFindings(scan.Scan(q.Text).Findings),

@@ -17,9 +17,14 @@ import (
 // it looks like.
 //
 // The judgement is by line. A line is pasted when it is
-//   - inside an explicit marker: a fenced code block (``` or ~~~; an
-//     unclosed fence runs to the end), a "> " quoted line, or (removed
-//     before anything else) an <untrusted_content_…> wrapper;
+//   - inside an explicit marker: a fenced code block (``` or ~~~, paired
+//     as CommonMark pairs them: the closer is a bare run of the opener's
+//     character at least as long; an unclosed fence runs to the end, and
+//     when the fences do not balance everything from the first fence to
+//     the last is one paste), a quoted line ("> ", "＞", "›", "| ",
+//     "&gt;"), or (removed before anything else) an <untrusted_content_…>
+//     wrapper. Markers are judged after every line break became "\n" and
+//     invisible characters were removed;
 //   - machine output by its shape (pasteLineKind): a shell prompt
 //     ("$ make", "user@host:~$ …"), a timestamp at the start, a log level
 //     at the start or in brackets ("ERROR", "[warn]", "level=error"),
@@ -27,12 +32,13 @@ import (
 //     "goroutine 7 [running]", "panic: …", "FooError: …"), compiler or test
 //     output ("main.go:12:3: …", "=== RUN", "--- FAIL", "ok  pkg 0.1s"),
 //     an HTML tag at the start, a JSON line, a diff header, a table row or
-//     column-aligned output, an HTTP request or status line, a long run
-//     without spaces, or indented code (four spaces or a tab, not a list
-//     item);
+//     column-aligned or tab-separated output, an HTTP request or status
+//     line, a long run without spaces, or indented code (four spaces or a
+//     tab, not a list item);
 //   - after an e-mail header block ("On … wrote:", two header lines such
-//     as "From:"/"Subject:", "-----Original Message-----"): the rest of the
-//     message is the mail;
+//     as "From:"/"Subject:", a "From:" line with an address,
+//     "-----Original Message-----", "-------- Forwarded Message --------"
+//     in any case): the rest of the message is the mail;
 //   - in a paragraph that holds web-page chrome ("Skip to content",
 //     "Accept all cookies", "5 min read", "Was this page helpful?", a
 //     breadcrumb "Docs › Guides"): the whole paragraph is the page;
@@ -42,7 +48,8 @@ import (
 //   - after a shell prompt line, up to the next empty line (the command's
 //     output); between two pasted lines with no empty line in between; or
 //     right after a pasted line when it does not read as prose (code, an
-//     "Error:" line, no lower-case word).
+//     "Error:" line, no lower-case word) or when it follows two lines of
+//     machine output (a log's last message reads as prose).
 //
 // The person's own lines around a paste — "here is the log:", "why does
 // this fail?" — stay theirs.
@@ -122,13 +129,14 @@ var (
 	pasteHTMLRe     = regexp.MustCompile(`^\s*<(?:!DOCTYPE|!--|/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>)|<([a-zA-Z][\w-]*)(?:\s[^<>]*)?>[^<]*</([a-zA-Z][\w-]*)>`)
 	pasteJSONRe     = regexp.MustCompile(`^\s*(?:[{\[]\s*(?:"|\{|\[|$)|"[^"\n]{1,80}"\s*:\s*(?:"|\d|-|\{|\[|true|false|null)|[}\]],?\s*$)`)
 	pasteDiffRe     = regexp.MustCompile(`^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+|(?:\+\+\+|---) (?:[ab]/|/dev/null)|index [0-9a-f]{6,}\.\.)`)
-	pasteTableRe    = regexp.MustCompile(`^\s*[│|┃+╭╰├].*[│|┃+╮╯┤]\s*$|^\s*[─━═]{3,}|\S {3,}\S+ {3,}\S`)
+	pasteTableRe    = regexp.MustCompile(`^\s*[│|┃+╭╰├].*[│|┃+╮╯┤]\s*$|^\s*[─━═]{3,}|\S {3,}\S+ {3,}\S|\S\t+\S`)
 	pasteHTTPRe     = regexp.MustCompile(`^(?:(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) (?:/|https?://)\S* HTTP/\d|HTTP/\d(?:\.\d)? \d{3}\b)`)
 	pasteBlobRe     = regexp.MustCompile(`^\s*\S{60,}\s*$`)
 	pasteIndentRe   = regexp.MustCompile(`^(?: {4,}|\t)\S`)
 	pasteListRe     = regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s`)
-	pasteWroteRe    = regexp.MustCompile(`^\s*(?:On .{6,} wrote:\s*$|-{2,} ?(?:Original Message|Forwarded message) ?-{2,}|Begin forwarded message:)`)
-	pasteHeaderRe   = regexp.MustCompile(`^(?:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To):\s+\S`)
+	pasteWroteRe    = regexp.MustCompile(`^\s*(?:On .{6,} wrote:\s*$|-{2,} ?(?i:original message|forwarded message) ?-{2,}|(?i:begin forwarded message):)`)
+	pasteHeaderRe   = regexp.MustCompile(`^(?i:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To):\s+\S`)
+	pasteFromRe     = regexp.MustCompile(`^(?i:From):\s+.*(?:\S@\S|<[^>]+>|\[mailto:)`)
 	pasteChromeRe   = regexp.MustCompile(`(?i)^\s*(?:skip to (?:main )?content|accept (?:all )?cookies|we use cookies|\d+ min(?:ute)? read|table of contents|was this (?:page|article) helpful\??|all rights reserved|copyright ©|© \d{4}|edit this page|share this (?:article|post)|posted (?:by|on) |last (?:updated|modified)(?: on)?:? |advertisement|sign up for our newsletter)`)
 	pasteCrumbRe    = regexp.MustCompile(`\S+ [›»] \S+ [›»] \S`)
 	pasteProseWord  = regexp.MustCompile(`\b[a-z]{2,}\b`)
@@ -166,7 +174,7 @@ func pasteLineKind(l string) pasteKind {
 		return pasteHTML
 	case strings.ContainsAny(lead0(t), "{}[]\"") && pasteJSONRe.MatchString(l):
 		return pasteJSON
-	case (symbolLead || strings.Contains(t, "   ")) && pasteTableRe.MatchString(l):
+	case (symbolLead || strings.Contains(t, "   ") || strings.ContainsRune(t, '\t')) && pasteTableRe.MatchString(l):
 		return pasteTable
 	case len(t) >= 60 && pasteBlobRe.MatchString(l):
 		return pasteData
@@ -174,6 +182,12 @@ func pasteLineKind(l string) pasteKind {
 		return pasteCode
 	}
 	return ""
+}
+
+// machineOutput reports whether a kind is output a program printed line
+// by line (a log, a stack trace, test or compiler output).
+func machineOutput(k pasteKind) bool {
+	return k == pasteLog || k == pasteTrace || k == pasteTest
 }
 
 // lead0 is the first byte of t as a string.
@@ -201,31 +215,73 @@ func proseLike(l string) bool {
 // pasted (see the rules above). Untrusted-content wrappers are removed
 // first and belong to neither.
 func splitPasted(msg string) pastedText {
-	lines := strings.Split(scan.StripUntrusted(msg), "\n")
+	// Markers are judged on the text as the person sees it: every line
+	// break is "\n" and invisible characters are gone (a zero-width space
+	// before a fence or a "> " must not hide it).
+	lines := strings.Split(scan.StripUntrusted(scan.StripHidden(normalizeBreaks(msg))), "\n")
 	kinds := make([]pasteKind, len(lines))
 	marked := make([]bool, len(lines))
 
-	// Explicit marks: fences and "> " quotes.
-	fence := ""
-	fenceStart := -1
+	// Explicit marks: fences and quoted lines. Fences pair as CommonMark
+	// pairs them: a closing fence is a bare run of the opener's character
+	// (` or ~), at least as long, with no info string; an unclosed fence
+	// runs to the end of the message.
+	var blocks [][2]int // fenced blocks: opening and closing line
+	open := -1
+	var openCh byte
+	openLen := 0
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
-		switch {
-		case fence != "":
+		if open >= 0 {
 			kinds[i], marked[i] = pasteCode, true
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-				refineFence(lines, kinds, fenceStart, i)
+			if ch, n, bare := fenceOf(t); n > 0 && bare && ch == openCh && n >= openLen {
+				blocks = append(blocks, [2]int{open, i})
+				open = -1
 			}
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			fence, fenceStart = t[:3], i
+			continue
+		}
+		if ch, n, _ := fenceOf(t); n > 0 {
+			open, openCh, openLen = i, ch, n
 			kinds[i], marked[i] = pasteCode, true
-		case strings.HasPrefix(t, ">"):
+			continue
+		}
+		if _, ok := quotedLine(t); ok {
 			kinds[i], marked[i] = pasteQuote, true
 		}
 	}
-	if fence != "" {
-		refineFence(lines, kinds, fenceStart, len(lines)-1)
+	if open >= 0 {
+		// The fences do not balance: a paste brought a fence line of its
+		// own, and which fence lines the person typed is unknown. What
+		// lies between the first fence and the last one is one paste
+		// (the person's fences are the outer ones: text between blocks
+		// cannot be told from a paste that holds a closing and an opening
+		// fence); after the last fence line the text is the person's when
+		// that line could close the first fence, else the unclosed fence
+		// runs to the end.
+		first, firstCh, firstLen := open, openCh, openLen
+		if len(blocks) > 0 {
+			first = blocks[0][0]
+			firstCh, firstLen, _ = fenceOf(strings.TrimSpace(lines[first]))
+		}
+		end := len(lines) - 1
+		if first != open {
+			if ch, n, bare := fenceOf(strings.TrimSpace(lines[open])); bare && ch == firstCh && n >= firstLen {
+				end = open
+			}
+		}
+		for i := first; i <= end; i++ {
+			kinds[i], marked[i] = pasteCode, true
+		}
+		for i := end + 1; i < len(lines); i++ {
+			kinds[i], marked[i] = "", false
+			if _, ok := quotedLine(strings.TrimSpace(lines[i])); ok {
+				kinds[i], marked[i] = pasteQuote, true
+			}
+		}
+		blocks = append(blocks[:0], [2]int{first, end})
+	}
+	for _, b := range blocks {
+		refineFence(lines, kinds, b[0], b[1])
 	}
 
 	// Lines by their shape; a diff runs on through its context lines.
@@ -252,7 +308,7 @@ func splitPasted(msg string) pastedText {
 		if marked[i] {
 			continue
 		}
-		hdr := pasteWroteRe.MatchString(lines[i]) ||
+		hdr := pasteWroteRe.MatchString(lines[i]) || pasteFromRe.MatchString(lines[i]) ||
 			pasteHeaderRe.MatchString(lines[i]) && i+1 < len(lines) && pasteHeaderRe.MatchString(lines[i+1])
 		if !hdr {
 			continue
@@ -313,7 +369,11 @@ func splitPasted(msg string) pastedText {
 			}
 			continue
 		}
-		if !proseLike(lines[i]) {
+		// A prose line right after two or more lines of machine output
+		// (no empty line between) ends that output: a log's last message
+		// reads as prose. The person's own words after a log come after an
+		// empty line.
+		if !proseLike(lines[i]) || machineOutput(kinds[prev]) && prev > 0 && machineOutput(kinds[prev-1]) && !marked[prev-1] {
 			kinds[i] = kinds[prev]
 		}
 	}
@@ -416,6 +476,51 @@ func ownText(msg string) string {
 }
 
 func isFenceLine(l string) bool {
-	t := strings.TrimSpace(l)
-	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+	_, n, _ := fenceOf(strings.TrimSpace(l))
+	return n > 0
 }
+
+// fenceOf reads a trimmed line as a code fence: its character (` or ~),
+// the length of the run (0: not a fence), and whether nothing follows the
+// run (only such a line can close a fence).
+func fenceOf(t string) (ch byte, n int, bare bool) {
+	if len(t) < 3 || t[0] != '`' && t[0] != '~' {
+		return 0, 0, false
+	}
+	ch = t[0]
+	for n < len(t) && t[n] == ch {
+		n++
+	}
+	if n < 3 {
+		return 0, 0, false
+	}
+	return ch, n, strings.TrimSpace(t[n:]) == ""
+}
+
+// quoteMarkers open a quoted line: the e-mail and Markdown "> ", its
+// fullwidth and HTML-escaped forms, "›" and a "| " bar.
+var quoteMarkers = []string{">", "\uff1e", "&gt;", "\u203a", "| "}
+
+// quotedLine reports whether a trimmed line is quoted, and its text
+// without the marker.
+func quotedLine(t string) (string, bool) {
+	for _, m := range quoteMarkers {
+		if rest, ok := strings.CutPrefix(t, m); ok {
+			return strings.TrimPrefix(rest, " "), true
+		}
+	}
+	return t, false
+}
+
+// normalizeBreaks makes every line break "\n": CRLF, CR, NEL (U+0085),
+// LINE SEPARATOR (U+2028), PARAGRAPH SEPARATOR (U+2029), vertical tab and
+// form feed. The pasted-text judgement and the verbatim rule both read
+// lines through it, so no break the one sees can hide from the other.
+func normalizeBreaks(s string) string {
+	if !strings.ContainsAny(s, "\r\v\f\u0085\u2028\u2029") {
+		return s
+	}
+	return breakReplacer.Replace(s)
+}
+
+var breakReplacer = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\v", "\n", "\f", "\n", "\u0085", "\n", "\u2028", "\n", "\u2029", "\n")

@@ -50,9 +50,9 @@ func Example_quickStart() {
 	}
 	fmt.Println("blocks:", len(tc.Blocks), "stored:", len(rr.Added), rr.Added[0].Atom.Type)
 
-	// The agent's memory tool: its schema is data (memcore.MemoryToolSpec();
-	// .OpenAIFunction() renders the OpenAI shape). CallJSON takes the
-	// model's arguments; provenance comes from the turn, never the model.
+	// The agent's memory tool: its schema is data (memcore.MemoryToolSpec(),
+	// a JSON Schema; json.Marshal of it is the OpenAI function object).
+	// CallJSON takes the model's arguments; provenance comes from the turn.
 	tool := memcore.NewTool(st) // one per agent process: it remembers what it proposed per session
 	out := tool.CallJSON(ctx, []byte(`{"action":"search_atoms","query":"which database for the ledger"}`), turn)
 	var res struct {

@@ -3,6 +3,9 @@ package memcore
 import (
 	"context"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/umfield"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"strings"
 
 	"github.com/odekmem/odekmem/memcore/scan"
@@ -35,7 +38,7 @@ func (s *Store) settlePending(ctx context.Context, pendingID string, apply bool)
 		p = s.model.Pending[i]
 		m := s.model.clone()
 		if apply {
-			v, err := CheckUserModelValue(p.Field, p.Value)
+			v, err := checkUserModelValue(p.Field, p.Value)
 			if err != nil {
 				return fmt.Errorf("confirm %s: %w", pendingID, err)
 			}
@@ -75,11 +78,11 @@ func (s *Store) pendingIndex(id string) int {
 // user_state_max_pending by dropping the oldest. It returns the entry, or
 // ok=false when it was a duplicate.
 func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingReview, bool, error) {
-	canon := CanonicalField(p.Field)
+	canon := umfield.Canonical(p.Field)
 	if canon == "" {
 		return p, false, fmt.Errorf("%w %q", ErrUnknownField, p.Field)
 	}
-	v, err := CheckUserModelValue(canon, p.Value)
+	v, err := checkUserModelValue(canon, p.Value)
 	if err != nil {
 		return p, false, fmt.Errorf("pending: %w", err)
 	}
@@ -89,10 +92,10 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 	if s.guardRejects(ctx, p.Value+"\n"+p.Evidence) {
 		return p, false, fmt.Errorf("%w: pending %s: %w", ErrBlocked, canon, ErrGuardRejected)
 	}
-	p.Evidence = Truncate(scanRedact(p.Evidence), 500)
+	p.Evidence = textutil.Truncate(scanRedact(p.Evidence), 500)
 	p.Value = v
 	if p.ID == "" {
-		p.ID = NewID()
+		p.ID = vocab.NewID()
 	}
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = s.now().UTC()
@@ -104,7 +107,7 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 			return nil
 		}
 		for _, q := range s.model.Pending {
-			if CanonicalField(q.Field) == canon && strings.EqualFold(q.Value, p.Value) {
+			if umfield.Canonical(q.Field) == canon && strings.EqualFold(q.Value, p.Value) {
 				ok = false
 				return nil
 			}
@@ -124,7 +127,7 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 // low-impact inferences (focus, technical) and for human edits; the value
 // is scanned first.
 func (s *Store) applyDirect(ctx context.Context, field, value string) error {
-	value, err := CheckUserModelValue(field, value)
+	value, err := checkUserModelValue(field, value)
 	if err != nil {
 		return err
 	}

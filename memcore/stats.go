@@ -53,7 +53,7 @@ type IndexStats struct {
 func (s *Store) Stats() (Stats, error) {
 	var st Stats
 	if err := s.read(func() {
-		st = Stats{Dir: s.dir, CapBytes: s.cfg.CapBytes(), Components: map[string]int64{},
+		st = Stats{Dir: s.dir, CapBytes: s.cfg.capBytes(), Components: map[string]int64{},
 			ByType: map[string]int{}, BySource: map[string]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
 		for rel, n := range s.size.usage {
 			c := componentOf(rel)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/guard"
 	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"os"
@@ -74,10 +75,13 @@ type QuarantinedAtom struct {
 	orig []byte
 }
 
+// quarEntry is a QuarantinedAtom in quarantine.json, with the unknown
+// fields it was read with.
+type quarEntry QuarantinedAtom
+
 // MarshalJSON writes the entry with the unknown fields it was read with.
-func (q QuarantinedAtom) MarshalJSON() ([]byte, error) {
-	type plain QuarantinedAtom
-	b, err := json.Marshal(plain(q))
+func (q quarEntry) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(QuarantinedAtom(q))
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +100,7 @@ type entry struct {
 	atom Atom
 	raw  []byte // record bytes as laid out inside atoms.json; nil → marshal
 	orig []byte // the record as read, for its unknown fields (nil: ours)
-	norm string // NormalizeText(atom.Text), computed on first use
+	norm string // textutil.Normalize(atom.Text), computed on first use
 
 	// Incremental size accounting (see track).
 	recLen, cacheLen int64
@@ -305,7 +309,7 @@ func (s *Store) saveAside(name string, data []byte) string {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "could not save aside: " + err.Error()
 	}
-	p := filepath.Join(dir, name+"."+s.now().UTC().Format("20060102T150405")+"-"+NewID()[:6])
+	p := filepath.Join(dir, name+"."+s.now().UTC().Format("20060102T150405")+"-"+vocab.NewID()[:6])
 	if err := disk.WriteFile(p, data); err != nil {
 		return "could not save aside: " + err.Error()
 	}

@@ -125,7 +125,7 @@ func TestStoreQuarantineShareFlood(t *testing.T) {
 	if must(s.Len()) != 20 {
 		t.Fatalf("trusted atoms lost: %d", must(s.Len()))
 	}
-	share := int64(float64(s.Config().CapBytes()) * 0.05)
+	share := int64(float64(int64(s.Config().MaxSizeMB*(1<<20))) * 0.05)
 	fi, _ := os.Stat(filepath.Join(dir, "quarantine.json"))
 	if fi.Size() > share {
 		t.Fatalf("quarantine.json %d bytes > share %d", fi.Size(), share)

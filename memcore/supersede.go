@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/embed"
 	"github.com/odekmem/odekmem/memcore/llm"
 )
@@ -100,7 +102,7 @@ func (s *Store) loadContradictionsLocked(repair bool) {
 		return
 	}
 	for _, c := range f.Contradictions {
-		if ValidID(c.ID) && ValidID(c.Old) && ValidID(c.New) && c.Old != c.New {
+		if vocab.ValidID(c.ID) && vocab.ValidID(c.Old) && vocab.ValidID(c.New) && c.Old != c.New {
 			s.contra = append(s.contra, c)
 		}
 	}
@@ -197,7 +199,7 @@ func (s *Store) detectContradictions(ctx context.Context, id string, c LLMClient
 	if err != nil {
 		return nil, err
 	}
-	if q != nil || IsTainted(a.SourceClass) {
+	if q != nil || vocab.IsTainted(a.SourceClass) {
 		return nil, nil // only a trusted live atom can supersede
 	}
 	known := map[string]bool{}
@@ -265,7 +267,7 @@ func (s *Store) detectContradictions(ctx context.Context, id string, c LLMClient
 			if s.byID[h.old.ID] == nil {
 				continue
 			}
-			c := Contradiction{ID: NewID(), Old: h.old.ID, New: a.ID, Subject: TruncateChars(h.subject, 120), Method: h.method, CreatedAt: s.now().UTC()}
+			c := Contradiction{ID: vocab.NewID(), Old: h.old.ID, New: a.ID, Subject: textutil.TruncateChars(h.subject, 120), Method: h.method, CreatedAt: s.now().UTC()}
 			s.contra = append(s.contra, c)
 			s.graph.link(c.Old, c.New, LinkSupersedes)
 			out = append(out, c)

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/odekmem/odekmem/internal/vocab"
 )
 
 // Open-time checks and repair of the store directory: who owns it, links,
@@ -211,7 +213,7 @@ func (s *Store) moveAside(rel string) string {
 	if err != nil {
 		return "could not move aside: " + err.Error()
 	}
-	dst := filepath.Join(dstDir, filepath.Base(rel)+"."+s.now().UTC().Format("20060102T150405")+"-"+NewID()[:6])
+	dst := filepath.Join(dstDir, filepath.Base(rel)+"."+s.now().UTC().Format("20060102T150405")+"-"+vocab.NewID()[:6])
 	if err := os.Rename(src, dst); err != nil {
 		return "could not move aside: " + err.Error()
 	}
@@ -351,7 +353,7 @@ func (s *Store) checkChunksLocked() error {
 		rel := filepath.Join(dirChunks, name)
 		p := filepath.Join(s.dir, rel)
 		switch {
-		case !ok || !ValidID(id):
+		case !ok || !vocab.ValidID(id):
 			s.report(rel, "unexpected file in chunks/", s.moveAside(rel))
 			delete(s.chunkSize, name)
 		case s.byID[id] != nil:

@@ -247,45 +247,46 @@ func TestToolSchemaListsOnlyWhatItCanDo(t *testing.T) {
 	st := hOpen(t, nil, nil)
 	tool := memcore.NewTool(st)
 	spec := memcore.MemoryToolSpec()
-	if spec.Name != "memory" || len(spec.Actions) == 0 {
-		t.Fatalf("spec: %+v", spec)
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, a := range spec.ActionNames() {
+	// json.Marshal(spec) is the OpenAI function object.
+	var fn struct {
+		Name       string `json:"name"`
+		Parameters struct {
+			Properties map[string]struct {
+				Enum []string `json:"enum"`
+			} `json:"properties"`
+			Required []string `json:"required"`
+		} `json:"parameters"`
+	}
+	if err := json.Unmarshal(raw, &fn); err != nil || fn.Name != "memory" || strings.Join(fn.Parameters.Required, ",") != "action" {
+		t.Fatalf("function object: %v %s", err, raw)
+	}
+	actions := fn.Parameters.Properties["action"].Enum
+	if len(actions) == 0 {
+		t.Fatalf("no actions: %s", raw)
+	}
+	for _, a := range actions {
 		if a == "confirm_pending_review" || a == "promote_atom" || a == "unpin_atom" {
 			t.Fatalf("the schema offers %s, which the tool cannot do", a)
 		}
-		args := map[string]string{"action": a}
-		for _, act := range spec.Actions {
-			if act.Name == a {
-				for _, p := range act.Required {
-					args[p] = "something to do"
-				}
-			}
-		}
+		args := map[string]string{"action": a, "content": "something to do", "query": "something to do", "atom_id": "something", "pending_id": "something"}
 		raw, _ := json.Marshal(args)
 		r := hTool(t, tool, string(raw), memcore.Turn{SessionID: "s1", Message: "something to do"})
-		if strings.Contains(r.Error, "unknown action") {
+		if strings.Contains(r.Error, "unknown action") || strings.Contains(r.Error, "invalid arguments") {
 			t.Fatalf("advertised action %s is unknown to the tool: %+v", a, r)
 		}
 	}
-	var fn struct {
-		Type     string `json:"type"`
-		Function struct {
-			Name       string `json:"name"`
-			Parameters struct {
-				Properties map[string]struct {
-					Enum []string `json:"enum"`
-				} `json:"properties"`
-				Required []string `json:"required"`
-			} `json:"parameters"`
-		} `json:"function"`
-	}
-	raw := spec.OpenAIFunctionJSON()
-	if err := json.Unmarshal(raw, &fn); err != nil || fn.Type != "function" || fn.Function.Name != "memory" {
-		t.Fatalf("OpenAI shape: %v %s", err, raw)
-	}
-	if got := fn.Function.Parameters.Properties["action"].Enum; strings.Join(got, ",") != strings.Join(spec.ActionNames(), ",") {
-		t.Fatalf("action enum %v", got)
+	for name := range fn.Parameters.Properties {
+		args, _ := json.Marshal(map[string]string{"action": "list_quarantine", name: "x"})
+		if name == "confidence" {
+			args = []byte(`{"action":"list_quarantine","confidence":0.5}`)
+		}
+		if r := hTool(t, tool, string(args), memcore.Turn{}); strings.Contains(r.Error, "invalid arguments") {
+			t.Fatalf("advertised parameter %s is unknown to the tool: %+v", name, r)
+		}
 	}
 	for _, bad := range []string{"odekmem", "CLI", "run `"} {
 		if strings.Contains(string(raw), bad) {

@@ -3,6 +3,8 @@ package memcore
 import (
 	"context"
 	"fmt"
+
+	"github.com/odekmem/odekmem/internal/umfield"
 )
 
 // Undo support for the review surfaces (the TUI's u key). Each function
@@ -34,7 +36,7 @@ func (s *Store) Unpromote(ctx context.Context, q QuarantinedAtom, links []Link) 
 // returned for it before the confirm (a list field gets back exactly its
 // old items), and the review returns to the queue.
 func (s *Store) UndoConfirm(ctx context.Context, p PendingReview, prev string) error {
-	field := CanonicalField(p.Field)
+	field := umfield.Canonical(p.Field)
 	if field == "" {
 		return fmt.Errorf("%w %q", ErrUnknownField, p.Field)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -89,7 +90,7 @@ func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 			t.Errorf("%s: review not queued again", c.field)
 		}
 	}
-	if !memcore.IsListField("technical.tools") || memcore.IsListField("style.tone") {
+	if !umfield.IsList("technical.tools") || umfield.IsList("style.tone") {
 		t.Error("IsListField")
 	}
 }

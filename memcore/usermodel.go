@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/odekmem/odekmem/internal/umfield"
 )
 
 // UserModel is user_model.json: the confirmed model of the person plus the
@@ -16,16 +18,25 @@ type UserModel struct {
 	// Version is kept as read and written as a JSON string (odek declares
 	// it a string and rejects the whole file otherwise); a number on disk
 	// is read as its digits.
-	Version     string
-	Style       Style
-	Technical   Technical
-	Focus       Focus
-	Interaction Interaction
-	Pending     []PendingReview
+	Version     string          `json:"version,omitempty"`
+	Style       Style           `json:"style"`
+	Technical   Technical       `json:"technical"`
+	Focus       Focus           `json:"current_focus"`
+	Interaction Interaction     `json:"interaction_patterns"`
+	Pending     []PendingReview `json:"pending_review,omitempty"`
 	// orig is the file as read: keys odekmem does not know, at any level,
-	// are written back from it (see keepUnknown).
+	// are written back from it (see keepUnknown and userModelFile).
 	orig []byte
 }
+
+// userModelFile is UserModel in user_model.json: the file's own shape
+// (version a string, empty sections omitted, a pending value that is a
+// list or number accepted) with every unknown key kept.
+type userModelFile UserModel
+
+// pendingEntry is a PendingReview in user_model.json, with its unknown
+// fields kept.
+type pendingEntry PendingReview
 
 // Style is the person's communication style.
 type Style struct {
@@ -71,9 +82,8 @@ type PendingReview struct {
 }
 
 // MarshalJSON writes the entry with the unknown fields it was read with.
-func (p PendingReview) MarshalJSON() ([]byte, error) {
-	type plain PendingReview
-	b, err := json.Marshal(plain(p))
+func (p pendingEntry) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(PendingReview(p))
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +92,7 @@ func (p PendingReview) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts a value that is a string, number, bool or array of
 // strings (joined with ", "), as other writers may store lists.
-func (p *PendingReview) UnmarshalJSON(b []byte) error {
+func (p *pendingEntry) UnmarshalJSON(b []byte) error {
 	var raw struct {
 		ID         string          `json:"id"`
 		Field      string          `json:"field"`
@@ -94,7 +104,7 @@ func (p *PendingReview) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*p = PendingReview{ID: raw.ID, Field: raw.Field, Evidence: raw.Evidence, Confidence: raw.Confidence, CreatedAt: raw.CreatedAt,
+	*p = pendingEntry{ID: raw.ID, Field: raw.Field, Evidence: raw.Evidence, Confidence: raw.Confidence, CreatedAt: raw.CreatedAt,
 		orig: append([]byte(nil), b...)}
 	v := bytes.TrimSpace(raw.Value)
 	switch {
@@ -113,8 +123,8 @@ func (p *PendingReview) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Empty reports whether the model holds no confirmed values.
-func (m UserModel) Empty() bool {
+// empty reports whether the model holds no confirmed values.
+func (m UserModel) empty() bool {
 	return m.Style == (Style{}) && len(m.Technical.Languages)+len(m.Technical.Patterns)+len(m.Technical.Tools) == 0 &&
 		m.Focus.Project == "" && m.Focus.Task == "" && m.Focus.Blocker == nil &&
 		len(m.Interaction.CommonOpeners) == 0 && m.Interaction.FollowupAfterBugfix == "" && m.Interaction.FollowupAfterRefactor == ""
@@ -127,12 +137,12 @@ func userModelSchema() keySchema {
 }
 
 // UnmarshalJSON reads user_model.json, keeping every unknown key.
-func (m *UserModel) UnmarshalJSON(b []byte) error {
+func (m *userModelFile) UnmarshalJSON(b []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*m = UserModel{orig: append([]byte(nil), b...)}
+	*m = userModelFile{orig: append([]byte(nil), b...)}
 	if v := bytes.TrimSpace(raw["version"]); len(v) > 0 && v[0] != '"' && string(v) != "null" {
 		var n json.Number
 		if err := json.Unmarshal(v, &n); err != nil {
@@ -149,13 +159,17 @@ func (m *UserModel) UnmarshalJSON(b []byte) error {
 		}
 		return nil
 	}
+	var pending []pendingEntry
 	for _, kv := range []struct {
 		k string
 		v any
-	}{{"version", &m.Version}, {"style", &m.Style}, {"technical", &m.Technical}, {"current_focus", &m.Focus}, {"interaction_patterns", &m.Interaction}, {"pending_review", &m.Pending}} {
+	}{{"version", &m.Version}, {"style", &m.Style}, {"technical", &m.Technical}, {"current_focus", &m.Focus}, {"interaction_patterns", &m.Interaction}, {"pending_review", &pending}} {
 		if err := dec(kv.k, kv.v); err != nil {
 			return err
 		}
+	}
+	for _, p := range pending {
+		m.Pending = append(m.Pending, PendingReview(p))
 	}
 	return nil
 }
@@ -163,14 +177,14 @@ func (m *UserModel) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the FORMATS.md shape: version as a string, empty
 // members and sections omitted, and every key odekmem does not know, at any
 // level, as it was read.
-func (m UserModel) MarshalJSON() ([]byte, error) {
+func (m userModelFile) MarshalJSON() ([]byte, error) {
 	var out struct {
-		Version     string          `json:"version,omitempty"`
-		Style       *Style          `json:"style,omitempty"`
-		Technical   *Technical      `json:"technical,omitempty"`
-		Focus       *Focus          `json:"current_focus,omitempty"`
-		Interaction *Interaction    `json:"interaction_patterns,omitempty"`
-		Pending     []PendingReview `json:"pending_review,omitempty"`
+		Version     string         `json:"version,omitempty"`
+		Style       *Style         `json:"style,omitempty"`
+		Technical   *Technical     `json:"technical,omitempty"`
+		Focus       *Focus         `json:"current_focus,omitempty"`
+		Interaction *Interaction   `json:"interaction_patterns,omitempty"`
+		Pending     []pendingEntry `json:"pending_review,omitempty"`
 	}
 	out.Version = m.Version
 	if m.Style != (Style{}) {
@@ -185,7 +199,9 @@ func (m UserModel) MarshalJSON() ([]byte, error) {
 	if len(m.Interaction.CommonOpeners) > 0 || m.Interaction.FollowupAfterBugfix != "" || m.Interaction.FollowupAfterRefactor != "" {
 		out.Interaction = &m.Interaction
 	}
-	out.Pending = m.Pending
+	for _, p := range m.Pending {
+		out.Pending = append(out.Pending, pendingEntry(p))
+	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, err
@@ -219,9 +235,10 @@ type modelField struct {
 }
 
 // modelFields is every field confirm understands, in canonical spelling
-// and display order; Get, Apply, IsListField and UndoConfirm all go
-// through it. llm.UserStateFields names the same paths for inference
-// (that package cannot import this one); a test keeps the two in step.
+// and display order (umfield.Fields, which is llm.UserStateFields, the
+// paths inference may propose); Get, Apply and UndoConfirm all go through
+// it. A test keeps the table in step with umfield (names, order, which
+// fields are lists).
 var modelFields = []modelField{
 	{name: "style.verbosity", str: func(m *UserModel) *string { return &m.Style.Verbosity }},
 	{name: "style.humor", str: func(m *UserModel) *string { return &m.Style.Humor }},
@@ -239,55 +256,15 @@ var modelFields = []modelField{
 	{name: "technical.tools", list: func(m *UserModel) *[]string { return &m.Technical.Tools }},
 }
 
-// UserModelFields lists every dotted path confirm understands, in their
-// canonical spelling.
-var UserModelFields = func() []string {
-	names := make([]string, len(modelFields))
-	for i, f := range modelFields {
-		names[i] = f.name
-	}
-	return names
-}()
-
 // lookupField returns the accessor for any accepted spelling of a path.
 func lookupField(field string) (modelField, bool) {
-	c := CanonicalField(field)
+	c := umfield.Canonical(field)
 	for _, f := range modelFields {
 		if f.name == c {
 			return f, true
 		}
 	}
 	return modelField{}, false
-}
-
-// CanonicalField maps accepted spellings (current_focus.*, interaction_patterns.*,
-// any case) to the canonical dotted path, or "" when the path is unknown.
-func CanonicalField(field string) string {
-	f := strings.ToLower(strings.TrimSpace(field))
-	sect, name, ok := strings.Cut(f, ".")
-	if !ok {
-		return ""
-	}
-	switch sect {
-	case "current_focus":
-		sect = "focus"
-	case "interaction_patterns":
-		sect = "interaction"
-	}
-	c := sect + "." + name
-	for _, known := range modelFields {
-		if known.name == c {
-			return c
-		}
-	}
-	return ""
-}
-
-// IsListField reports whether a user-model field holds a list, so that
-// Confirm appends the value instead of replacing the field.
-func IsListField(field string) bool {
-	f, ok := lookupField(field)
-	return ok && f.list != nil
 }
 
 // Get returns the confirmed value at a dotted path ("" if unset) and
@@ -315,7 +292,7 @@ func (m *UserModel) Apply(field, value string) error {
 	f, ok := lookupField(field)
 	switch {
 	case !ok:
-		return fmt.Errorf("%w %q: confirm understands %s", ErrUnknownField, field, strings.Join(UserModelFields, ", "))
+		return fmt.Errorf("%w %q: confirm understands %s", ErrUnknownField, field, strings.Join(umfield.Fields, ", "))
 	case f.list != nil:
 		list := f.list(m)
 		for _, item := range splitItems(value) {
@@ -367,10 +344,10 @@ func splitItems(v string) []string {
 }
 
 // Values returns every confirmed value as (canonical path, value) pairs in
-// the order of UserModelFields, skipping empty ones.
+// a fixed order (style, focus, interaction, technical), skipping empty ones.
 func (m UserModel) Values() [][2]string {
 	var out [][2]string
-	for _, f := range UserModelFields {
+	for _, f := range umfield.Fields {
 		if v, _ := m.Get(f); v != "" {
 			out = append(out, [2]string{f, v})
 		}

@@ -6,55 +6,39 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/memcore/llm"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
 // User-model values reach the system prompt, so every path that sets one —
 // inference (direct or queued), confirm, an edited user_model.json, import
-// — passes CheckUserModelValue, and the prompt paths check again what they
+// — passes checkUserModelValue, and the prompt paths check again what they
 // read:
 //
 //   - style.* values are enumerated: one to three words from the field's
-//     vocabulary (StyleVocabulary), so "Style guidance:" is always text
+//     vocabulary (umfield.StyleVocabulary), so "Style guidance:" is always text
 //     odekmem wrote;
 //   - free text (focus, interaction, technical) must pass the scanner, is
-//     one line of at most MaxUserModelText characters (list items
-//     MaxUserModelItem, at most MaxUserModelItems of them), and reaches a
+//     one line of at most umfield.MaxText characters (list items
+//     umfield.MaxItem, at most umfield.MaxItems of them), and reaches a
 //     prompt only inside the untrusted-content wrapper of the user-state
 //     block.
 
 // ErrInvalidValue means a user-model value is not one the field allows.
 var ErrInvalidValue = errors.New("invalid user-model value")
 
-// Bounds on user-model free text.
-const (
-	MaxUserModelText  = 160
-	MaxUserModelItem  = 60
-	MaxUserModelItems = 20
-)
-
-// StyleVocabulary lists the words each style field may use.
-var StyleVocabulary = map[string][]string{
-	"style.verbosity":         {"low", "medium", "high", "brief", "terse", "concise", "minimal", "short", "moderate", "normal", "detailed", "verbose", "long"},
-	"style.explanation_depth": {"low", "medium", "high", "shallow", "minimal", "brief", "moderate", "normal", "deep", "detailed", "thorough", "expert", "beginner", "intermediate"},
-	"style.formality":         {"low", "medium", "high", "casual", "informal", "neutral", "formal", "professional", "relaxed", "semi-formal"},
-	"style.humor":             {"none", "low", "medium", "high", "light", "some", "dry", "playful", "occasional", "minimal", "witty"},
-	"style.tone": {"direct", "friendly", "neutral", "warm", "concise", "technical", "blunt", "polite", "encouraging", "professional", "casual", "enthusiastic", "calm", "matter-of-fact", "pragmatic", "supportive", "patient", "terse", "formal", "informal", "collaborative", "candid", "precise", "positive", "serious", "relaxed",
-		"plain", "dry", "sardonic", "playful", "humorous", "witty", "grumpy", "gentle", "firm", "upbeat", "cheerful", "curt", "brief", "detailed",
-		"respectful", "empathetic", "assertive", "objective", "analytical", "skeptical", "sceptical", "dry-humored", "businesslike", "conversational"},
-}
-
 // styleFillers may join vocabulary words ("direct and friendly").
 var styleFillers = map[string]bool{"and": true, "but": true, "very": true, "quite": true, "fairly": true, "somewhat": true, "slightly": true, "mostly": true}
 
-// CheckUserModelValue validates value for a user-model field (any accepted
+// checkUserModelValue validates value for a user-model field (any accepted
 // spelling of the path) and returns it cleaned: one line, white space
 // folded. An empty value is allowed (it unsets). Errors wrap
 // ErrUnknownField, ErrBlocked (the scanner rejects it) or ErrInvalidValue,
 // and name the field and what it allows.
-func CheckUserModelValue(field, value string) (string, error) {
-	canon := CanonicalField(field)
+func checkUserModelValue(field, value string) (string, error) {
+	canon := umfield.Canonical(field)
 	if canon == "" {
 		return "", fmt.Errorf("%w %q", ErrUnknownField, field)
 	}
@@ -68,7 +52,7 @@ func CheckUserModelValue(field, value string) (string, error) {
 	if r := scan.Scan(v); r.Blocked() {
 		return "", fmt.Errorf("%w: %s: %s", ErrBlocked, canon, r.RejectReason())
 	}
-	if vocab, ok := StyleVocabulary[canon]; ok {
+	if vocab, ok := umfield.StyleVocabulary[canon]; ok {
 		if err := checkStyleWords(canon, v, vocab); err != nil {
 			return "", err
 		}
@@ -77,18 +61,18 @@ func CheckUserModelValue(field, value string) (string, error) {
 	switch canon {
 	case "technical.languages", "technical.patterns", "technical.tools", "interaction.common_openers":
 		items := strings.Split(v, ",")
-		if len(items) > MaxUserModelItems {
-			return "", fmt.Errorf("%w: %s: %d items; at most %d", ErrInvalidValue, canon, len(items), MaxUserModelItems)
+		if len(items) > umfield.MaxItems {
+			return "", fmt.Errorf("%w: %s: %d items; at most %d", ErrInvalidValue, canon, len(items), umfield.MaxItems)
 		}
 		for _, it := range items {
-			if n := len([]rune(strings.TrimSpace(it))); n > MaxUserModelItem {
-				return "", fmt.Errorf("%w: %s: an item of %d characters; at most %d each", ErrInvalidValue, canon, n, MaxUserModelItem)
+			if n := len([]rune(strings.TrimSpace(it))); n > umfield.MaxItem {
+				return "", fmt.Errorf("%w: %s: an item of %d characters; at most %d each", ErrInvalidValue, canon, n, umfield.MaxItem)
 			}
 		}
 		return v, nil
 	}
-	if n := len([]rune(v)); n > MaxUserModelText {
-		return "", fmt.Errorf("%w: %s: %d characters; at most %d", ErrInvalidValue, canon, n, MaxUserModelText)
+	if n := len([]rune(v)); n > umfield.MaxText {
+		return "", fmt.Errorf("%w: %s: %d characters; at most %d", ErrInvalidValue, canon, n, umfield.MaxText)
 	}
 	return v, nil
 }
@@ -117,30 +101,25 @@ func checkStyleWords(canon, v string, vocab []string) error {
 	return nil
 }
 
-// UserModelForPrompt returns the confirmed values of m (canonical path,
-// value) that may reach a prompt or an agent, each passed through
-// CheckUserModelValue, and a note for each value dropped. Every surface
-// that shows the user model to a model uses it.
-func UserModelForPrompt(m UserModel) (values [][2]string, dropped []string) { return promptValues(m) }
-
-// promptValues returns the confirmed values of m that may reach a prompt,
-// each checked again (an edited user_model.json is read as it is), and a
-// warning for each one dropped. A list keeps its first MaxUserModelItems
-// valid items.
-func promptValues(m UserModel) (vals [][2]string, dropped []string) {
+// PromptValues returns the confirmed values of m (canonical dotted path,
+// value) that may reach a prompt or a model, each checked again as every
+// write checks it (an edited user_model.json is read as it is), and a note
+// for each value dropped. A list keeps its first valid items. Show the user
+// model to a model only through this.
+func (m UserModel) PromptValues() (vals [][2]string, dropped []string) {
 	drop := func(field string, err error) {
 		dropped = append(dropped, fmt.Sprintf("user_model.json %s dropped from the prompt: %v", field, err))
 	}
 	for _, kv := range m.Values() {
-		if isListField(kv[0]) {
+		if umfield.IsList(kv[0]) {
 			var keep []string
 			for _, it := range strings.Split(kv[1], ",") {
-				v, err := CheckUserModelValue(kv[0], it)
+				v, err := checkUserModelValue(kv[0], it)
 				if err != nil {
 					drop(kv[0], err)
 					continue
 				}
-				if v != "" && len(keep) < MaxUserModelItems {
+				if v != "" && len(keep) < umfield.MaxItems {
 					keep = append(keep, v)
 				}
 			}
@@ -149,7 +128,7 @@ func promptValues(m UserModel) (vals [][2]string, dropped []string) {
 			}
 			continue
 		}
-		v, err := CheckUserModelValue(kv[0], kv[1])
+		v, err := checkUserModelValue(kv[0], kv[1])
 		if err != nil {
 			drop(kv[0], err)
 			continue
@@ -162,10 +141,10 @@ func promptValues(m UserModel) (vals [][2]string, dropped []string) {
 }
 
 // confirmedOnly is the model the memory LLM may see: confirmed values that
-// pass CheckUserModelValue, no pending reviews.
+// pass checkUserModelValue, no pending reviews.
 func confirmedOnly(m UserModel) UserModel {
 	c := UserModel{}
-	vals, _ := promptValues(m)
+	vals, _ := m.PromptValues()
 	for _, kv := range vals {
 		c.Apply(kv[0], kv[1])
 	}
@@ -178,7 +157,7 @@ const maxUserStateBlock = 1200
 // styleBlock is the "Style guidance:" line: enumerated values only, so it
 // carries no text from the model or the file beyond vocabulary words.
 func (h *Hook) styleBlock(m UserModel, warn func(string, ...any)) string {
-	vals, dropped := promptValues(m)
+	vals, dropped := m.PromptValues()
 	for _, d := range dropped {
 		if strings.Contains(d, " style.") {
 			warn("%s", d)
@@ -196,7 +175,7 @@ func (h *Hook) styleBlock(m UserModel, warn func(string, ...any)) string {
 // userStateBlock renders the free-text values inside the untrusted
 // wrapper, each on one line and bounded.
 func (h *Hook) userStateBlock(m UserModel, warn func(string, ...any)) string {
-	vals, dropped := promptValues(m)
+	vals, dropped := m.PromptValues()
 	for _, d := range dropped {
 		if !strings.Contains(d, " style.") {
 			warn("%s", d)
@@ -208,7 +187,7 @@ func (h *Hook) userStateBlock(m UserModel, warn func(string, ...any)) string {
 		if strings.HasPrefix(kv[0], "style.") {
 			continue
 		}
-		line := "- " + kv[0] + ": " + TruncateChars(kv[1], 120)
+		line := "- " + kv[0] + ": " + textutil.TruncateChars(kv[1], 120)
 		if used+len([]rune(line)) > maxUserStateBlock {
 			break
 		}

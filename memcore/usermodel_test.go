@@ -2,27 +2,17 @@ package memcore_test
 
 import (
 	"errors"
-	"slices"
 	"testing"
 
+	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
-
-// TestUserModelFieldsMatchInference: every path inference may propose is
-// one confirm understands, and the other way round, so that no inferred
-// update is dropped as unknown.
-func TestUserModelFieldsMatchInference(t *testing.T) {
-	if !slices.Equal(memcore.UserModelFields, llm.UserStateFields) {
-		t.Fatalf("memcore.UserModelFields %v\n  llm.UserStateFields %v", memcore.UserModelFields, llm.UserStateFields)
-	}
-}
 
 // TestUserModelApplyGetEveryField: each field keeps what is applied to it
 // and nothing else; list fields append unique items (case-insensitively);
 // a blocker of "none" clears it; old spellings reach the same field.
 func TestUserModelApplyGetEveryField(t *testing.T) {
-	for _, f := range memcore.UserModelFields {
+	for _, f := range umfield.Fields {
 		var m memcore.UserModel
 		if err := m.Apply(f, " first "); err != nil {
 			t.Fatalf("%s: %v", f, err)
@@ -35,7 +25,7 @@ func TestUserModelApplyGetEveryField(t *testing.T) {
 		}
 		_ = m.Apply(f, "First, second")
 		want := "First, second"
-		if memcore.IsListField(f) {
+		if umfield.IsList(f) {
 			want = "first, second"
 		}
 		if got, _ := m.Get(f); got != want {
@@ -52,13 +42,13 @@ func TestUserModelApplyGetEveryField(t *testing.T) {
 		t.Errorf("blocker %q not cleared by none", *m.Focus.Blocker)
 	}
 	_ = m.Apply("interaction_patterns.common_openers", "hi")
-	if len(m.Interaction.CommonOpeners) != 1 || !memcore.IsListField("INTERACTION.common_openers") {
+	if len(m.Interaction.CommonOpeners) != 1 || !umfield.IsList("INTERACTION.common_openers") {
 		t.Errorf("common_openers = %v", m.Interaction.CommonOpeners)
 	}
 	if err := m.Apply("style.shoe_size", "44"); !errors.Is(err, memcore.ErrUnknownField) {
 		t.Errorf("unknown field: %v", err)
 	}
-	if _, ok := m.Get("style"); ok || memcore.IsListField("technical.nope") {
+	if _, ok := m.Get("style"); ok || umfield.IsList("technical.nope") {
 		t.Error("unknown paths reported as known")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/internal/index"
 	"io/fs"
 	"math"
@@ -20,7 +21,7 @@ import (
 type Embedder = embed.Embedder
 
 // NewHashEmbedder returns the offline default: 768-d feature hashing.
-func NewHashEmbedder() Embedder { return embed.NewHash(768) }
+func newHashEmbedder() Embedder { return embed.NewHash(768) }
 
 // The derived vector cache: vectors.odm holds odekmem's own metadata (the
 // embedder fingerprint and width in its header), ids, texts and int8
@@ -151,7 +152,7 @@ func (v *vectorState) readCache() func() {
 	if err != nil {
 		return damaged(err.Error(), "")
 	}
-	fp, entries, err := index.DecodeCache(data, ValidID)
+	fp, entries, err := index.DecodeCache(data, vocab.ValidID)
 	if err != nil {
 		return damaged("damaged vector cache: "+err.Error(), "; rebuilding from chunks")
 	}

@@ -29,7 +29,7 @@ import (
 //     word kept as part of it, and each punctuation mark) must equal a run of
 //     consecutive tokens of the message. A fragment of a word never matches
 //     ("safe" is not in "unsafe", "on" is not in "don't").
-//  4. A statement: at least MinVerbatimWords words and MinVerbatimChars
+//  4. A statement: at least minVerbatimWords words and minVerbatimChars
 //     characters (after normalisation).
 //  5. Meaning kept, judged inside the sentence (sentences end at . ! ? ; and
 //     at line breaks):
@@ -74,17 +74,17 @@ import (
 //
 // Any occurrence that passes is enough.
 
-// MinVerbatimWords and MinVerbatimChars are the least a proposal must have
+// minVerbatimWords and minVerbatimChars are the least a proposal must have
 // to count as a statement of the person's: shorter text ("h", "on", "use
 // it") says nothing on its own.
 const (
-	MinVerbatimWords = 3
-	MinVerbatimChars = 12
+	minVerbatimWords = 3
+	minVerbatimChars = 12
 )
 
-// VerbatimUserSpan reports whether text is a whole, meaning-preserving span
+// verbatimUserSpan reports whether text is a whole, meaning-preserving span
 // of the person's message under the rule above, and why not when it is not.
-func VerbatimUserSpan(message, text string) (ok bool, why string) {
+func verbatimUserSpan(message, text string) (ok bool, why string) {
 	tt := vTokens(vNormalize(text))
 	// Drop the proposal's leading and trailing punctuation and quotes,
 	// remembering whether it asks a question.
@@ -109,8 +109,8 @@ func VerbatimUserSpan(message, text string) (ok bool, why string) {
 	if words == 0 {
 		return false, "the text has no words"
 	}
-	if words < MinVerbatimWords || chars < MinVerbatimChars {
-		return false, fmt.Sprintf("too short to be a statement (needs at least %d words and %d characters)", MinVerbatimWords, MinVerbatimChars)
+	if words < minVerbatimWords || chars < minVerbatimChars {
+		return false, fmt.Sprintf("too short to be a statement (needs at least %d words and %d characters)", minVerbatimWords, minVerbatimChars)
 	}
 	mt := vTokens(vNormalize(ownText(message)))
 	why = "not a whole span of the person's message"
@@ -177,14 +177,23 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	if dq%2 == 1 || sq%2 == 1 {
 		return "inside quotation marks in the person's message (someone else's words)"
 	}
+	// Struck through ("~~we deploy from main~~ we deploy from release
+	// branches"): deleted text, the opposite of a statement.
+	if vStruck(mt, s, e) {
+		return "struck through in the person's message (deleted text)"
+	}
 	// Taken back later in the message ("… just kidding", "never mind",
 	// "Not."): the same retractions that cancel an inline approval.
 	if sentEnd < len(mt) {
 		var rest []string
-		for _, t := range mt[sentEnd+1:] {
+		from := sentEnd + 1
+		if !vSentenceEnd(mt[sentEnd]) {
+			from = sentEnd // the next line's first token
+		}
+		for _, t := range mt[from:] {
 			rest = append(rest, t.s)
 		}
-		if w := strings.Fields(strings.Join(rest, " ")); retraction.MatchString(strings.Join(w, " ")) || len(w) > 0 && w[0] == "not" && (len(w) == 1 || !vWordRune([]rune(w[1])[0])) {
+		if retracts(strings.Join(rest, " ")) {
 			return "taken back later in the person's message"
 		}
 	}
@@ -305,4 +314,24 @@ func vLoneChangerLineBefore(mt []vToken, start int) string {
 		return ""
 	}
 	return found
+}
+
+// vStruck reports whether mt[s:e] lies inside a "~~" strikethrough of its
+// paragraph, or holds one.
+func vStruck(mt []vToken, s, e int) bool {
+	start := s
+	for start > 0 && !mt[start].para {
+		start--
+	}
+	in := false
+	for i := start; i+1 < e; i++ {
+		if mt[i].s == "~" && mt[i+1].s == "~" && !mt[i+1].space {
+			if i >= s {
+				return true
+			}
+			in = !in
+			i++
+		}
+	}
+	return in
 }

@@ -14,8 +14,11 @@ import (
 var (
 	vFolder      = cases.Fold()
 	vPunctMapper = strings.NewReplacer(
+		"''", `"`, "``", `"`, // doubled single quotes are a double quote (before "`" alone)
 		"\u2018", "'", "\u2019", "'", "\u201a", "'", "\u201b", "'", "\u2032", "'", "`", "'",
 		"\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u201f", `"`, "\u00ab", `"`, "\u00bb", `"`, "\u2033", `"`,
+		"\u2039", "'", "\u203a", "'",
+		"\u300c", `"`, "\u300d", `"`, "\u300e", `"`, "\u300f", `"`, "\ufe41", `"`, "\ufe42", `"`, "\ufe43", `"`, "\ufe44", `"`,
 		"\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2015", "-", "\u2212", "-",
 	)
 )
@@ -24,12 +27,12 @@ var (
 // invisible characters gone, quotes and dashes unified. Line breaks are kept
 // (they end sentences); the tokenizer collapses the rest of the white space.
 func vNormalize(s string) string {
-	s = norm.NFKC.String(s)
+	s = norm.NFKC.String(normalizeBreaks(s))
 	s = vFolder.String(s)
 	s = vPunctMapper.Replace(s)
 	return strings.Map(func(r rune) rune {
 		switch {
-		case r == '\n' || r == '\u2028' || r == '\u2029':
+		case r == '\n':
 			return '\n'
 		case unicode.IsSpace(r) || unicode.IsControl(r):
 			return ' '
@@ -82,7 +85,7 @@ func vTokens(s string) []vToken {
 		t := vToken{space: space, line: line, para: para}
 		space, line, para = false, false, false
 		if !vWordRune(r) {
-			if r != '*' && r != '~' { // markdown emphasis carries no words
+			if r != '*' { // markdown emphasis carries no words; "~~" strikes through (vStruck)
 				t.s = string(r)
 				out = append(out, t)
 			}

@@ -3,6 +3,8 @@ package memcore
 import (
 	"context"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/internal/par"
 	"math"
 	"sort"
@@ -16,7 +18,7 @@ import (
 // AddRequest describes a new atom.
 type AddRequest struct {
 	Text string
-	// Type is one of AtomTypes (case-insensitive); "" means fact, anything
+	// Type is one of vocab.AtomTypes (case-insensitive); "" means fact, anything
 	// else is ErrUnknownType.
 	Type string
 	// Source is the atom's source class. Trust is never the zero value: ""
@@ -93,15 +95,15 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	if src == "" {
 		src = SourceAgentGenerated // unknown provenance is never trusted
 	}
-	if !ValidSource(src) {
-		return nil, fmt.Errorf("unknown source class %q: allowed %s", src, strings.Join(SourceClasses, ", "))
+	if !vocab.ValidSource(src) {
+		return nil, fmt.Errorf("unknown source class %q: allowed %s", src, strings.Join(vocab.SourceClasses, ", "))
 	}
 	typ := strings.ToLower(strings.TrimSpace(req.Type))
 	if typ == "" {
 		typ = TypeFact
 	}
-	if !ValidType(typ) {
-		return nil, fmt.Errorf("%w %q: allowed %s", ErrUnknownType, req.Type, strings.Join(AtomTypes, ", "))
+	if !vocab.ValidType(typ) {
+		return nil, fmt.Errorf("%w %q: allowed %s", ErrUnknownType, req.Type, strings.Join(vocab.AtomTypes, ", "))
 	}
 	if c := req.Confidence; math.IsNaN(c) || c < 0 || c > 1 {
 		return nil, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1 (0 means unset: 1.0)", ErrInvalidConfidence, c)
@@ -113,11 +115,11 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 		text = res.Redacted
 		p.result.Redacted = true
 	}
-	text = Truncate(text, s.cfg.AtomMaxChars)
+	text = textutil.Truncate(text, s.cfg.AtomMaxChars)
 	id := req.ID
 	if id == "" {
-		id = NewID()
-	} else if !ValidID(id) {
+		id = vocab.NewID()
+	} else if !vocab.ValidID(id) {
 		return nil, fmt.Errorf("%w: %q", ErrInvalidID, scanRedact(id))
 	} else if scanRedact(id) != id {
 		return nil, fmt.Errorf("%w: the id looks like a credential", ErrInvalidID)
@@ -138,14 +140,14 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	reason := ""
 	switch {
 	case res.Blocked() && strings.HasPrefix(req.QuarantineReason, "scan_rejected"):
-		reason = Truncate(req.QuarantineReason, 200) // an import keeps its history
+		reason = textutil.Truncate(req.QuarantineReason, 200) // an import keeps its history
 	case res.Blocked():
 		reason = res.RejectReason()
 	case guardReason != "":
 		reason = guardReason
 	case req.QuarantineReason != "":
-		reason = Truncate(req.QuarantineReason, 200)
-	case IsTainted(src):
+		reason = textutil.Truncate(req.QuarantineReason, 200)
+	case vocab.IsTainted(src):
 		reason = "tainted"
 	}
 	if reason != "" {
@@ -184,7 +186,7 @@ func (s *Store) Add(ctx context.Context, req AddRequest) (AddResult, error) {
 	}
 	err = s.update(ctx, func(t *tx) error { return s.commitLocked(t, p) })
 	if err == nil && req.Link && !p.result.Quarantined && !p.result.Duplicate && !p.result.Refreshed {
-		n, lerr := s.Associate(ctx, p.result.Atom.ID)
+		n, lerr := s.associate(ctx, p.result.Atom.ID)
 		p.result.Links = n
 		if lerr != nil {
 			err = fmt.Errorf("atom %s was added, but linking it failed: %w", p.result.Atom.ID, lerr)
@@ -263,7 +265,7 @@ func (s *Store) commitLocked(t *tx, p *prepared) error {
 // findTwinLocked returns a live atom that the new one duplicates: the same
 // normalised text, or a cosine at or above dedup_threshold.
 func (s *Store) findTwinLocked(p *prepared) *entry {
-	if e := s.twinByNorm(NormalizeText(p.atom.Text)); e != nil {
+	if e := s.twinByNorm(textutil.Normalize(p.atom.Text)); e != nil {
 		return e
 	}
 	if s.cfg.DedupThreshold <= 0 || p.vec == nil || p.exactDedup {
@@ -322,9 +324,9 @@ func (s *Store) quarIndex(id string) int {
 
 func (s *Store) commitQuarantineLocked(t *tx, p *prepared) error {
 	s.quar = append(s.quar, p.quar)
-	share := int64(float64(s.cfg.CapBytes()) * s.cfg.QuarantineSharePercent / 100)
+	share := int64(float64(s.cfg.capBytes()) * s.cfg.QuarantineSharePercent / 100)
 	var dropped []*QuarantinedAtom
-	if s.cfg.CapBytes() > 0 {
+	if s.cfg.capBytes() > 0 {
 		// Quarantine's own share: drop the oldest entries (never a trusted atom).
 		for len(s.quar) > 1 && s.quarBytesLocked() > share {
 			dropped = append(dropped, s.oldestQuarantineLocked())
@@ -334,14 +336,14 @@ func (s *Store) commitQuarantineLocked(t *tx, p *prepared) error {
 			s.quar = append(s.quar, dropped...)
 			return fmt.Errorf("%w: one quarantine entry is larger than quarantine's share (%d bytes)", ErrCapExceeded, share)
 		}
-		for s.projectedLocked() > s.cfg.CapBytes() && len(s.quar) > 1 {
+		for s.projectedLocked() > s.cfg.capBytes() && len(s.quar) > 1 {
 			dropped = append(dropped, s.oldestQuarantineLocked())
 		}
-		if s.projectedLocked() > s.cfg.CapBytes() {
+		if s.projectedLocked() > s.cfg.capBytes() {
 			s.quar = s.quar[:len(s.quar)-1]
 			s.quar = append(s.quar, dropped...)
 			sortQuar(s.quar)
-			return fmt.Errorf("%w: store uses %s of %s; quarantine cannot evict trusted atoms", ErrCapExceeded, humanBytes(s.totalLocked()), humanBytes(s.cfg.CapBytes()))
+			return fmt.Errorf("%w: store uses %s of %s; quarantine cannot evict trusted atoms", ErrCapExceeded, humanBytes(s.totalLocked()), humanBytes(s.cfg.capBytes()))
 		}
 	}
 	t.quar = true

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/views"
 )
@@ -137,7 +138,7 @@ func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 			t.Fatal("the rejected entry is still queued")
 		}
 	}
-	for _, f := range memcore.UserModelFields {
+	for _, f := range umfield.Fields {
 		a, _ := before.Get(f)
 		b, _ := must(st.UserModel()).Get(f)
 		if a != b {

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/glamour"
 
+	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -184,12 +185,12 @@ func AtomMarkdown(at memcore.Atom, q *memcore.QuarantinedAtom, rel []related, no
 	fmt.Fprintf(&b, "- turn: %d\n", at.Context.Turn)
 	fmt.Fprintf(&b, "- project: %s\n", orDash(mdEscape(at.Context.Project)))
 	age := at.AgeDays(now)
-	decay := memcore.Decay(age, halfLife)
+	decay := score.Decay(age, halfLife)
 	b.WriteString("\n## Score\n\n")
 	fmt.Fprintf(&b, "- confidence: %.2f\n", at.EffectiveConfidence())
 	fmt.Fprintf(&b, "- age: %.1f days\n", age)
 	fmt.Fprintf(&b, "- decay: %.3f (half-life %.0f days)\n", decay, halfLife)
-	fmt.Fprintf(&b, "- trust: %.0f\n", memcore.TrustBoost(at.SourceClass))
+	fmt.Fprintf(&b, "- trust: %.0f\n", score.Trust(at.SourceClass))
 	fmt.Fprintf(&b, "- retention: %.3f\n", at.Retention(now, halfLife))
 	b.WriteString("\n## Related atoms\n\n")
 	if len(rel) == 0 {

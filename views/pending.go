@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -105,7 +106,7 @@ func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
 			return MutatedMsg{Err: fmt.Errorf("confirm: %w", err)}
 		}
 		verb := "="
-		if memcore.IsListField(pr.Field) {
+		if umfield.IsList(pr.Field) {
 			verb = "+"
 		}
 		return MutatedMsg{Status: fmt.Sprintf("confirmed %s %s “%s” (u undoes)", Line(pr.Field), verb, Cut(Line(pr.Value), 40)),
@@ -144,7 +145,7 @@ func (p *Pending) View() string {
 		}
 		// A list field gains the value ("+"); any other field takes it ("→").
 		arrow := "→"
-		if memcore.IsListField(it.P.Field) {
+		if umfield.IsList(it.P.Field) {
 			arrow = "+"
 		}
 		line := fmt.Sprintf("%s %-*s %-*s %s %-*s %4.2f", sel, fw, Cut(Line(it.P.Field), fw), cw, Cut(cur, cw), arrow, cw, Cut(Line(it.P.Value), cw), it.P.Confidence)
@@ -163,7 +164,7 @@ func (p *Pending) View() string {
 		cur = s.Danger.Render("unknown field: confirm will fail")
 	}
 	proposed := s.OK.Render(Line(it.P.Value))
-	if memcore.IsListField(it.P.Field) {
+	if umfield.IsList(it.P.Field) {
 		proposed = s.OK.Render("+ "+Line(it.P.Value)) + s.Muted.Render("  (added to the list)")
 	}
 	rows := []string{

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -107,7 +108,7 @@ func (u *UserModel) render() {
 		lines = append(lines, s.Accent.Render(sec.title))
 		n := 0
 		shown := 0
-		for _, f := range memcore.UserModelFields {
+		for _, f := range umfield.Fields {
 			if !strings.HasPrefix(f, sec.prefix) {
 				continue
 			}

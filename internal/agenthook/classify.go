@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -52,7 +53,7 @@ func ClassifyPrompt(p Payload, raw map[string]json.RawMessage) (typed bool, sour
 			continue
 		}
 		if !typedValues[strings.ToLower(strings.Trim(string(v), `" `))] {
-			return false, memcore.SourceAgentGenerated, k + "=" + memcore.TruncateChars(strings.Trim(string(v), `"`), 40)
+			return false, memcore.SourceAgentGenerated, k + "=" + textutil.TruncateChars(strings.Trim(string(v), `"`), 40)
 		}
 	}
 	if m := machineWrapper.FindString(p.Prompt); m != "" {
@@ -60,7 +61,7 @@ func ClassifyPrompt(p Payload, raw map[string]json.RawMessage) (typed bool, sour
 		if strings.Contains(strings.ToLower(m), "task-notification") || strings.Contains(strings.ToLower(m), "subagent") {
 			src = memcore.SourceSubagent
 		}
-		return false, src, "machine-formatted prompt " + memcore.TruncateChars(strings.TrimSpace(m), 40)
+		return false, src, "machine-formatted prompt " + textutil.TruncateChars(strings.TrimSpace(m), 40)
 	}
 	if strings.TrimSpace(p.Prompt) == "" {
 		return false, memcore.SourceAgentGenerated, "empty prompt"
@@ -118,9 +119,9 @@ func transcriptMarks(path, prompt string) string {
 		case e.IsMeta:
 			return "transcript marks the prompt isMeta"
 		case e.PromptSource != "" && !typedValues[strings.ToLower(e.PromptSource)]:
-			return "transcript promptSource=" + memcore.TruncateChars(e.PromptSource, 40)
+			return "transcript promptSource=" + textutil.TruncateChars(e.PromptSource, 40)
 		case len(e.Origin) > 0 && !typedValues[strings.ToLower(strings.Trim(string(e.Origin), `" `))] && !bytes.Contains(bytes.ToLower(e.Origin), []byte(`"user"`)):
-			return "transcript origin " + memcore.TruncateChars(string(e.Origin), 40)
+			return "transcript origin " + textutil.TruncateChars(string(e.Origin), 40)
 		}
 		return ""
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/odekmem/odekmem/internal/agenthook"
 	"github.com/odekmem/odekmem/internal/testkit"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -166,7 +167,7 @@ func TestNonTypedPromptsAreTainted(t *testing.T) {
 	}
 	sub := 0
 	for _, e := range q {
-		if !memcore.IsTainted(e.SourceClass) {
+		if !vocab.IsTainted(e.SourceClass) {
 			t.Errorf("quarantined with a trusted source class: %+v", e)
 		}
 		if e.SourceClass == memcore.SourceSubagent {
@@ -208,7 +209,7 @@ func TestSessionStartResumeAndConfirmedModel(t *testing.T) {
 	old := time.Now().Add(-72 * time.Hour)
 	st.Add(ctx, memcore.AddRequest{Text: "Working on the parser rewrite, next step is the error recovery", Type: memcore.TypeGoal, Source: memcore.SourceUserSaid, CreatedAt: old, Context: memcore.AtomContext{Project: root, SessionID: "old"}})
 	// A person confirmed one inference; another still waits for review.
-	confirmed := memcore.PendingReview{ID: memcore.NewID(), Field: "technical.languages", Value: "Go and Rust", Confidence: 0.9}
+	confirmed := memcore.PendingReview{ID: vocab.NewID(), Field: "technical.languages", Value: "Go and Rust", Confidence: 0.9}
 	if err := st.RestorePending(ctx, confirmed); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/hookproto"
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -94,7 +96,7 @@ func postToolUse(ctx context.Context, rt *Runtime, o Options, p Payload) error {
 // source class is tainted, so the store never puts it in recall before a
 // person promotes it.
 func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, text string, turn int) error {
-	if !memcore.IsTainted(source) {
+	if !vocab.IsTainted(source) {
 		return fmt.Errorf("refusing to store %s as trusted", what)
 	}
 	text = strings.Join(strings.Fields(scan.StripUntrusted(text)), " ")
@@ -102,7 +104,7 @@ func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, t
 		return nil
 	}
 	if n := rt.Store.Config().AtomMaxChars; n > 1 {
-		text = memcore.TruncateChars(text, n-1)
+		text = textutil.TruncateChars(text, n-1)
 	}
 	_, err := rt.Store.Add(ctx, memcore.AddRequest{Text: text, Type: memcore.TypeObservation, Source: source, Confidence: 0.5,
 		Context: memcore.AtomContext{SessionID: p.SessionID, Turn: turn, Project: ProjectRoot(p.Cwd)}})
@@ -116,7 +118,7 @@ func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, t
 // secrets redacted and control characters removed. It never fails the
 // caller.
 func logTo(storeDir, format string, a ...any) {
-	hookproto.AppendLog(storeDir, memcore.TruncateChars(visible(fmt.Sprintf(format, a...)), 2000))
+	hookproto.AppendLog(storeDir, textutil.TruncateChars(visible(fmt.Sprintf(format, a...)), 2000))
 }
 
 // Log appends a line to the hook log under storeDir (for odekmem serve).

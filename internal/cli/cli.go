@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/jsonsafe"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -235,7 +236,7 @@ func run(base context.Context, args []string, env Env) (err error) {
 	// sequences removed, invisible characters spelled out and secrets
 	// redacted (see output.go).
 	if c.json || cmd.jsonOut {
-		jw := newJSONWriter(env.Stdout)
+		jw := jsonsafe.NewWriter(env.Stdout)
 		c.env.Stdout = jw
 		defer jw.Flush()
 	} else {
@@ -290,7 +291,7 @@ func (c *ctx) damage() error {
 		return nil
 	}
 	if c.json {
-		enc := json.NewEncoder(newJSONWriter(c.env.Stderr))
+		enc := json.NewEncoder(jsonsafe.NewWriter(c.env.Stderr))
 		enc.SetEscapeHTML(false)
 		enc.Encode(map[string]any{"store_damage": probs})
 	}

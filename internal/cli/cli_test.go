@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/cli"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -43,7 +44,7 @@ func TestAddListShowForgetRoundTrip(t *testing.T) {
 		t.Fatalf("add: %+v", r)
 	}
 	id := strings.TrimSpace(r.stdout)
-	if !memcore.ValidID(id) || len(id) != 32 {
+	if !vocab.ValidID(id) || len(id) != 32 {
 		t.Fatalf("add printed %q", r.stdout)
 	}
 	r = run(t, home, "", "list", "--json")

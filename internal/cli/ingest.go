@@ -12,6 +12,7 @@ import (
 
 	"github.com/odekmem/odekmem/internal/agenthook"
 	"github.com/odekmem/odekmem/internal/jsonl"
+	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -274,7 +275,7 @@ func (in *ingester) taint(source, text string, t memcore.Turn) error {
 		}
 	}
 	if in.maxText > 1 {
-		text = memcore.TruncateChars(text, in.maxText-1)
+		text = textutil.TruncateChars(text, in.maxText-1)
 	}
 	in.tainted = append(in.tainted, memcore.AddRequest{Text: text, Type: memcore.TypeObservation, Source: source, Confidence: 0.5, CreatedAt: t.Time,
 		Context: memcore.AtomContext{SessionID: t.SessionID, Turn: t.TurnIndex, Project: t.Project}})
@@ -437,7 +438,7 @@ func (in *ingester) jsonLine(line int, b []byte, t memcore.Turn) error {
 	if tl.Time != "" {
 		ts, err := time.Parse(time.RFC3339Nano, tl.Time)
 		if err != nil {
-			in.fail(line, "time %q is not RFC 3339", memcore.TruncateChars(tl.Time, 40))
+			in.fail(line, "time %q is not RFC 3339", textutil.TruncateChars(tl.Time, 40))
 			return nil
 		}
 		t.Time = ts

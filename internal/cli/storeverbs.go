@@ -4,12 +4,10 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"strings"
 
-	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
@@ -102,18 +100,9 @@ func cmdExport(c *ctx) error {
 	if len(c.p.pos) == 0 || c.p.pos[0] == "-" {
 		return c.store.Export(c.env.Stdout)
 	}
-	// Never through a link or into a prepared file (memcore.WriteNewFile);
-	// the file gets the same escaping as stdout: `cat` of it is safe.
-	return memcore.WriteNewFile(c.p.pos[0], func(w io.Writer) error {
-		jw := newJSONWriter(w)
-		if err := c.store.Export(jw); err != nil {
-			return err
-		}
-		if err := jw.Flush(); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		return nil
-	})
+	// Never through a link or into a prepared file; the export is
+	// terminal-safe JSON, so `cat` of the file is safe.
+	return c.store.ExportFile(c.p.pos[0])
 }
 
 func cmdTUI(c *ctx) error {

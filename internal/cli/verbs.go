@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/humanize"
+	"github.com/odekmem/odekmem/internal/score"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -31,11 +33,11 @@ func cmdList(c *ctx) error {
 		return cmdQuarantine(c)
 	}
 	f := memcore.Filter{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"], Session: c.p.flags["session"]}
-	if f.Type != "" && !memcore.ValidType(f.Type) {
-		return usagef("unknown type %q: allowed %s", f.Type, strings.Join(memcore.AtomTypes, ", "))
+	if f.Type != "" && !vocab.ValidType(f.Type) {
+		return usagef("unknown type %q: allowed %s", f.Type, strings.Join(vocab.AtomTypes, ", "))
 	}
-	if f.Source != "" && !memcore.ValidSource(f.Source) {
-		return usagef("unknown source %q: allowed %s", f.Source, strings.Join(memcore.SourceClasses, ", "))
+	if f.Source != "" && !vocab.ValidSource(f.Source) {
+		return usagef("unknown source %q: allowed %s", f.Source, strings.Join(vocab.SourceClasses, ", "))
 	}
 	atoms, err := c.store.List(f)
 	if err != nil {
@@ -92,7 +94,7 @@ func cmdShow(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	r := ShowResult{Atom: a, Retention: a.Retention(now, hl), AgeDays: a.AgeDays(now), Decay: memcore.Decay(a.AgeDays(now), hl), Links: links}
+	r := ShowResult{Atom: a, Retention: a.Retention(now, hl), AgeDays: a.AgeDays(now), Decay: score.Decay(a.AgeDays(now), hl), Links: links}
 	if r.Links == nil {
 		r.Links = []memcore.Link{}
 	}
@@ -114,7 +116,7 @@ func cmdShow(c *ctx) error {
 	c.out("created:     %s (%s ago)\n", a.CreatedAt.Format(time.RFC3339), age(now.Sub(a.CreatedAt)))
 	c.out("confidence:  %.2f\n", a.EffectiveConfidence())
 	c.out("pinned:      %v\n", a.Pin)
-	c.out("retention:   %.3f (decay %.3f, trust %.0f)\n", r.Retention, r.Decay, memcore.TrustBoost(a.SourceClass))
+	c.out("retention:   %.3f (decay %.3f, trust %.0f)\n", r.Retention, r.Decay, score.Trust(a.SourceClass))
 	if a.Context.SessionID != "" || a.Context.Project != "" {
 		c.out("context:     session %s, turn %d, project %s\n", scan.Visible(a.Context.SessionID), a.Context.Turn, scan.Visible(a.Context.Project))
 	}
@@ -182,8 +184,8 @@ func cmdAdd(c *ctx) error {
 		return err
 	}
 	typ := c.p.flags["type"]
-	if typ != "" && !memcore.ValidType(typ) {
-		return usagef("unknown type %q: allowed %s", typ, strings.Join(memcore.AtomTypes, ", "))
+	if typ != "" && !vocab.ValidType(typ) {
+		return usagef("unknown type %q: allowed %s", typ, strings.Join(vocab.AtomTypes, ", "))
 	}
 	conf, err := parseConfidence(c.p.flags["confidence"])
 	if err != nil {

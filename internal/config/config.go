@@ -96,19 +96,19 @@ func Set(c *memcore.Config, key, value string) error {
 			v.SetFloat(x)
 		case reflect.String:
 			if hl, ok := v.Addr().Interface().(*memcore.HalfLives); ok {
-				// type=days pairs, comma-separated, over the current values.
-				add, err := memcore.HalfLives(value).Map()
+				// type=days pairs, comma-separated, over the current values:
+				// the pairs after the current ones win, and the JSON round
+				// trip brings the text back to its canonical form (and
+				// refuses a bad pair).
+				b, err := json.Marshal(memcore.HalfLives(string(*hl) + "," + value))
 				if err != nil {
+					return fmt.Errorf("%w: memory.extended.%s = %q: %v", memcore.ErrInvalidConfig, key, value, errors.Unwrap(err))
+				}
+				var merged memcore.HalfLives
+				if err := json.Unmarshal(b, &merged); err != nil {
 					return fmt.Errorf("%w: memory.extended.%s = %q: %v", memcore.ErrInvalidConfig, key, value, err)
 				}
-				m, _ := hl.Map()
-				if m == nil {
-					m = map[string]float64{}
-				}
-				for t, d := range add {
-					m[t] = d
-				}
-				*hl = memcore.HalfLivesOf(m)
+				*hl = merged
 				break
 			}
 			v.SetString(value)

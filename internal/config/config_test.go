@@ -48,7 +48,7 @@ func TestConfigDefaultsMatchFieldReference(t *testing.T) {
 		UserStateMaxPending: 20, AssociationsEnabled: true, AssociationSemanticTopK: 3, ProactiveReturnAfterBreak: true,
 		StyleMirroringEnabled: true, AnaphoraResolutionEnabled: true, FollowUpAnticipationEnabled: true,
 		DedupThreshold: 0.92, Index: "exact", QuarantineSharePercent: 5, BreakHours: 6, HookTimeoutSeconds: 30, AgentName: "odek",
-		DecayHalfLifeByType: memcore.DefaultHalfLives()}
+		DecayHalfLifeByType: memcore.DefaultConfig().DecayHalfLifeByType}
 	if got, w := hJSON(t, c), hJSON(t, want); got != w {
 		t.Fatalf("defaults:\n got %+v\nwant %+v", c, want)
 	}
@@ -272,7 +272,7 @@ func TestHalfLivesConfigLayers(t *testing.T) {
 	}
 	c := s.Extended
 	for typ, want := range map[string]float64{"decision": 400, "question": 5, "goal": 0, "fact": 1095, "intent": 20, "observation": 20, "file": 90} {
-		if got := c.HalfLife(typ); got != want {
+		if got := c.HalfLifeFor(memcore.Atom{Type: typ}); got != want {
 			t.Errorf("half-life of %s = %v, want %v", typ, got, want)
 		}
 	}
@@ -281,6 +281,13 @@ func TestHalfLivesConfigLayers(t *testing.T) {
 		_, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: t.TempDir()})
 		if err == nil || !strings.Contains(err.Error(), "decay_half_life_days_by_type") {
 			t.Errorf("%s: error %v does not name the field", bad, err)
+		}
+	}
+	hWriteFile(t, home+"/config.json", `{}`)
+	for _, bad := range []string{"goal", "goal=soon", "decision=1,intent"} {
+		_, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(map[string]string{"ODEK_MEMORY_EXTENDED_DECAY_HALF_LIFE_DAYS_BY_TYPE": bad}), ProjectDir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), "decay_half_life_days_by_type") {
+			t.Errorf("environment %q: error %v does not name the field", bad, err)
 		}
 	}
 	out, err := json.Marshal(c)

@@ -86,7 +86,10 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 		}
 		// Fail closed: without a token only an explicit NoToken serves.
 		if o.Token != "" || !o.NoToken {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			// The scheme is case-insensitive (RFC 7235): "bearer", "BEARER".
+			scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+			ok = ok && strings.EqualFold(scheme, "Bearer")
+			got = strings.TrimLeft(got, " ")
 			if !ok || o.Token == "" || subtle.ConstantTimeCompare([]byte(got), []byte(o.Token)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="odekmem"`)
 				http.Error(w, "unauthorized", http.StatusUnauthorized)

@@ -349,3 +349,38 @@ func TestHTTPRejectsForeignHost(t *testing.T) {
 		t.Errorf("DNS-rebinding host: status %d, want 403", rec.Code)
 	}
 }
+
+// TestHTTPBearerSchemeIsCaseInsensitive: RFC 7235 makes the scheme name
+// case-insensitive, so "bearer" and "BEARER" with the right token pass the
+// check; another scheme or a wrong token does not.
+func TestHTTPBearerSchemeIsCaseInsensitive(t *testing.T) {
+	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const token = "0123456789abcdef0123456789abcdef"
+	h := mcpserver.New(st, mcpserver.Options{}).Handler(mcpserver.HTTPOptions{Addr: "127.0.0.1:7411", Token: token})
+	for _, c := range []struct {
+		auth string
+		pass bool
+	}{
+		{"Bearer " + token, true},
+		{"bearer " + token, true},
+		{"BEARER " + token, true},
+		{"Basic " + token, false},
+		{"bearer " + token[:len(token)-1], false},
+		{"bearer" + token, false},
+		{token, false},
+	} {
+		req := httptest.NewRequest("POST", "http://127.0.0.1:7411/", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", c.auth)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if got := rec.Code != http.StatusUnauthorized; got != c.pass {
+			t.Errorf("Authorization %q: status %d, want pass=%v", c.auth, rec.Code, c.pass)
+		}
+	}
+}

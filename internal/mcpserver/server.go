@@ -23,6 +23,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/odekmem/odekmem/internal/humanize"
+	"github.com/odekmem/odekmem/internal/score"
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -115,7 +117,7 @@ func untrusted(source, text string) string { return scan.Wrap(source, clean(text
 
 // round is the memory tool's rounding (two decimals) so every surface shows
 // a model the same figures.
-func round(f float64) float64 { return memcore.RoundScore(f) }
+func round(f float64) float64 { return score.Round(f) }
 
 // ageString is an age for a model ("just now", "5m", "3h", "12d").
 func ageString(d time.Duration) string { return humanize.Age(d, "just now") }
@@ -170,7 +172,7 @@ func (s *Server) fallbackSession(key string) string {
 	defer s.mu.Unlock()
 	id := s.fallback[key]
 	if id == "" {
-		id = "mcp-" + memcore.NewID()[:12]
+		id = "mcp-" + vocab.NewID()[:12]
 		s.fallback[key] = id
 	}
 	return id

@@ -11,13 +11,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
 // typeEnum is the JSON-schema enum of atom types.
 func typeEnum() string {
-	b, _ := json.Marshal(memcore.AtomTypes)
+	b, _ := json.Marshal(vocab.AtomTypes)
 	return string(b)
 }
 
@@ -149,8 +150,8 @@ func checkK(k *int, def, maxK int) (int, error) {
 }
 
 func checkType(t string) error {
-	if t != "" && !memcore.ValidType(t) {
-		return invalidParams("type %q is not one of %s", clean(t), strings.Join(memcore.AtomTypes, ", "))
+	if t != "" && !vocab.ValidType(t) {
+		return invalidParams("type %q is not one of %s", clean(t), strings.Join(vocab.AtomTypes, ", "))
 	}
 	return nil
 }
@@ -188,7 +189,7 @@ func (s *Server) searchMemories(ctx context.Context, req *mcp.CallToolRequest) (
 			continue
 		}
 		text := clean(h.Atom.Text)
-		if memcore.IsTainted(h.Atom.SourceClass) {
+		if vocab.IsTainted(h.Atom.SourceClass) {
 			text = untrusted("memory_"+h.Atom.SourceClass, h.Atom.Text)
 		}
 		out.Results = append(out.Results, MemoryHit{ID: h.Atom.ID, Text: text, Type: h.Atom.Type, SourceClass: h.Atom.SourceClass,
@@ -264,7 +265,23 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if ls, ok := s.linkedSession(); ok {
 		turn.SessionID, turn.Message, turn.TurnIndex = ls.ID, ls.Latest(), ls.Turn
 	}
-	r := s.tool.Call(ctx, memcore.ToolCall{Action: "add_atom", Content: a.Text, AtomType: a.Type, Confidence: a.Confidence}, turn)
+	args, err := json.Marshal(map[string]any{"action": "add_atom", "content": a.Text, "atom_type": a.Type, "confidence": a.Confidence})
+	if err != nil {
+		return nil, err
+	}
+	// The memory tool decides provenance; its answer is the tool's JSON.
+	var r struct {
+		OK          bool   `json:"ok"`
+		Error       string `json:"error"`
+		AtomID      string `json:"atom_id"`
+		SourceClass string `json:"source_class"`
+		Quarantined bool   `json:"quarantined"`
+		Reason      string `json:"reason"`
+		Existing    bool   `json:"existing"`
+	}
+	if err := json.Unmarshal(s.tool.CallJSON(ctx, args, turn), &r); err != nil {
+		return nil, fmt.Errorf("memory tool: %w", err)
+	}
 	if !r.OK {
 		return toolError(errors.New(r.Error))
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -51,7 +52,7 @@ func ParseAged(r io.Reader) (AgedFixture, error) {
 			return f, fmt.Errorf("aged fixture: atom %d has no key", i+1)
 		case keys[a.Key]:
 			return f, fmt.Errorf("aged fixture: duplicate key %q", a.Key)
-		case !memcore.ValidType(a.Type):
+		case !vocab.ValidType(a.Type):
 			return f, fmt.Errorf("aged fixture: atom %q has unknown type %q", a.Key, a.Type)
 		case a.AgeDays < 0 || a.AgeDays != a.AgeDays:
 			return f, fmt.Errorf("aged fixture: atom %q has age %v days", a.Key, a.AgeDays)

@@ -146,6 +146,30 @@ func run() error {
 	// Turn 2: the model calls the memory tool with JSON.
 	turn2 := memcore.Turn{Message: "Please remember that the staging database is called ledger-stg.", SessionID: "s1", Project: "/src/payments-api"}
 	tool := memcore.NewTool(st)
+	// The schema is data: json.Marshal gives the OpenAI function object,
+	// and it offers only what the tool can do.
+	specJSON, err := json.Marshal(memcore.MemoryToolSpec())
+	if err != nil {
+		return fmt.Errorf("tool spec: %w", err)
+	}
+	var fn struct {
+		Name       string `json:"name"`
+		Parameters struct {
+			Properties map[string]struct {
+				Enum []string `json:"enum"`
+			} `json:"properties"`
+		} `json:"parameters"`
+	}
+	if err := json.Unmarshal(specJSON, &fn); err != nil || fn.Name == "" {
+		return fmt.Errorf("tool spec %s: %v", specJSON, err)
+	}
+	actions := fn.Parameters.Properties["action"].Enum
+	for _, a := range actions {
+		if a == "confirm_pending_review" || a == "promote_atom" {
+			return fmt.Errorf("the tool schema offers %s, which the tool cannot do", a)
+		}
+	}
+	fmt.Println("tool schema:", fn.Name, "actions:", strings.Join(actions, ","))
 	var add struct {
 		OK          bool   `json:"ok"`
 		SourceClass string `json:"source_class"`

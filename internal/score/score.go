@@ -1,0 +1,36 @@
+// Package score holds the arithmetic of the design's ranking that the
+// odekmem front ends show beside memcore's results: the decay factor, the
+// trust factor and the two-decimal rounding every prompt uses.
+package score
+
+import (
+	"math"
+
+	"github.com/odekmem/odekmem/internal/vocab"
+)
+
+// Decay is 0.5^(age_days/half_life_days). A non-positive half-life disables
+// decay (factor 1).
+func Decay(ageDays, halfLifeDays float64) float64 {
+	if halfLifeDays <= 0 {
+		return 1
+	}
+	return math.Pow(0.5, ageDays/halfLifeDays)
+}
+
+// Trust is 1 for the trusted source classes and 0 for every other class.
+func Trust(source string) float64 {
+	if vocab.IsTainted(source) {
+		return 0
+	}
+	return 1
+}
+
+// Round rounds a score to two decimals, the precision every prompt and
+// tool output uses; NaN and infinities become 0.
+func Round(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Round(x*100) / 100
+}
