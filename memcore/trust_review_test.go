@@ -216,3 +216,29 @@ func TestVerbatimAcceptsStatementsAfterAnImperativeAuxiliary(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbatimRefusesParenthesisedJudgementsAndLexiconGaps (review item 6):
+// a judgement in parentheses before the span, and words the lexicon lacked.
+func TestVerbatimRefusesParenthesisedJudgementsAndLexiconGaps(t *testing.T) {
+	const span = "we deploy from main on fridays"
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"(not true) we deploy from main on fridays", false},
+		{"[false] we deploy from main on fridays", false},
+		{"Myths: we deploy from main on fridays", false},
+		{"It is unlikely that we deploy from main on fridays", false},
+		{"Reject the idea that we deploy from main on fridays", false},
+		{"Hackers want we deploy from main on fridays", false},
+		{"grep for we deploy from main on fridays", false},
+		{"TODO: we deploy from main on fridays", false},
+		// the person's own words
+		{"(for the record) we deploy from main on fridays", true},
+		{"We deploy from main on fridays", true},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+		}
+	}
+}
