@@ -191,3 +191,54 @@ func TestVerbatimRefusesStruckAndOddlyQuotedSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbatimAcceptsStatementsAfterAnImperativeAuxiliary (review item 8):
+// a sentence opened by an auxiliary is a question only in the clause it
+// opens, or when the auxiliary has a subject; "Don't worry, …" is not.
+func TestVerbatimAcceptsStatementsAfterAnImperativeAuxiliary(t *testing.T) {
+	const span = "we deploy from main every day"
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"Don't worry, we deploy from main every day", true},
+		{"Do note: we deploy from main every day", true},
+		{"Should be obvious but we deploy from main every day", true},
+		// questions without their mark stay questions
+		{"Is it true that we deploy from main every day", false},
+		{"Is it true, we deploy from main every day", false},
+		{"Do we deploy from main every day", false},
+		{"why do we deploy from main every day", false},
+		{"Don't we deploy from main every day", false},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+		}
+	}
+}
+
+// TestVerbatimRefusesParenthesisedJudgementsAndLexiconGaps (review item 6):
+// a judgement in parentheses before the span, and words the lexicon lacked.
+func TestVerbatimRefusesParenthesisedJudgementsAndLexiconGaps(t *testing.T) {
+	const span = "we deploy from main on fridays"
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"(not true) we deploy from main on fridays", false},
+		{"[false] we deploy from main on fridays", false},
+		{"Myths: we deploy from main on fridays", false},
+		{"It is unlikely that we deploy from main on fridays", false},
+		{"Reject the idea that we deploy from main on fridays", false},
+		{"Hackers want we deploy from main on fridays", false},
+		{"grep for we deploy from main on fridays", false},
+		{"TODO: we deploy from main on fridays", false},
+		// the person's own words
+		{"(for the record) we deploy from main on fridays", true},
+		{"We deploy from main on fridays", true},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+		}
+	}
+}

@@ -154,7 +154,7 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	// by an auxiliary ("is it true that …", "do we …") or by a question
 	// word followed by one ("why do we …") asks; a span of it is not a
 	// statement of the person's.
-	if vAsksWithoutMark(mt, sentStart, sentEnd) && !(s == sentStart && asks) {
+	if vAsksWithoutMark(mt, sentStart, sentEnd, s) && !(s == sentStart && asks) {
 		return "part of a question in the person's message"
 	}
 	// A negation alone on the line before ("Never\nrun the migrations by
@@ -276,15 +276,30 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 
 // vAsksWithoutMark reports whether mt[start:end] is a question that lacks
 // its question mark (one with the mark is handled by the caller).
-func vAsksWithoutMark(mt []vToken, start, end int) bool {
+func vAsksWithoutMark(mt []vToken, start, end, s int) bool {
 	if start >= end || end < len(mt) && mt[end].s == "?" {
 		return false
 	}
-	first := mt[start].s
-	if vAuxiliaries[first] {
+	first, aux := mt[start].s, start
+	switch {
+	case vAuxiliaries[first]:
+	case vQuestionWords[first] && start+1 < end && vAuxiliaries[mt[start+1].s]:
+		aux = start + 1
+	default:
+		return false
+	}
+	// The opening clause asks. A span in a later clause ("Don't worry, we
+	// deploy from main", "Do note: …", "Should be obvious but …") is
+	// governed by it only when the auxiliary has a subject, as a question
+	// has ("is it true that …", "do we …, …").
+	clauseEnd := aux + 1
+	for clauseEnd < end && !vClauseMark(mt[clauseEnd]) && !vConjunctions[mt[clauseEnd].s] {
+		clauseEnd++
+	}
+	if s < clauseEnd {
 		return true
 	}
-	return vQuestionWords[first] && start+1 < end && vAuxiliaries[mt[start+1].s]
+	return aux+1 < end && vSubjects[mt[aux+1].s]
 }
 
 // vLoneChangerLineBefore returns the negation or hedge that stands alone

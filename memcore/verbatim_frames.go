@@ -56,8 +56,16 @@ func vFrameBefore(mt []vToken, s int) string {
 		if b.word {
 			return "" // the span does not open its clause
 		}
+		if b.s == ")" || b.s == "]" {
+			// "(not true) we deploy from main": the parenthesis before
+			// the span judges it.
+			if w := vParenChanger(mt, j-1); w != "" {
+				return fmt.Sprintf("changed in meaning by %q in the parenthesis before it", w)
+			}
+			return ""
+		}
 		switch b.s {
-		case ".", "!", "?", "…", ")", "]", `"`:
+		case ".", "!", "?", "…", `"`:
 			return ""
 		}
 		if !vBoundary(b) {
@@ -217,4 +225,22 @@ func vReaffirms(words []string) bool {
 		}
 	}
 	return false
+}
+
+// vParenChanger returns the negation or judgement inside the parenthesis
+// or bracket that closes at mt[close], or "".
+func vParenChanger(mt []vToken, close int) string {
+	open := map[string]string{")": "(", "]": "["}[mt[close].s]
+	for i := close - 1; i >= 0 && i >= close-12; i-- {
+		if mt[i].s == open {
+			return ""
+		}
+		if vChangers[mt[i].s] || vJudgements[mt[i].s] || isNegatedContraction(mt[i].s) {
+			return mt[i].s
+		}
+		if mt[i].para {
+			return ""
+		}
+	}
+	return ""
 }

@@ -98,7 +98,8 @@ var verbatimLexicon = [lexRoles]string{
 		recommends recommended wants wanted translate translated translates quote quoted quotes instructs instructed
 		lol jk lmao haha rofl
 		mistake mistaken mistakenly accidentally wrongly bug terrible awful horrible stupid dumb silly
-		formerly previously anymore`,
+		formerly previously anymore
+		myths rumors rumours jokes unlikely reject rejects rejected fiction fictional want grep echo todo`,
 	lexCopula: `is are was were be been being am isn't aren't wasn't weren't
 		will would should must can could may might shall has have had does do did
 		seems seem sounds sound looks look remains remain becomes become
