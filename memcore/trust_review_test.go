@@ -242,3 +242,23 @@ func TestVerbatimRefusesParenthesisedJudgementsAndLexiconGaps(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbatimRefusesListUnderHeaderAcrossBlankLine (review item 6): a
+// list header that negates its list governs it across one empty line.
+func TestVerbatimRefusesListUnderHeaderAcrossBlankLine(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"None of these are true:\n\n- " + reviewL, false},
+		{"Things that are false:\n\n- we use MySQL\n- " + reviewL, false},
+		{"Myths:\n\n1) " + reviewL, false},
+		// the person's own list
+		{"Facts about the ledger:\n\n- " + reviewL, true},
+		{"None of these are true:\n- we use MySQL\n\nBut " + reviewL + ".", true},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, reviewL); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+		}
+	}
+}
