@@ -262,3 +262,25 @@ func TestVerbatimRefusesListUnderHeaderAcrossBlankLine(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbatimAcceptsRestatingContrast (review item 12): a short contrast
+// that restates the span in parallel is the person's statement; a "not"
+// clause that changes it is still refused.
+func TestVerbatimAcceptsRestatingContrast(t *testing.T) {
+	const span = "We deploy from main every day"
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"We deploy from main every day, not from release branches", true},
+		{"We deploy from main every day -- never from branches", true},
+		{"We deploy from main every day, not in practice", false},
+		{"We deploy from main every day, not really", false},
+		{"We deploy from main every day, not from what I have seen", false},
+		{"We deploy from main every day, not", false},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+		}
+	}
+}
