@@ -242,3 +242,45 @@ func TestVerbatimRefusesParenthesisedJudgementsAndLexiconGaps(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbatimRefusesListUnderHeaderAcrossBlankLine (review item 6): a
+// list header that negates its list governs it across one empty line.
+func TestVerbatimRefusesListUnderHeaderAcrossBlankLine(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"None of these are true:\n\n- " + reviewL, false},
+		{"Things that are false:\n\n- we use MySQL\n- " + reviewL, false},
+		{"Myths:\n\n1) " + reviewL, false},
+		// the person's own list
+		{"Facts about the ledger:\n\n- " + reviewL, true},
+		{"None of these are true:\n- we use MySQL\n\nBut " + reviewL + ".", true},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, reviewL); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+		}
+	}
+}
+
+// TestVerbatimAcceptsRestatingContrast (review item 12): a short contrast
+// that restates the span in parallel is the person's statement; a "not"
+// clause that changes it is still refused.
+func TestVerbatimAcceptsRestatingContrast(t *testing.T) {
+	const span = "We deploy from main every day"
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"We deploy from main every day, not from release branches", true},
+		{"We deploy from main every day -- never from branches", true},
+		{"We deploy from main every day, not in practice", false},
+		{"We deploy from main every day, not really", false},
+		{"We deploy from main every day, not from what I have seen", false},
+		{"We deploy from main every day, not", false},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+		}
+	}
+}

@@ -255,6 +255,9 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 			j++
 		}
 		independent := j+1 < sentEnd && vConjunctions[mt[j].s] && vSubjects[mt[j+1].s]
+		if vContrast(mt, s, e, j, sentEnd) {
+			break // "…, not from release branches": the span restated
+		}
 		if j < sentEnd && vQualifiers[mt[j].s] && !independent {
 			return fmt.Sprintf("qualified by %q later in the sentence", mt[j].s)
 		}
@@ -349,4 +352,40 @@ func vStruck(mt []vToken, s, e int) bool {
 		}
 	}
 	return in
+}
+
+// vContrast reports whether the clause at mt[j:sentEnd] is a short
+// contrast that restates the span mt[s:e] ("We deploy from main, not from
+// release branches", "… -- never from branches"): "not" or "never", then
+// a word the span holds in the same role (its preposition or verb), then
+// at most four words with no changer, pronoun or question word, to the end
+// of the sentence.
+func vContrast(mt []vToken, s, e, j, sentEnd int) bool {
+	if j+1 >= sentEnd || mt[j].s != "not" && mt[j].s != "never" || !mt[j+1].word {
+		return false
+	}
+	parallel := false
+	for k := s; k < e; k++ {
+		if mt[k].word && mt[k].s == mt[j+1].s && !vSubjects[mt[k].s] {
+			parallel = true
+		}
+	}
+	if !parallel {
+		return false
+	}
+	words := 0
+	for k := j + 2; k < sentEnd; k++ {
+		if !mt[k].word {
+			return false
+		}
+		switch mt[k].s {
+		case "i", "we", "you", "they", "he", "she", "it":
+			return false // a clause of its own ("not from what I have seen")
+		}
+		if vChangers[mt[k].s] || isNegatedContraction(mt[k].s) || reporting[mt[k].s] || vQuestionWords[mt[k].s] {
+			return false
+		}
+		words++
+	}
+	return words <= 4
 }

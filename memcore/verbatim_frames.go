@@ -131,14 +131,15 @@ func vFrameBefore(mt []vToken, s int) string {
 }
 
 // vListHeader returns why the nearest line above the span that ends with a
-// colon, in the same paragraph, governs it (it holds a changer), or "".
+// colon, in the same paragraph or right above its paragraph break,
+// governs it (it holds a changer), or "".
 func vListHeader(mt []vToken, s int) string {
 	// Find the start of the span's line.
 	i := s
 	for i > 0 && !mt[i].line {
 		i--
 	}
-	for i > 0 && !mt[i].para {
+	for i > 0 {
 		// mt[i] starts a line; the line before ends at i-1.
 		end := i - 1
 		start := end
@@ -151,6 +152,12 @@ func vListHeader(mt []vToken, s int) string {
 					return fmt.Sprintf("under %q in a list introduced by a colon", t.s)
 				}
 			}
+			return ""
+		}
+		if mt[i].para {
+			// A paragraph break ends the list, unless the header
+			// ending with a colon stands right above it ("None of these
+			// are true:", an empty line, the list): checked above.
 			return ""
 		}
 		i = start
