@@ -284,3 +284,22 @@ func TestVerbatimAcceptsRestatingContrast(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbatimAcceptsApologyForBeingUnclear (review item 11).
+func TestVerbatimAcceptsApologyForBeingUnclear(t *testing.T) {
+	const span = "we deploy from main every day"
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"Sorry if I wasn't clear: we deploy from main every day", true},
+		{"Apologies if that was unclear: we deploy from main every day", true},
+		{"Sorry if I wasn't clear, this is false: we deploy from main every day", false},
+		{"Sorry, the page says: we deploy from main every day", false},
+		{"If I wasn't clear: we deploy from main every day", false},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+		}
+	}
+}

@@ -228,7 +228,7 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	// A colon that introduces what something else says ("The page reads:",
 	// "the log printed:", "Translate to French:") makes the span that
 	// material, not the person's statement.
-	if clauseStart > sentStart && mt[clauseStart-1].s == ":" {
+	if clauseStart > sentStart && mt[clauseStart-1].s == ":" && !vClarifies(vWords(mt[sentStart:clauseStart-1])) {
 		for i := sentStart; i < clauseStart-1; i++ {
 			if vChangers[mt[i].s] || isNegatedContraction(mt[i].s) {
 				return fmt.Sprintf("introduced by %q before a colon", mt[i].s)
@@ -388,4 +388,33 @@ func vContrast(mt []vToken, s, e, j, sentEnd int) bool {
 		words++
 	}
 	return words <= 4
+}
+
+// vWords is the words of ts.
+func vWords(ts []vToken) []string {
+	var out []string
+	for _, t := range ts {
+		if t.word {
+			out = append(out, t.s)
+		}
+	}
+	return out
+}
+
+// vClarifies reports whether a frame is the person apologising for being
+// unclear ("Sorry if I wasn't clear:", "apologies, to be clear:"): it
+// introduces their own words. A judgement in it ("sorry, this is false")
+// keeps it a frame.
+func vClarifies(words []string) bool {
+	if len(words) < 2 || words[0] != "sorry" && words[0] != "apologies" {
+		return false
+	}
+	clear := false
+	for _, w := range words[1:] {
+		if vJudgements[w] || reporting[w] {
+			return false
+		}
+		clear = clear || w == "clear" || w == "unclear"
+	}
+	return clear
 }

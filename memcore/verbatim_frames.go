@@ -103,7 +103,7 @@ func vFrameBefore(mt []vToken, s int) string {
 	for _, w := range words {
 		answer = answer && vAnswers[w]
 	}
-	if answer || vReaffirms(words) {
+	if answer || vReaffirms(words) || vClarifies(words) {
 		return ""
 	}
 	// Left open: without a subject of its own it ends with a negation, a
