@@ -303,3 +303,22 @@ func TestVerbatimAcceptsApologyForBeingUnclear(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbatimAcceptsSayingItAgain (review item 10).
+func TestVerbatimAcceptsSayingItAgain(t *testing.T) {
+	const span = "the staging DB is shared with QA"
+	for _, c := range []struct {
+		msg  string
+		want bool
+	}{
+		{"I said it before and I'll say it again: the staging DB is shared with QA", true},
+		{"We said it before: the staging DB is shared with QA", true},
+		{"I said it before, it's a lie: the staging DB is shared with QA", false},
+		{"The vendor said it before: the staging DB is shared with QA", false},
+		{"I said the page claims it again: the staging DB is shared with QA", false},
+	} {
+		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+		}
+	}
+}

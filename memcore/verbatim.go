@@ -228,7 +228,7 @@ func spanChanged(mt []vToken, s, e int, asks bool) string {
 	// A colon that introduces what something else says ("The page reads:",
 	// "the log printed:", "Translate to French:") makes the span that
 	// material, not the person's statement.
-	if clauseStart > sentStart && mt[clauseStart-1].s == ":" && !vClarifies(vWords(mt[sentStart:clauseStart-1])) {
+	if clauseStart > sentStart && mt[clauseStart-1].s == ":" && !vOwnOpener(vWords(mt[sentStart:clauseStart-1])) {
 		for i := sentStart; i < clauseStart-1; i++ {
 			if vChangers[mt[i].s] || isNegatedContraction(mt[i].s) {
 				return fmt.Sprintf("introduced by %q before a colon", mt[i].s)
@@ -389,6 +389,10 @@ func vContrast(mt []vToken, s, e, j, sentEnd int) bool {
 	}
 	return words <= 4
 }
+
+// vOwnOpener reports whether the words before a colon introduce the
+// person's own words: an apology for being unclear or saying it again.
+func vOwnOpener(words []string) bool { return vClarifies(words) || vSaysAgain(words) }
 
 // vWords is the words of ts.
 func vWords(ts []vToken) []string {

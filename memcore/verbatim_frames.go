@@ -220,6 +220,9 @@ func vFrameAfter(mt []vToken, sentEnd int) string {
 // words ("As I said before, …", "like we discussed, …"): an opener, the
 // person as subject, then a reporting word.
 func vReaffirms(words []string) bool {
+	if vSaysAgain(words) {
+		return true
+	}
 	if len(words) < 3 || !vReaffirmOpeners[words[0]] {
 		return false
 	}
@@ -250,4 +253,28 @@ func vParenChanger(mt []vToken, close int) string {
 		}
 	}
 	return ""
+}
+
+// vSaysAgain reports whether a frame is the person saying they repeat
+// themselves ("I said it before and I'll say it again", "we said it
+// before"): first person, a form of "say", "again" or "before", and no
+// judgement.
+func vSaysAgain(words []string) bool {
+	if len(words) < 3 || !vFirstPerson[words[0]] || !(words[1] == "said" || words[1] == "say" || words[1] == "'ve") {
+		return false
+	}
+	again := false
+	for _, w := range words {
+		switch {
+		case vJudgements[w]:
+			return false
+		case w == "again" || w == "before":
+			again = true
+		case reporting[w] && w != "said" && w != "say":
+			return false
+		case w != words[0] && !vFirstPerson[w] && vSubjects[w] && w != "it":
+			return false // someone else's words ("I said the page says")
+		}
+	}
+	return again
 }
