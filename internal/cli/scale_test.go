@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/bulkgen"
@@ -65,9 +64,6 @@ func corpus(t *testing.T) *bulkgen.Corpus {
 // ignored), so a reader that held the input, or its records, could not
 // stay under the bound. Progress lines arrive while it runs and count up.
 func TestImportStreamsThroughAPipeWithBoundedMemory(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("max RSS from rusage is in KiB on Linux")
-	}
 	home := newHome(t)
 	cmd, stdin, stderr := child(t, "--home", home, "import", "-", "--progress", "--json")
 	const lines, padded = 6000, 1200 // 200+ MiB streamed; holding it would need more than the bound
@@ -107,11 +103,13 @@ func TestImportStreamsThroughAPipeWithBoundedMemory(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
 		t.Fatalf("import: %v", err)
 	}
-	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	rss, measured := maxRSS(cmd.ProcessState)
 	if sent < 200<<20 {
 		t.Fatalf("only %d bytes were streamed", sent)
 	}
-	if rss > 160<<20 {
+	if !measured {
+		t.Logf("peak RSS is not measured on %s; only streaming and progress are checked", runtime.GOOS)
+	} else if rss > 160<<20 {
 		t.Fatalf("max RSS %d MiB for a %d MiB stream: memory is not bounded", rss>>20, sent>>20)
 	}
 	if len(progress) < 1 || progress[len(progress)-1][0] != lines || progress[len(progress)-1][1] != lines {

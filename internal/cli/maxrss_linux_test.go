@@ -1,0 +1,16 @@
+package cli_test
+
+import (
+	"os"
+	"syscall"
+)
+
+// maxRSS is a finished process's peak resident set in bytes (Linux reports
+// ru_maxrss in KiB).
+func maxRSS(ps *os.ProcessState) (int64, bool) {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0, false
+	}
+	return ru.Maxrss << 10, true
+}
