@@ -96,22 +96,29 @@ func (s *Store) readAgentSessions() ([]AgentSession, error) {
 
 // AgentSessions returns the recorded agent sessions, newest first. A
 // damaged log reads as empty (it is rebuilt by the next message).
-func (s *Store) AgentSessions() []AgentSession {
+func (s *Store) AgentSessions() ([]AgentSession, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
 	list, _ := s.readAgentSessions()
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Updated.After(list[j].Updated) })
-	return list
+	return list, nil
 }
 
-// AgentSessionByID returns one recorded session.
-func (s *Store) AgentSessionByID(id string) (AgentSession, bool) {
-	for _, a := range s.AgentSessions() {
+// AgentSessionByID returns one recorded session, or ErrNotFound.
+func (s *Store) AgentSessionByID(id string) (AgentSession, error) {
+	list, err := s.AgentSessions()
+	if err != nil {
+		return AgentSession{}, err
+	}
+	for _, a := range list {
 		if a.ID == id {
-			return a, true
+			return a, nil
 		}
 	}
-	return AgentSession{}, false
+	return AgentSession{}, ErrNotFound
 }
 
 // RecordAgentMessage appends a message the person typed to an agent

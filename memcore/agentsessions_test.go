@@ -2,6 +2,7 @@ package memcore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func TestAgentSessionLogBoundedRedactedCounted(t *testing.T) {
 			t.Fatalf("turn %d, want %d", turn, i+1)
 		}
 	}
-	a, ok := s.AgentSessionByID("s1")
+	a, ok := sessionByID(s, "s1")
 	if !ok || len(a.Messages) != maxAgentSessionMessages || a.Latest() != "message 11" || a.Turn != 12 {
 		t.Fatalf("session: %+v", a)
 	}
@@ -45,7 +46,7 @@ func TestAgentSessionLogBoundedRedactedCounted(t *testing.T) {
 	for i := 0; i < maxAgentSessions+10; i++ {
 		s.RecordAgentMessage(ctx, "claude-code", fmt.Sprintf("x%d", i), "/p", "hi", t0.Add(2*time.Hour+time.Duration(i)*time.Second))
 	}
-	list := s.AgentSessions()
+	list := must(s.AgentSessions())
 	if len(list) != maxAgentSessions || list[0].ID != fmt.Sprintf("x%d", maxAgentSessions+9) {
 		t.Fatalf("%d sessions, newest %q", len(list), list[0].ID)
 	}
@@ -58,7 +59,7 @@ func TestAgentSessionLogBoundedRedactedCounted(t *testing.T) {
 	if _, err := s.RecordAgentMessage(ctx, "claude-code", "s3", "/p", "again", t0.Add(3*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.AgentSessionByID("s3"); !ok {
+	if _, ok := sessionByID(s, "s3"); !ok {
 		t.Fatal("log not rebuilt after damage")
 	}
 }
@@ -83,7 +84,7 @@ func TestAgentSessionLogForgedByAnotherWriter(t *testing.T) {
 	if err := os.WriteFile(p, []byte(forged), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a, ok := s.AgentSessionByID("s1")
+	a, ok := sessionByID(s, "s1")
 	if !ok || a.Latest() != "we deploy on tuesdays" || a.Updated.After(now.Add(5*time.Minute)) {
 		t.Fatalf("a future-dated message is still the person's latest: %+v", a)
 	}
@@ -94,7 +95,7 @@ func TestAgentSessionLogForgedByAnotherWriter(t *testing.T) {
 	if err := os.Symlink(outside, p); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.AgentSessionByID("s1"); ok {
+	if _, ok := sessionByID(s, "s1"); ok {
 		t.Fatal("the log was read through a symbolic link")
 	}
 
@@ -107,4 +108,13 @@ func TestAgentSessionLogForgedByAnotherWriter(t *testing.T) {
 	if _, err := s.readAgentSessions(); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Fatalf("an oversized log was read: %v", err)
 	}
+}
+
+// sessionByID is AgentSessionByID as (session, found); other errors fail.
+func sessionByID(s *Store, id string) (AgentSession, bool) {
+	a, err := s.AgentSessionByID(id)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		panic(err)
+	}
+	return a, err == nil
 }

@@ -4,8 +4,8 @@ import "strings"
 
 // IDsWithPrefix returns the ids of live and quarantined atoms that start
 // with prefix, for resolving the short ids a person types.
-func (s *Store) IDsWithPrefix(prefix string) (live, quarantined []string) {
-	s.read(func() {
+func (s *Store) IDsWithPrefix(prefix string) (live, quarantined []string, err error) {
+	err = s.read(func() {
 		if e := s.byID[prefix]; e != nil {
 			live = []string{prefix}
 		}
@@ -20,5 +20,5 @@ func (s *Store) IDsWithPrefix(prefix string) (live, quarantined []string) {
 			}
 		}
 	})
-	return live, quarantined
+	return live, quarantined, err
 }

@@ -8,6 +8,8 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -238,6 +240,40 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"RestorePending": func() error {
 			return st.RestorePending(ctx, memcore.PendingReview{Field: "style.tone", Value: "direct"})
 		},
+		"Contradictions":   func() error { _, err := st.Contradictions(true); return err },
+		"SupersededBy":     func() error { _, err := st.SupersededBy(id); return err },
+		"AgentSessions":    func() error { _, err := st.AgentSessions(); return err },
+		"AgentSessionByID": func() error { _, err := st.AgentSessionByID("s1"); return err },
+		"IDsWithPrefix":    func() error { _, _, err := st.IDsWithPrefix(id[:4]); return err },
+		"IndexProgress":    func() error { _, _, _, err := st.IndexProgress(); return err },
+		"ImportWith": func() error {
+			_, err := st.ImportWith(ctx, strings.NewReader(""), memcore.ImportOptions{})
+			return err
+		},
+		"ExportFile": func() error { return st.ExportFile(filepath.Join(t.TempDir(), "export.jsonl")) },
+		"RecordAgentMessage": func() error {
+			_, err := st.RecordAgentMessage(ctx, "claude-code", "s1", "/p", "hi", time.Now())
+			return err
+		},
+		"DetectContradictions": func() error { _, err := st.DetectContradictions(ctx, id); return err },
+		"ResolveContradiction": func() error {
+			_, err := st.ResolveContradiction(ctx, "c-1", memcore.ResolveKeepNew)
+			return err
+		},
+		"Relink":    func() error { return st.Relink(ctx, id, nil) },
+		"Unpromote": func() error { return st.Unpromote(ctx, memcore.QuarantinedAtom{Atom: memcore.Atom{ID: id}}, nil) },
+		"UndoConfirm": func() error {
+			return st.UndoConfirm(ctx, memcore.PendingReview{Field: "style.tone", Value: "direct"}, "")
+		},
+	}
+	// Every exported method is in the table, but the accessors of what Open
+	// was given or found (no store read) and Close itself.
+	accessors := map[string]bool{"Close": true, "Dir": true, "Config": true, "Now": true, "Problems": true}
+	ty := reflect.TypeOf(st)
+	for i := 0; i < ty.NumMethod(); i++ {
+		if name := ty.Method(i).Name; calls[name] == nil && !accessors[name] {
+			t.Errorf("Store.%s is not checked after Close", name)
+		}
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, memcore.ErrClosed) {

@@ -101,7 +101,7 @@ func (s *Store) Stats() (Stats, error) {
 		st.Index.Dims = v.idx.Dims()
 	}
 	v.mu.RUnlock()
-	st.Index.Done, st.Index.Total, st.Index.Rebuilding = s.IndexProgress()
+	st.Index.Done, st.Index.Total, st.Index.Rebuilding = s.indexProgress()
 	st.Guard = s.guardStats()
 	return st, nil
 }

@@ -131,18 +131,19 @@ func (s *Store) supersededLocked() map[string]string {
 	return m
 }
 
-// SupersededBy returns the successor of a superseded live atom.
-func (s *Store) SupersededBy(id string) (string, bool) {
+// SupersededBy returns the successor of a superseded live atom, or ""
+// when nothing supersedes it.
+func (s *Store) SupersededBy(id string) (string, error) {
 	var succ string
-	s.read(func() { succ = s.supersededLocked()[id] })
-	return succ, succ != ""
+	err := s.read(func() { succ = s.supersededLocked()[id] })
+	return succ, err
 }
 
 // Contradictions lists contradictions between live atoms, newest first:
 // the pending ones, or all with all.
-func (s *Store) Contradictions(all bool) []Contradiction {
+func (s *Store) Contradictions(all bool) ([]Contradiction, error) {
 	var out []Contradiction
-	s.read(func() {
+	err := s.read(func() {
 		for _, c := range s.contra {
 			if (all || c.Pending()) && s.byID[c.Old] != nil && s.byID[c.New] != nil {
 				out = append(out, c)
@@ -150,7 +151,7 @@ func (s *Store) Contradictions(all bool) []Contradiction {
 		}
 	})
 	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
-	return out
+	return out, err
 }
 
 // ResolveContradiction records the person's decision on a contradiction

@@ -51,10 +51,10 @@ func TestSupersededByExplicitChangeOffline(t *testing.T) {
 	if len(cs) != 1 || cs[0].Old != old.ID || cs[0].New != newer.ID || cs[0].Method != "rule" || !cs[0].Pending() {
 		t.Fatalf("contradictions %+v", cs)
 	}
-	if succ, ok := st.SupersededBy(old.ID); !ok || succ != newer.ID {
+	if succ, ok := supersededBy(st, old.ID); !ok || succ != newer.ID {
 		t.Fatalf("old atom not superseded: %q %v", succ, ok)
 	}
-	if _, ok := st.SupersededBy(other.ID); ok {
+	if _, ok := supersededBy(st, other.ID); ok {
 		t.Fatal("an unrelated decision was superseded")
 	}
 	if _, _, err := st.Get(old.ID); err != nil {
@@ -90,7 +90,7 @@ func TestSupersededByExplicitChangeOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st2.Close()
-	if p := st2.Contradictions(false); len(p) != 1 || p[0].ID != cs[0].ID {
+	if p := must(st2.Contradictions(false)); len(p) != 1 || p[0].ID != cs[0].ID {
 		t.Fatalf("after reopen: %+v", p)
 	}
 	// odek's atoms.json keeps its shape: nothing of this lands there.
@@ -156,7 +156,7 @@ func TestResolveContradiction(t *testing.T) {
 	if _, err := st.ResolveContradiction(ctx, cs[0].ID, memcore.ResolveKeepOld); err != nil {
 		t.Fatal(err)
 	}
-	if succ, ok := st.SupersededBy(newer.ID); !ok || succ != old.ID {
+	if succ, ok := supersededBy(st, newer.ID); !ok || succ != old.ID {
 		t.Fatalf("keep-old: the newer atom should be superseded by the older (%q %v)", succ, ok)
 	}
 	res, _ := st.Search(ctx, "which database for billing MySQL", memcore.SearchOptions{})
@@ -164,14 +164,14 @@ func TestResolveContradiction(t *testing.T) {
 	if n, o := indexOf(ids, newer.ID), indexOf(ids, old.ID); n >= 0 && (o < 0 || n < o) {
 		t.Fatalf("keep-old: the newer atom outranks the kept one: %v", ids)
 	}
-	if len(st.Contradictions(false)) != 0 || len(st.Contradictions(true)) != 1 {
-		t.Fatalf("pending %d all %d", len(st.Contradictions(false)), len(st.Contradictions(true)))
+	if len(must(st.Contradictions(false))) != 0 || len(must(st.Contradictions(true))) != 1 {
+		t.Fatalf("pending %d all %d", len(must(st.Contradictions(false))), len(must(st.Contradictions(true))))
 	}
 	if _, err := st.ResolveContradiction(ctx, cs[0].ID, memcore.ResolveKeepBoth); err != nil {
 		t.Fatal(err)
 	}
-	_, ok1 := st.SupersededBy(newer.ID)
-	_, ok2 := st.SupersededBy(old.ID)
+	_, ok1 := supersededBy(st, newer.ID)
+	_, ok2 := supersededBy(st, old.ID)
 	if ok1 || ok2 {
 		t.Fatal("keep-both: still superseded")
 	}
@@ -226,4 +226,10 @@ func TestSupersedeWithScriptedLLM(t *testing.T) {
 	if cs, err := st.DetectContradictions(context.Background(), r.Atom.ID); err != nil || len(cs) != 0 {
 		t.Fatalf("tainted atom superseded: %+v %v", cs, err)
 	}
+}
+
+// supersededBy is SupersededBy as (successor, superseded); an error fails.
+func supersededBy(st *memcore.Store, id string) (string, bool) {
+	succ := must(st.SupersededBy(id))
+	return succ, succ != ""
 }

@@ -57,6 +57,9 @@ func (s *Store) UndoConfirm(ctx context.Context, p PendingReview, prev string) e
 // Forget (undo of a forget restores the atom with Restore, then its links).
 // Links to atoms that no longer exist are skipped.
 func (s *Store) Relink(ctx context.Context, id string, links []Link) error {
+	if s.isClosed() {
+		return ErrClosed
+	}
 	if len(links) == 0 {
 		return nil
 	}

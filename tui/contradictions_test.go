@@ -38,11 +38,17 @@ func TestE2EContradictionsPane(t *testing.T) {
 	if m.Focus() != PaneContradictions {
 		t.Errorf("focus %d", m.Focus())
 	}
-	all := st.Contradictions(true)
-	if len(all) != 1 || all[0].Resolution != memcore.ResolveKeepNew || len(st.Contradictions(false)) != 0 {
+	all := must(st.Contradictions(true))
+	if len(all) != 1 || all[0].Resolution != memcore.ResolveKeepNew || len(must(st.Contradictions(false))) != 0 {
 		t.Fatalf("store after n: %+v", all)
 	}
-	if succ, ok := st.SupersededBy(old.ID); !ok || succ != newer.ID {
+	if succ, ok := supersededBy(st, old.ID); !ok || succ != newer.ID {
 		t.Fatalf("keep-new: the older decision is not superseded (%q %v)", succ, ok)
 	}
+}
+
+// supersededBy is SupersededBy as (successor, superseded); an error fails.
+func supersededBy(st *memcore.Store, id string) (string, bool) {
+	succ := must(st.SupersededBy(id))
+	return succ, succ != ""
 }

@@ -27,8 +27,12 @@ type ContradictionsLoadedMsg = LoadedMsg[CItem]
 // LoadContradictions reads the pending contradictions and their atoms.
 func LoadContradictions(d Deps) tea.Cmd {
 	return loadItems(d, func(st *memcore.Store) ([]CItem, error) {
+		cs, err := st.Contradictions(false)
+		if err != nil {
+			return nil, err
+		}
 		var items []CItem
-		for _, c := range st.Contradictions(false) {
+		for _, c := range cs {
 			o, _, err1 := st.Get(c.Old)
 			n, _, err2 := st.Get(c.New)
 			if err1 != nil || err2 != nil {

@@ -117,14 +117,14 @@ func TestUserPromptSubmitRecordsTypedPromptAndReturnsBlock(t *testing.T) {
 					t.Errorf("atom context %+v, want session sess-a, project %s (git root), turn 1", a.Context, root)
 				}
 			}
-			sess, ok := st.AgentSessionByID("sess-a")
+			sess, ok := sessionByID(st, "sess-a")
 			if !ok || !strings.Contains(sess.Latest(), "sqlite for the cache") || sess.Project != root {
 				t.Fatalf("person's message not recorded for the MCP server: %+v", sess)
 			}
 			// Second turn counts on.
 			p2 := payload(t, map[string]any{"session_id": "sess-a", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "I always run gofmt before committing."})
 			hook(t, exe, home, p2, nil)
-			if s, _ := st.AgentSessionByID("sess-a"); s.Turn != 2 {
+			if s, _ := sessionByID(st, "sess-a"); s.Turn != 2 {
 				t.Errorf("turn %d after two prompts", s.Turn)
 			}
 		})
@@ -156,8 +156,8 @@ func TestNonTypedPromptsAreTainted(t *testing.T) {
 	for _, a := range must(st.List(memcore.Filter{})) {
 		t.Errorf("a non-typed prompt became a live atom: %s %q", a.SourceClass, a.Text)
 	}
-	if _, ok := st.AgentSessionByID("sess-t"); ok {
-		if s, _ := st.AgentSessionByID("sess-t"); len(s.Messages) > 0 {
+	if _, ok := sessionByID(st, "sess-t"); ok {
+		if s, _ := sessionByID(st, "sess-t"); len(s.Messages) > 0 {
 			t.Errorf("non-typed prompts recorded as the person's words: %+v", s.Messages)
 		}
 	}
@@ -443,4 +443,10 @@ func TestAttackPastedLogInTypedPromptBecomesUserSaid(t *testing.T) {
 	if r := hook(t, bin, home, p2, nil); r.code != 0 || strings.Contains(r.stdout, "fraud checks for admins") {
 		t.Fatalf("the pasted claim reached the agent's context: %+v", r)
 	}
+}
+
+// sessionByID is AgentSessionByID as (session, found).
+func sessionByID(st *memcore.Store, id string) (memcore.AgentSession, bool) {
+	a, err := st.AgentSessionByID(id)
+	return a, err == nil
 }

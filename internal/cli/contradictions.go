@@ -38,9 +38,13 @@ type ContradictionEntry struct {
 	NewType string `json:"new_type"`
 }
 
-func contradictionEntries(c *ctx, all bool) []ContradictionEntry {
+func contradictionEntries(c *ctx, all bool) ([]ContradictionEntry, error) {
+	cs, err := c.store.Contradictions(all)
+	if err != nil {
+		return nil, err
+	}
 	out := []ContradictionEntry{}
-	for _, x := range c.store.Contradictions(all) {
+	for _, x := range cs {
 		e := ContradictionEntry{Contradiction: x}
 		if a, _, err := c.store.Get(x.Old); err == nil {
 			e.OldText, e.OldType = a.Text, a.Type
@@ -50,11 +54,14 @@ func contradictionEntries(c *ctx, all bool) []ContradictionEntry {
 		}
 		out = append(out, e)
 	}
-	return out
+	return out, nil
 }
 
 func cmdContradictions(c *ctx) error {
-	list := contradictionEntries(c, c.p.bools["all"])
+	list, err := contradictionEntries(c, c.p.bools["all"])
+	if err != nil {
+		return err
+	}
 	if c.json {
 		return c.emitJSON(list)
 	}
@@ -78,8 +85,12 @@ func cmdResolve(c *ctx) error {
 		return err
 	}
 	want := strings.ToLower(strings.TrimSpace(c.p.pos[0]))
+	cs, err := c.store.Contradictions(true)
+	if err != nil {
+		return err
+	}
 	var match []string
-	for _, x := range c.store.Contradictions(true) {
+	for _, x := range cs {
 		if strings.HasPrefix(x.ID, want) {
 			match = append(match, x.ID)
 		}

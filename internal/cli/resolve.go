@@ -32,7 +32,10 @@ func resolveAtomID(c *ctx, arg string) (string, error) {
 	if want == "" {
 		return "", usagef("expected an atom id")
 	}
-	live, quar := c.store.IDsWithPrefix(want)
+	live, quar, err := c.store.IDsWithPrefix(want)
+	if err != nil {
+		return "", err
+	}
 	for _, id := range append(live, quar...) {
 		if id == want {
 			return id, nil
@@ -94,7 +97,9 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 		}
 		return "", ambiguous(want, "pending reviews", lines)
 	}
-	if live, quar := c.store.IDsWithPrefix(want); len(live)+len(quar) > 0 {
+	if live, quar, err := c.store.IDsWithPrefix(want); err != nil {
+		return "", err
+	} else if len(live)+len(quar) > 0 {
 		return "", fmt.Errorf("%s is an atom id; %s takes a pending-review id (see odekmem pending)", want, c.cmd.name)
 	}
 	return "", fmt.Errorf("%w: no pending review %s", memcore.ErrNotFound, arg)

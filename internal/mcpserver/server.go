@@ -156,7 +156,11 @@ func (s *Server) linkedSession() (memcore.AgentSession, bool) {
 		return memcore.AgentSession{}, false
 	}
 	now := s.store.Now()
-	for _, a := range s.store.AgentSessions() {
+	sessions, err := s.store.AgentSessions()
+	if err != nil {
+		return memcore.AgentSession{}, false
+	}
+	for _, a := range sessions {
 		if now.Sub(a.Updated) > LinkWindow {
 			break
 		}
