@@ -1,3 +1,7 @@
+// The ingest verb: two passes over a transcript (which sessions hold an
+// approval, then the turns in order) and the role rules of issue 10 item 7.
+// It is a little over 500 lines because the passes share their decoding and
+// splitting them apart would scatter one contract over several files.
 package cli
 
 import (
