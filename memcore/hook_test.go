@@ -1,6 +1,7 @@
 // Hook tests against a scripted OpenAI-compatible server. A little over 500
 // lines: the cases share one server script and reading them together is
 // how the hook's per-turn contract is checked.
+
 package memcore_test
 
 import (

@@ -1,6 +1,7 @@
 // The shared judgement of pasted text. A little over 500 lines: each shape
 // of paste (fences, quotes, logs, traces, mail, tables, web chrome) is a
 // few lines of one line-classifier, and they are read together.
+
 package memcore
 
 import (

@@ -2,6 +2,7 @@
 // approval, then the turns in order) and the role rules of issue 10 item 7.
 // It is a little over 500 lines because the passes share their decoding and
 // splitting them apart would scatter one contract over several files.
+
 package cli
 
 import (
