@@ -95,6 +95,12 @@ func TestVerbatimRefusesReviewAttacks(t *testing.T) {
 		{reviewL + "\u2026 not.", reviewL, false},
 		{reviewL + ". Not!", reviewL, false},
 		{reviewL + "\nnot!", reviewL, false},
+		// an ellipsis does not end the frame that governs what follows it
+		{"I never said\u2026 " + reviewL, reviewL, false},
+		{"I never said... " + reviewL, reviewL, false},
+		{"Nobody believes... " + reviewL, reviewL, false},
+		{"Hmm... " + reviewL, reviewL, true},
+		{"Right\u2026 " + reviewL + ".", reviewL, true},
 		// the person's own words
 		{"Between the blocks:\n```\na\n```\n\n" + reviewL + ".\n\n```\nb\n```", reviewL, true},
 		{reviewL + ". Not sure about the version, though.", reviewL, true},

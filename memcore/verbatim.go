@@ -137,8 +137,11 @@ func verbatimUserSpan(message, text string) (ok bool, why string) {
 // spanChanged checks the context of the match mt[s:e] and returns why its
 // meaning differs from the proposal's, or "".
 func spanChanged(mt []vToken, s, e int, asks bool) string {
+	// An ellipsis trails off but does not end the sentence for what came
+	// before it ("I never said… we deploy from main"): the frame before it
+	// still governs the span.
 	sentStart := s
-	for sentStart > 0 && !vSentenceEnd(mt[sentStart-1]) && !mt[sentStart].line {
+	for sentStart > 0 && (!vSentenceEnd(mt[sentStart-1]) || vEllipsisAt(mt, sentStart-1)) && !mt[sentStart].line {
 		sentStart--
 	}
 	sentEnd := e // the sentence's terminator, the first token of the next line, or len

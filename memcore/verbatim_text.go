@@ -119,6 +119,15 @@ func vSentenceEnd(t vToken) bool {
 	return false
 }
 
+// vEllipsisAt reports whether mt[i] is part of an ellipsis ("…", or two or
+// more full stops in a row).
+func vEllipsisAt(mt []vToken, i int) bool {
+	if mt[i].s == "…" {
+		return true
+	}
+	return mt[i].s == "." && (i > 0 && mt[i-1].s == "." || i+1 < len(mt) && mt[i+1].s == ".")
+}
+
 func vClauseMark(t vToken) bool {
 	switch t.s {
 	case ",", ":", "-", "(", ")", "[", "]", `"`:
