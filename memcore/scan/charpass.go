@@ -65,29 +65,20 @@ func charPass(text string, findings []Finding) ([]Finding, strippedText) {
 		ra := rs[i]
 		r := ra.r
 		switch {
-		case r == 0x1B || r == 0x9B || r == 0x9D || r == 0x90 || r == 0x98 || r == 0x9E || r == 0x9F:
-			n, rule := ansiLen(text[ra.off:])
-			if n <= 0 {
-				n = ra.size
-			}
-			end := ra.off + n
+		case isEscapeStart(r):
+			end, rule, last := escapeSpan(text, rs, i)
 			flush()
 			if len(findings) < maxCharFindings {
 				findings = append(findings, Finding{Kind: KindANSI, Rule: rule, Severity: Block, Start: ra.off, End: end,
 					Match: quoted(text[ra.off:end]), Reason: "terminal escape sequence"})
 			}
-			for i+1 < len(rs) && rs[i+1].off < end {
-				i++
-			}
+			i = last
 		case isControl(r):
 			add(charClass{KindControl, "control", Block, "control character"}, ra.off, ra.off+ra.size)
 		case isTag(r):
 			// A valid flag tag sequence: U+1F3F4, 2–7 tag letters/digits, U+E007F.
-			j := i
-			for j < len(rs) && isTag(rs[j].r) {
-				j++
-			}
-			if validFlagTags(rs, i, j) {
+			j, flag := tagRun(rs, i)
+			if flag {
 				for k := i; k < j; k++ {
 					keep(rs[k])
 				}
@@ -172,15 +163,8 @@ func Visible(text string) string {
 		switch {
 		case r == '\n' || r == '\t':
 			sb.WriteRune(r)
-		case r == 0x1B || r == 0x9B || r == 0x9D || r == 0x90 || r == 0x98 || r == 0x9E || r == 0x9F:
-			n, _ := ansiLen(text[ra.off:])
-			if n <= 0 {
-				n = ra.size
-			}
-			end := ra.off + n
-			for i+1 < len(rs) && rs[i+1].off < end {
-				i++
-			}
+		case isEscapeStart(r):
+			_, _, i = escapeSpan(text, rs, i)
 		case r == '\r' || isControl(r):
 			// dropped
 		case r == 0x2028 || r == 0x2029:
@@ -188,14 +172,9 @@ func Visible(text string) string {
 		case r == utf8.RuneError && ra.size == 1:
 			sb.WriteRune(utf8.RuneError)
 		case isTag(r):
-			j := i
-			for j < len(rs) && isTag(rs[j].r) {
-				j++
-			}
-			if validFlagTags(rs, i, j) {
-				for k := i; k < j; k++ {
-					sb.WriteRune(rs[k].r)
-				}
+			j, flag := tagRun(rs, i)
+			if flag {
+				writeRunes(&sb, rs[i:j])
 			} else {
 				sb.WriteString("⟨TAG:")
 				for k := i; k < j; k++ {

@@ -75,21 +75,12 @@ func StripHidden(s string) string {
 	for i := 0; i < len(rs); i++ {
 		r := rs[i].r
 		switch {
-		case r == 0x1B || r == 0x9B || r == 0x9D || r == 0x90 || r == 0x98 || r == 0x9E || r == 0x9F:
-			n, _ := ansiLen(s[rs[i].off:])
-			end := rs[i].off + max(n, rs[i].size)
-			for i+1 < len(rs) && rs[i+1].off < end {
-				i++
-			}
+		case isEscapeStart(r):
+			_, _, i = escapeSpan(s, rs, i)
 		case isTag(r):
-			j := i
-			for j < len(rs) && isTag(rs[j].r) {
-				j++
-			}
-			if validFlagTags(rs, i, j) {
-				for k := i; k < j; k++ {
-					sb.WriteRune(rs[k].r)
-				}
+			j, flag := tagRun(rs, i)
+			if flag {
+				writeRunes(&sb, rs[i:j])
 			}
 			i = j - 1
 		case (r == 0x200C || r == 0x200D) && legitJoiner(rs, i):
@@ -109,6 +100,47 @@ func StripHidden(s string) string {
 }
 
 func isTag(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }
+
+// The three walkers over a text (charPass, Visible, StripHidden) cut it
+// into the same pieces; each decides what a piece becomes. The pieces
+// that span several runes are found here, once.
+
+// isEscapeStart reports whether r opens a terminal escape sequence: ESC or
+// a C1 CSI, OSC, DCS, SOS, PM or APC introducer.
+func isEscapeStart(r rune) bool {
+	return r == 0x1B || r == 0x9B || r == 0x9D || r == 0x90 || r == 0x98 || r == 0x9E || r == 0x9F
+}
+
+// escapeSpan measures the escape sequence that starts at rs[i] (see
+// [isEscapeStart]): its byte end in text, its rule name, and the index of
+// the last rune it covers, where the walker resumes. The sequence covers at
+// least its introducer.
+func escapeSpan(text string, rs []runeAt, i int) (end int, rule string, last int) {
+	n, rule := ansiLen(text[rs[i].off:])
+	end = rs[i].off + max(n, rs[i].size)
+	for i+1 < len(rs) && rs[i+1].off < end {
+		i++
+	}
+	return end, rule, i
+}
+
+// tagRun returns the end (exclusive) of the run of tag characters that
+// starts at rs[i], and whether the run is the tag sequence of a valid flag
+// emoji (see [validFlagTags]).
+func tagRun(rs []runeAt, i int) (j int, flag bool) {
+	j = i
+	for j < len(rs) && isTag(rs[j].r) {
+		j++
+	}
+	return j, validFlagTags(rs, i, j)
+}
+
+// writeRunes writes the runes of rs as they are.
+func writeRunes(sb *strings.Builder, rs []runeAt) {
+	for _, ra := range rs {
+		sb.WriteRune(ra.r)
+	}
+}
 
 func isVariationSelector(r rune) bool {
 	return (r >= 0xFE00 && r <= 0xFE0F) || (r >= 0xE0100 && r <= 0xE01EF) ||
