@@ -106,22 +106,9 @@ func buildView(st strippedText, withMaps bool) matchView {
 		}
 		return v.finish(buf, withMaps)
 	}
-	var it norm.Iter
-	it.InitString(norm.NFKC, s)
-	var tmp [utf8.UTFMax]byte
-	for !it.Done() {
-		p0 := it.Pos()
-		seg := it.Next()
-		p1 := it.Pos()
-		var os, oe int32
-		if withMaps {
-			os = origAt(p0)
-			if p1 > p0 {
-				oe = origAt(p1-1) + 1
-			} else {
-				oe = os
-			}
-		}
+	it := newNFKCSpans(st)
+	for !it.done() {
+		seg, os, oe := it.next()
 		for len(seg) > 0 {
 			r, n := utf8.DecodeRune(seg)
 			seg = seg[n:]
@@ -133,26 +120,56 @@ func buildView(st strippedText, withMaps bool) matchView {
 					continue
 				}
 				lastSpace = true
-				buf = append(buf, ' ')
-				if withMaps {
-					v.start = append(v.start, os)
-					v.end = append(v.end, oe)
-				}
+				buf = v.put(buf, ' ', os, oe, withMaps)
 				continue
 			}
 			lastSpace = false
-			r = foldRune(r)
-			m := utf8.EncodeRune(tmp[:], r)
-			buf = append(buf, tmp[:m]...)
-			if withMaps {
-				for k := 0; k < m; k++ {
-					v.start = append(v.start, os)
-					v.end = append(v.end, oe)
-				}
-			}
+			buf = v.put(buf, foldRune(r), os, oe, withMaps)
 		}
 	}
 	return v.finish(buf, withMaps)
+}
+
+// nfkcSpans walks the NFKC segments of a stripped text, each with the
+// original byte range it came from (buildView and foldedSecretView).
+type nfkcSpans struct {
+	it norm.Iter
+	st strippedText
+}
+
+func newNFKCSpans(st strippedText) *nfkcSpans {
+	n := &nfkcSpans{st: st}
+	n.it.InitString(norm.NFKC, st.s)
+	return n
+}
+
+func (n *nfkcSpans) done() bool { return n.it.Done() }
+
+// next returns the next NFKC segment and the original range [os, oe) of
+// the stripped bytes it was made from.
+func (n *nfkcSpans) next() (seg []byte, os, oe int32) {
+	p0 := n.it.Pos()
+	seg = n.it.Next()
+	p1 := n.it.Pos()
+	os, oe = int32(n.st.orig(p0)), int32(n.st.orig(p0))
+	if p1 > p0 {
+		oe = int32(n.st.orig(p1-1) + 1)
+	}
+	return seg, os, oe
+}
+
+// put appends r to buf and, with maps, records [os, oe) as the original
+// range of each of its bytes.
+func (v *matchView) put(buf []byte, r rune, os, oe int32, withMaps bool) []byte {
+	n := len(buf)
+	buf = utf8.AppendRune(buf, r)
+	if withMaps {
+		for k := n; k < len(buf); k++ {
+			v.start = append(v.start, os)
+			v.end = append(v.end, oe)
+		}
+	}
+	return buf
 }
 
 // finish trims a trailing space and sets the view text.

@@ -42,18 +42,7 @@ func Scan(text string) Result {
 	}
 	if len(creds) > 1 {
 		sortFindings(creds)
-		merged := creds[:1]
-		for _, c := range creds[1:] {
-			last := &merged[len(merged)-1]
-			if c.Start < last.End {
-				if c.End > last.End {
-					last.End = c.End
-				}
-				continue
-			}
-			merged = append(merged, c)
-		}
-		creds = merged
+		creds = mergeOverlapping(creds, func(f *Finding) (int, *int) { return f.Start, &f.End })
 	}
 	findings = append(findings, creds...)
 

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // secretRule detects one kind of credential in the stripped text. The
@@ -308,18 +306,7 @@ func findSecrets(s string) []secretHit {
 		}
 		return hits[i].end > hits[j].end
 	})
-	out := hits[:1]
-	for _, h := range hits[1:] {
-		last := &out[len(out)-1]
-		if h.start < last.end {
-			if h.end > last.end {
-				last.end = h.end
-			}
-			continue
-		}
-		out = append(out, h)
-	}
-	return out
+	return mergeOverlapping(hits, func(h *secretHit) (int, *int) { return h.start, &h.end })
 }
 
 var pemBegin = regexp.MustCompile(`-*\s*BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)
@@ -450,18 +437,9 @@ func foldedSecretView(st strippedText) matchView {
 	buf := make([]byte, 0, len(s))
 	v.start = make([]int32, 0, len(s))
 	v.end = make([]int32, 0, len(s))
-	var it norm.Iter
-	it.InitString(norm.NFKC, s)
-	var tmp [utf8.UTFMax]byte
-	for !it.Done() {
-		p0 := it.Pos()
-		seg := it.Next()
-		p1 := it.Pos()
-		os := int32(st.orig(p0))
-		oe := os
-		if p1 > p0 {
-			oe = int32(st.orig(p1-1) + 1)
-		}
+	it := newNFKCSpans(st)
+	for !it.done() {
+		seg, os, oe := it.next()
 		for len(seg) > 0 {
 			r, n := utf8.DecodeRune(seg)
 			seg = seg[n:]
@@ -473,12 +451,7 @@ func foldedSecretView(st strippedText) matchView {
 					r = f
 				}
 			}
-			m := utf8.EncodeRune(tmp[:], r)
-			buf = append(buf, tmp[:m]...)
-			for k := 0; k < m; k++ {
-				v.start = append(v.start, os)
-				v.end = append(v.end, oe)
-			}
+			buf = v.put(buf, r, os, oe, true)
 		}
 	}
 	v.s = string(buf)

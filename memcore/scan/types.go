@@ -144,3 +144,24 @@ func sortFindings(fs []Finding) {
 		return fs[i].End > fs[j].End
 	})
 }
+
+// mergeOverlapping folds every element of xs (sorted by start) that starts
+// inside the element kept before it into that element, whose end grows to
+// cover both; the first of overlapping elements survives. span gives an
+// element's start and a pointer to its end. xs is reused.
+func mergeOverlapping[T any](xs []T, span func(*T) (start int, end *int)) []T {
+	if len(xs) < 2 {
+		return xs
+	}
+	out := xs[:1]
+	for k := 1; k < len(xs); k++ {
+		_, lastEnd := span(&out[len(out)-1])
+		start, end := span(&xs[k])
+		if start < *lastEnd {
+			*lastEnd = max(*lastEnd, *end)
+			continue
+		}
+		out = append(out, xs[k])
+	}
+	return out
+}
