@@ -317,6 +317,13 @@ func ansiLen(s string) (int, string) {
 	}
 }
 
+// escapeLen returns the byte length of the escape sequence at the start of
+// s, which begins with ESC: at least 1, so a walker always moves on.
+func escapeLen(s string) int {
+	n, _ := ansiLen(s)
+	return max(n, 1)
+}
+
 func ruleFor(kind byte) string {
 	if kind == ']' {
 		return "osc"

@@ -223,11 +223,7 @@ func normalizeOnce(text string) string {
 	sb.Grow(len(text))
 	for i := 0; i < len(text); {
 		if text[i] == 0x1B {
-			n, _ := ansiLen(text[i:])
-			if n <= 0 {
-				n = 1
-			}
-			i += n
+			i += escapeLen(text[i:])
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(text[i:])

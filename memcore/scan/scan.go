@@ -236,8 +236,7 @@ func hiddenAsSpace(text string) string {
 	sb.Grow(len(text))
 	for i := 0; i < len(text); {
 		if text[i] == 0x1B {
-			n, _ := ansiLen(text[i:])
-			i += max(n, 1)
+			i += escapeLen(text[i:])
 			sb.WriteByte(' ')
 			continue
 		}

@@ -320,22 +320,7 @@ func appendPEM(hits []secretHit, s string, rule *secretRule) []secretHit {
 	if !strings.Contains(s, "BEGIN") || !strings.Contains(s, "PRIVATE KEY") {
 		return hits
 	}
-	pos := 0
-	for pos < len(s) {
-		m := pemBegin.FindStringIndex(s[pos:])
-		if m == nil {
-			break
-		}
-		a := pos + m[0]
-		e := pemEnd.FindStringIndex(s[pos+m[1]:])
-		b := len(s) // unterminated: redact to the end (safer)
-		if e != nil {
-			b = pos + m[1] + e[1]
-		}
-		hits = append(hits, secretHit{rule.kind, rule.reason, a, b})
-		pos = b
-	}
-	return hits
+	return appendBlocks(hits, s, pemBegin, pemEnd, rule.kind, rule.reason)
 }
 
 // appendPuTTY redacts a PuTTY private key file from its header line to the
@@ -344,18 +329,24 @@ func appendPuTTY(hits []secretHit, s string) []secretHit {
 	if !strings.Contains(s, "PuTTY-User-Key-File") {
 		return hits
 	}
+	return appendBlocks(hits, s, puttyBegin, puttyEnd, "putty_private_key", "PuTTY private key file")
+}
+
+// appendBlocks appends a hit for every block of s from a match of begin to
+// the end of the next match of end; a block with no end runs to the end of
+// the text (unterminated: redacting to the end is the safe side).
+func appendBlocks(hits []secretHit, s string, begin, end *regexp.Regexp, kind, reason string) []secretHit {
 	pos := 0
 	for pos < len(s) {
-		m := puttyBegin.FindStringIndex(s[pos:])
+		m := begin.FindStringIndex(s[pos:])
 		if m == nil {
 			break
 		}
-		a := pos + m[0]
-		b := len(s)
-		if e := puttyEnd.FindStringIndex(s[pos+m[1]:]); e != nil {
+		a, b := pos+m[0], len(s)
+		if e := end.FindStringIndex(s[pos+m[1]:]); e != nil {
 			b = pos + m[1] + e[1]
 		}
-		hits = append(hits, secretHit{"putty_private_key", "PuTTY private key file", a, b})
+		hits = append(hits, secretHit{kind, reason, a, b})
 		pos = b
 	}
 	return hits
