@@ -340,6 +340,9 @@ type charClass struct {
 	reason string
 }
 
+// classifyInvisible names the invisible character r. The switch is a table
+// (one row a rule: which runes, rule name, reason); its rows look alike
+// because they are rows.
 func classifyInvisible(r rune) charClass {
 	rule := "default_ignorable"
 	reason := "invisible format character"

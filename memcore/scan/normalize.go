@@ -106,56 +106,60 @@ func buildView(st strippedText, withMaps bool) matchView {
 		}
 		return v.finish(buf, withMaps)
 	}
-	it := newNFKCSpans(st)
-	for !it.done() {
-		seg, os, oe := it.next()
-		for len(seg) > 0 {
-			r, n := utf8.DecodeRune(seg)
-			seg = seg[n:]
-			if dropInView(r) {
-				continue
-			}
-			if unicode.IsSpace(r) {
-				if lastSpace {
-					continue
-				}
-				lastSpace = true
-				buf = v.put(buf, ' ', os, oe, withMaps)
-				continue
-			}
-			lastSpace = false
-			buf = v.put(buf, foldRune(r), os, oe, withMaps)
+	it := newNFKCRunes(st)
+	for r, os, oe, ok := it.next(); ok; r, os, oe, ok = it.next() {
+		if dropInView(r) {
+			continue
 		}
+		if unicode.IsSpace(r) {
+			if lastSpace {
+				continue
+			}
+			lastSpace = true
+			buf = v.put(buf, ' ', os, oe, withMaps)
+			continue
+		}
+		lastSpace = false
+		buf = v.put(buf, foldRune(r), os, oe, withMaps)
 	}
 	return v.finish(buf, withMaps)
 }
 
-// nfkcSpans walks the NFKC segments of a stripped text, each with the
-// original byte range it came from (buildView and foldedSecretView).
-type nfkcSpans struct {
-	it norm.Iter
-	st strippedText
+// nfkcRunes walks the NFKC form of a stripped text rune by rune, each rune
+// with the original byte range of the segment it came from (buildView and
+// foldedSecretView).
+type nfkcRunes struct {
+	it     norm.Iter
+	st     strippedText
+	seg    []byte
+	os, oe int32
 }
 
-func newNFKCSpans(st strippedText) *nfkcSpans {
-	n := &nfkcSpans{st: st}
+func newNFKCRunes(st strippedText) *nfkcRunes {
+	n := &nfkcRunes{st: st}
 	n.it.InitString(norm.NFKC, st.s)
 	return n
 }
 
-func (n *nfkcSpans) done() bool { return n.it.Done() }
-
-// next returns the next NFKC segment and the original range [os, oe) of
-// the stripped bytes it was made from.
-func (n *nfkcSpans) next() (seg []byte, os, oe int32) {
-	p0 := n.it.Pos()
-	seg = n.it.Next()
-	p1 := n.it.Pos()
-	os, oe = int32(n.st.orig(p0)), int32(n.st.orig(p0))
-	if p1 > p0 {
-		oe = int32(n.st.orig(p1-1) + 1)
+// next returns the next rune of the NFKC form and the original range
+// [os, oe) of the stripped bytes its segment was made from; ok is false at
+// the end of the text.
+func (n *nfkcRunes) next() (r rune, os, oe int32, ok bool) {
+	for len(n.seg) == 0 {
+		if n.it.Done() {
+			return 0, 0, 0, false
+		}
+		p0 := n.it.Pos()
+		n.seg = n.it.Next()
+		p1 := n.it.Pos()
+		n.os, n.oe = int32(n.st.orig(p0)), int32(n.st.orig(p0))
+		if p1 > p0 {
+			n.oe = int32(n.st.orig(p1-1) + 1)
+		}
 	}
-	return seg, os, oe
+	r, size := utf8.DecodeRune(n.seg)
+	n.seg = n.seg[size:]
+	return r, n.os, n.oe, true
 }
 
 // put appends r to buf and, with maps, records [os, oe) as the original

@@ -17,7 +17,10 @@ type scoreHit struct {
 	windowS string
 }
 
-// weigh scores the union of features of a window.
+// weigh scores the union of features of a window. The rules look alike
+// (if a feature, add a weight) but each has its own condition, nesting and
+// weight, tuned on the evaluation corpora; written out, a rule reads as it
+// scores, which a table of predicates would hide.
 func weigh(has *[nFeat]bool, hits *[nFeat]int, pairOverride, pairExfil, pairConceal bool) (float64, []string) {
 	var score float64
 	var why []string

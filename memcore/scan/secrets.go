@@ -428,22 +428,17 @@ func foldedSecretView(st strippedText) matchView {
 	buf := make([]byte, 0, len(s))
 	v.start = make([]int32, 0, len(s))
 	v.end = make([]int32, 0, len(s))
-	it := newNFKCSpans(st)
-	for !it.done() {
-		seg, os, oe := it.next()
-		for len(seg) > 0 {
-			r, n := utf8.DecodeRune(seg)
-			seg = seg[n:]
-			if r >= utf8.RuneSelf {
-				if f, ok := confusables[unicode.ToLower(r)]; ok && f < utf8.RuneSelf && f != '\'' && f != '"' {
-					if unicode.IsUpper(r) {
-						f = unicode.ToUpper(f)
-					}
-					r = f
+	it := newNFKCRunes(st)
+	for r, os, oe, ok := it.next(); ok; r, os, oe, ok = it.next() {
+		if r >= utf8.RuneSelf {
+			if f, ok := confusables[unicode.ToLower(r)]; ok && f < utf8.RuneSelf && f != '\'' && f != '"' {
+				if unicode.IsUpper(r) {
+					f = unicode.ToUpper(f)
 				}
+				r = f
 			}
-			buf = v.put(buf, r, os, oe, true)
 		}
+		buf = v.put(buf, r, os, oe, true)
 	}
 	v.s = string(buf)
 	return v
