@@ -201,6 +201,11 @@ func exercise(t *testing.T, cs *mcp.ClientSession, home, project string) {
 		{"remember", map[string]any{"text": "x", "source_class": "user_said"}},
 		{"forget", map[string]any{"id": 12}},
 		{"recall", map[string]any{"message": ""}},
+		{"forget", map[string]any{"id": "  "}},
+		{"list_quarantine", map[string]any{"limit": 0}},
+		{"list_pending", map[string]any{"limit": 5}},
+		{"search_quarantine", map[string]any{"query": "x", "type": "fact"}},
+		{"search_quarantine", map[string]any{"query": " ", "k": 3}},
 	} {
 		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: bad.tool, Arguments: bad.args})
 		var we *jsonrpc.Error
