@@ -210,27 +210,40 @@ type fileConfig struct {
 	Guard       json.RawMessage            `json:"guard"`
 }
 
+// sharedField is one top-level key of a config file that sets the shared
+// model: whether the file sets it, and how it applies.
+type sharedField struct {
+	name  string
+	set   bool
+	apply func()
+}
+
+func field[T any](name string, v, dst *T) sharedField {
+	return sharedField{name, v != nil, func() {
+		if v != nil {
+			*dst = *v
+		}
+	}}
+}
+
+// sharedFields lists the keys of fc that set the shared model l. Applying
+// the user's file and refusing them in a project file walk this one list,
+// so a key cannot be added to one and forgotten in the other.
+func (fc fileConfig) sharedFields(l *memcore.LLMConfig) []sharedField {
+	return []sharedField{
+		field("model", fc.Model, &l.Model),
+		field("base_url", fc.BaseURL, &l.BaseURL),
+		field("api_key", fc.APIKey, &l.APIKey),
+		field("thinking", fc.Thinking, &l.Thinking),
+		field("max_tokens", fc.MaxTokens, &l.MaxTokens),
+		field("temperature", fc.Temperature, &l.Temperature),
+		field("timeout", fc.Timeout, &l.TimeoutSeconds),
+	}
+}
+
 func (fc fileConfig) applyShared(l *memcore.LLMConfig) {
-	if fc.Model != nil {
-		l.Model = *fc.Model
-	}
-	if fc.BaseURL != nil {
-		l.BaseURL = *fc.BaseURL
-	}
-	if fc.APIKey != nil {
-		l.APIKey = *fc.APIKey
-	}
-	if fc.Thinking != nil {
-		l.Thinking = *fc.Thinking
-	}
-	if fc.MaxTokens != nil {
-		l.MaxTokens = *fc.MaxTokens
-	}
-	if fc.Temperature != nil {
-		l.Temperature = *fc.Temperature
-	}
-	if fc.Timeout != nil {
-		l.TimeoutSeconds = *fc.Timeout
+	for _, f := range fc.sharedFields(l) {
+		f.apply()
 	}
 }
 
@@ -307,11 +320,7 @@ func Load(opts LoadOptions) (Settings, error) {
 				// either: it would receive the person's API key and messages
 				// and could plant trusted atoms.
 				var shared []string
-				for _, f := range []struct {
-					name string
-					set  bool
-				}{{"model", fc.Model != nil}, {"base_url", fc.BaseURL != nil}, {"api_key", fc.APIKey != nil}, {"thinking", fc.Thinking != nil},
-					{"max_tokens", fc.MaxTokens != nil}, {"temperature", fc.Temperature != nil}, {"timeout", fc.Timeout != nil}} {
+				for _, f := range fc.sharedFields(new(memcore.LLMConfig)) {
 					if f.set {
 						shared = append(shared, f.name)
 					}

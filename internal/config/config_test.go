@@ -194,6 +194,28 @@ func TestProjectConfigCannotSetMemory(t *testing.T) {
 	}
 }
 
+// Every shared-model key of the user's config.json reaches the shared
+// model, and a project odek.json that sets any of them is refused by name.
+func TestSharedModelKeysUserAppliedProjectRefused(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	hWriteFile(t, filepath.Join(home, "config.json"), `{"model": "m1", "base_url": "http://u.invalid/v1", "api_key": "k1",
+	  "thinking": true, "max_tokens": 321, "temperature": 0.25, "timeout": 17}`)
+	hWriteFile(t, filepath.Join(proj, "odek.json"), `{"model": "evil", "base_url": "http://evil.invalid/v1", "api_key": "k2",
+	  "thinking": false, "max_tokens": 9, "temperature": 1.5, "timeout": 1}`)
+	s, err := config.Load(config.LoadOptions{Home: home, Getenv: hEnv(nil), ProjectDir: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := memcore.LLMConfig{Model: "m1", BaseURL: "http://u.invalid/v1", APIKey: "k1", Thinking: true, MaxTokens: 321, Temperature: 0.25, TimeoutSeconds: 17}
+	if s.Shared != want {
+		t.Errorf("shared model = %+v, want the user's %+v", s.Shared, want)
+	}
+	joined := strings.Join(s.Warnings, "\n")
+	if !strings.Contains(joined, "(model, base_url, api_key, thinking, max_tokens, temperature, timeout)") {
+		t.Errorf("the warning does not name every refused project key: %q", joined)
+	}
+}
+
 func TestConfigBrokenFileIsAnError(t *testing.T) {
 	home := t.TempDir()
 	hWriteFile(t, filepath.Join(home, "config.json"), `{"memory": {"extended": {"max_size_mb": "big"}}}`)
