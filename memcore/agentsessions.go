@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/textutil"
-	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -47,14 +49,6 @@ type AgentMessage struct {
 	Turn int       `json:"turn"`
 	At   time.Time `json:"at"`
 	Text string    `json:"text"`
-}
-
-// Latest is the session's newest message ("" when none).
-func (a AgentSession) Latest() string {
-	if len(a.Messages) == 0 {
-		return ""
-	}
-	return a.Messages[len(a.Messages)-1].Text
 }
 
 // maxAgentSessionsBytes bounds what is read of agent_sessions.json: the
@@ -94,31 +88,27 @@ func (s *Store) readAgentSessions() ([]AgentSession, error) {
 	return list, nil
 }
 
-// AgentSessions returns the recorded agent sessions, newest first. A
-// damaged log reads as empty (it is rebuilt by the next message).
-func (s *Store) AgentSessions() ([]AgentSession, error) {
+// AgentSessions returns the recorded agent sessions, newest first, or with
+// ids only those sessions. A damaged log reads as empty (it is rebuilt by
+// the next message).
+func (s *Store) AgentSessions(ids ...string) ([]AgentSession, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
 		return nil, ErrClosed
 	}
 	list, _ := s.readAgentSessions()
+	if len(ids) > 0 {
+		kept := list[:0]
+		for _, a := range list {
+			if slices.Contains(ids, a.ID) {
+				kept = append(kept, a)
+			}
+		}
+		list = kept
+	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Updated.After(list[j].Updated) })
 	return list, nil
-}
-
-// AgentSessionByID returns one recorded session, or ErrNotFound.
-func (s *Store) AgentSessionByID(id string) (AgentSession, error) {
-	list, err := s.AgentSessions()
-	if err != nil {
-		return AgentSession{}, err
-	}
-	for _, a := range list {
-		if a.ID == id {
-			return a, nil
-		}
-	}
-	return AgentSession{}, ErrNotFound
 }
 
 // RecordAgentMessage appends a message the person typed to an agent

@@ -1,7 +1,6 @@
 package memcore
 
 import (
-	"math"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/score"
@@ -60,30 +59,7 @@ type Atom struct {
 	Origin *Origin `json:"origin,omitempty"`
 }
 
-// EffectiveConfidence is the confidence used in scoring: a missing or
-// non-positive value means 1.0, and values above 1 are clamped.
-func (a Atom) EffectiveConfidence() float64 {
-	c := a.Confidence
-	if c <= 0 || math.IsNaN(c) {
-		return 1
-	}
-	if c > 1 {
-		return 1
-	}
-	return c
-}
-
-// AgeDays is the atom's age in days at now; never negative.
-func (a Atom) AgeDays(now time.Time) float64 {
-	d := now.Sub(a.CreatedAt).Hours() / 24
-	if d < 0 {
-		return 0
-	}
-	return d
-}
-
-// Retention is confidence × decay × trust boost: the score that ranks atoms
-// for recall and picks the next eviction victim.
-func (a Atom) Retention(now time.Time, halfLifeDays float64) float64 {
-	return a.EffectiveConfidence() * score.Decay(a.AgeDays(now), halfLifeDays) * score.Trust(a.SourceClass)
+// retention is the atom's confidence × decay × trust boost (score.Retention).
+func (a Atom) retention(now time.Time, halfLifeDays float64) float64 {
+	return score.Retention(a.Confidence, a.CreatedAt, now, halfLifeDays, a.SourceClass)
 }

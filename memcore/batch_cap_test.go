@@ -40,18 +40,18 @@ func TestBatchNearTheCapEvictsOnlyWhatItMust(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	if _, err := st.Import(ctx, hJSONL(t, "aaaa", 75, hNow.Add(-60*24*time.Hour))); err != nil {
+	if _, err := st.Import(ctx, hJSONL(t, "aaaa", 75, hNow.Add(-60*24*time.Hour)), memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Import(ctx, hJSONL(t, "bbbb", 90, hNow.Add(-30*24*time.Hour))); err != nil {
+	if _, err := st.Import(ctx, hJSONL(t, "bbbb", 90, hNow.Add(-30*24*time.Hour)), memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	before := must(st.Len())
-	res, err := st.Import(ctx, hJSONL(t, "cccc", 60, hNow))
+	before := must(st.Stats()).Live
+	res, err := st.Import(ctx, hJSONL(t, "cccc", 60, hNow), memcore.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := must(st.Len())
+	after := must(st.Stats()).Live
 	if res.Live != 60 || res.Refreshed != 0 || after != before+60-res.Evicted {
 		t.Fatalf("import reported %+v; live %d → %d", res, before, after)
 	}

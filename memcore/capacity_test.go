@@ -50,7 +50,7 @@ func TestCapacity(t *testing.T) {
 			evicted += len(res[i].Evicted)
 		}
 		if evicted > 0 {
-			held = must(s.Len())
+			held = must(s.Stats()).Live
 			break
 		}
 	}

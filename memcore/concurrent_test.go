@@ -95,8 +95,8 @@ func TestTwoWriterProcesses(t *testing.T) {
 		}
 	}
 	s := stOpen(t, dir, memcore.Options{})
-	if must(s.Len()) != 2*n || len(s.Problems()) != 0 {
-		t.Fatalf("reopened: %d atoms, problems %v", must(s.Len()), s.Problems())
+	if must(s.Stats()).Live != 2*n || len(s.Problems()) != 0 {
+		t.Fatalf("reopened: %d atoms, problems %v", must(s.Stats()).Live, s.Problems())
 	}
 	stCheckTree(t, dir)
 }

@@ -171,7 +171,7 @@ var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{
 // Intents, questions and observations are absent: they fade with
 // decay_half_life_days.
 func defaultHalfLives() HalfLives {
-	return HalfLivesOf(map[string]float64{
+	return halfLivesOf(map[string]float64{
 		TypeDecision: 1095, TypeConvention: 1095, TypePreference: 1095, TypeGoal: 1095, TypeFact: 1095,
 		TypeFile: 90, TypeError: 90,
 	})
@@ -182,12 +182,12 @@ func defaultHalfLives() HalfLives {
 // types in the order of the Type constants) so that Config stays a comparable value; in
 // JSON it is an object {"decision": 1095, …}, and an object in a config
 // file overrides the types it names and keeps the others. Build one with
-// HalfLivesOf.
+// halfLivesOf.
 type HalfLives string
 
-// HalfLivesOf builds the canonical form of m (unknown types are kept
+// halfLivesOf builds the canonical form of m (unknown types are kept
 // after the known ones, sorted, so Validate can name them).
-func HalfLivesOf(m map[string]float64) HalfLives {
+func halfLivesOf(m map[string]float64) HalfLives {
 	var parts []string
 	seen := map[string]bool{}
 	for _, t := range vocab.AtomTypes {
@@ -253,7 +253,7 @@ func (h *HalfLives) UnmarshalJSON(b []byte) error {
 	for k, v := range m {
 		cur[strings.ToLower(strings.TrimSpace(k))] = v
 	}
-	*h = HalfLivesOf(cur)
+	*h = halfLivesOf(cur)
 	return nil
 }
 

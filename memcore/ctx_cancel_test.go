@@ -141,7 +141,7 @@ func TestCatchUpEmbeddingHonoursContext(t *testing.T) {
 	}
 	// The add itself was committed before the catch-up began, and the
 	// store reads the other process's atom.
-	if n := must(s.Len()); n != 3 {
+	if n := must(s.Stats()).Live; n != 3 {
 		t.Fatalf("%d live atoms, want 3", n)
 	}
 	// Once the embedder answers, the next call catches the index up.

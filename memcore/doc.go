@@ -34,17 +34,26 @@
 //     trust is never the zero value — goes to quarantine.
 //   - Search and Recall rank by 0.6·similarity + 0.4·retention behind a
 //     min-score gate; retention is confidence × 0.5^(age/half-life) × trust
-//     (Atom.Retention with Config.HalfLifeFor). Get, List and Len read.
-//   - The person's acts, for a review surface (the odekmem TUI and CLI use
-//     exactly these): Quarantined, Promote, SetPin, Forget; Pending,
-//     Confirm, Reject and UserModel for user-model inferences;
+//     (Config.HalfLifeFor gives an atom's half-life). Get and List read.
+//
+// An agent needs only what the section above names: Open, Options,
+// Config, Store.Add, Search, Recall, Get, Forget and Close, NewHook with
+// BeforeTurn, RecordUserMessage and Close, NewTool with CallJSON and
+// MemoryToolSpec, and the value types they take and return. The rest of
+// the API is for a review surface — the odekmem TUI and CLI are built on
+// exactly it — and for upkeep:
+//
+//   - The person's acts: Quarantined and Promote; SetPin and Forget;
+//     Pending, Confirm, Reject and UserModel for user-model inferences;
 //     Contradictions, DetectContradictions and ResolveContradiction;
-//     IDsWithPrefix for short ids; Restore, Relink, Unpromote, UndoConfirm
-//     and RestorePending take an act back from what it returned.
-//   - Upkeep: Stats, Problems (damage found and repaired at open), Refresh,
-//     Compact, NextEvictions, IndexProgress; Export, ExportFile and Import
-//     for JSONL backups; RecordAgentMessage and AgentSessions for hooks
-//     that run outside the agent process.
+//     IDsWithPrefix for the short ids a person types. Undo takes back the
+//     latest act (Forget, Promote, SetPin, Confirm, Reject) of this Store
+//     value; the log is in memory and keeps the latest 256 acts.
+//   - Upkeep: Stats (sizes, counts, the index and its rebuild progress),
+//     Problems (damage found and repaired at open), Refresh, Compact,
+//     NextEvictions; Export, ExportFile and Import for JSONL backups;
+//     RecordAgentMessage and AgentSessions for hooks that run outside the
+//     agent process.
 //
 // The store is one extended/ directory in the on-disk format odek writes
 // (atoms.json, chunks/<id>.md, quarantine.json, user_model.json,

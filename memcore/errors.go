@@ -38,6 +38,9 @@ var ErrInvalidConfig = errors.New("invalid config")
 // ErrClosed means the store was used after Close.
 var ErrClosed = errors.New("store is closed")
 
+// ErrNothingToUndo means Store.Undo found no act left to take back.
+var ErrNothingToUndo = errors.New("nothing to undo")
+
 // ErrEmptyText means an atom's text is empty after trimming.
 var ErrEmptyText = errors.New("empty atom text")
 

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/odekmem/odekmem/internal/score"
 )
 
 // ---- size accounting and eviction ----
@@ -114,7 +116,7 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 // (Atoms dated in the future, whose age Retention clamps to zero, are
 // ordered as if they were not clamped.)
 func (s *Store) evictKey(e *entry) float64 {
-	k := math.Log2(e.atom.EffectiveConfidence())
+	k := math.Log2(score.Confidence(e.atom.Confidence))
 	if h := s.cfg.DecayHalfLifeDays; h > 0 {
 		k += float64(e.atom.CreatedAt.UnixNano()) / (h * 24 * float64(time.Hour))
 	}

@@ -44,8 +44,8 @@ func TestLargeEvictionCompactsInBackground(t *testing.T) {
 	if len(r.Evicted) < 30 {
 		t.Fatalf("only %d evicted", len(r.Evicted))
 	}
-	if n := must(st.Stats()).Index.Vectors; n != must(st.Len()) {
-		t.Fatalf("index holds %d vectors for %d live atoms", n, must(st.Len()))
+	if n := must(st.Stats()).Index.Vectors; n != must(st.Stats()).Live {
+		t.Fatalf("index holds %d vectors for %d live atoms", n, must(st.Stats()).Live)
 	}
 	st.Close() // waits for the background compaction
 	st, err = memcore.Open(dir, memcore.Options{Config: &small})

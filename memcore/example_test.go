@@ -31,12 +31,12 @@ func ExampleOpen() {
 		return
 	}
 	defer s.Close()
-	n, err := s.Len()
+	stats, err := s.Stats()
 	if err != nil {
-		fmt.Println("len:", err)
+		fmt.Println("stats:", err)
 		return
 	}
-	fmt.Println("atoms:", n, "problems:", len(s.Problems()))
+	fmt.Println("atoms:", stats.Live, "problems:", len(s.Problems()))
 	// Output: atoms: 0 problems: 0
 }
 
@@ -77,8 +77,8 @@ func ExampleStore_Promote() {
 	r, _ := s.Add(ctx, memcore.AddRequest{Text: "The build cache lives in /var/cache/ci", Source: memcore.SourceToolOutput})
 	counts := func() (int, int) {
 		q, _ := s.Quarantined()
-		n, _ := s.Len()
-		return len(q), n
+		stats, _ := s.Stats()
+		return len(q), stats.Live
 	}
 	q, n := counts()
 	fmt.Println("quarantined:", q, "live:", n)

@@ -43,7 +43,7 @@ func TestExportIsTerminalSafe(t *testing.T) {
 		t.Fatalf("ExportFile wrote something else (%v):\n%s", err, b)
 	}
 	st2 := hOpen(t, nil, nil)
-	if _, err := st2.Import(ctx, &out); err != nil {
+	if _, err := st2.Import(ctx, &out, memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	_, q, err := st2.Get(r.Atom.ID)

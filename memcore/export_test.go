@@ -14,6 +14,17 @@ var ApplyDirect = (*Store).applyDirect
 // AddLinks records associations between existing atoms.
 var AddLinks = (*Store).addLinks
 
+// WaitHook blocks until the Hook's background inference finishes, leaving
+// the Hook open.
+var WaitHook = (*Hook).wait
+
+// SupersededBy returns the successor of a superseded live atom, or "".
+var SupersededBy = (*Store).supersededBy
+
+// Infer runs one user-state inference now (the Hook runs it in the
+// background every user_state_turn_interval turns).
+var Infer = (*Hook).infer
+
 // RenderBlock renders atoms as the memory block.
 var RenderBlock = (*Store).renderBlock
 

@@ -51,7 +51,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	dst := stOpen(t, stDir(t), memcore.Options{Now: clk.Now})
-	res, err := dst.Import(context.Background(), bytes.NewReader(first.Bytes()))
+	res, err := dst.Import(context.Background(), bytes.NewReader(first.Bytes()), memcore.ImportOptions{})
 	if err != nil || len(res.Errors) != 0 {
 		t.Fatalf("import: %+v %v", res, err)
 	}
@@ -66,7 +66,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("round trip differs:\n--- first\n%s\n--- second\n%s", first.String(), second.String())
 	}
 	// Re-importing into the same store skips what exists.
-	res, err = dst.Import(context.Background(), bytes.NewReader(first.Bytes()))
+	res, err = dst.Import(context.Background(), bytes.NewReader(first.Bytes()), memcore.ImportOptions{})
 	if err != nil || res.Skipped != 5 || res.Live != 0 {
 		t.Fatalf("re-import %+v %v", res, err)
 	}
@@ -86,7 +86,7 @@ func TestImportTaintedLandsInQuarantine(t *testing.T) {
 		`{"kind":"atom","id":"` + id3 + `","source_class":"user_said","type":"fact","created_at":"2026-01-01T00:00:00Z","context":{},"text":"my key is AKIAIOSFODNN7EXAMPLE ok"}`,
 		`not json`,
 	}, "\n")
-	res, err := s.Import(context.Background(), strings.NewReader(in))
+	res, err := s.Import(context.Background(), strings.NewReader(in), memcore.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,7 +126,7 @@ func FuzzImport(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		s.Import(context.Background(), bytes.NewReader(data))
+		s.Import(context.Background(), bytes.NewReader(data), memcore.ImportOptions{})
 		for _, a := range must(s.List(memcore.Filter{})) {
 			if vocab.IsTainted(a.SourceClass) {
 				t.Fatalf("import made tainted atom %s live", a.ID)

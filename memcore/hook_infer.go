@@ -44,7 +44,7 @@ func (h *Hook) maybeInfer(turn int, project string) bool {
 		defer h.inferWG.Done()
 		defer h.inferring.Store(false)
 		h.inferences.Add(1)
-		if err := h.Infer(h.bgCtx); err != nil {
+		if err := h.infer(h.bgCtx); err != nil {
 			h.warnMu.Lock()
 			h.warnings = append(h.warnings, "user-state inference: "+err.Error())
 			h.warnMu.Unlock()
@@ -53,10 +53,10 @@ func (h *Hook) maybeInfer(turn int, project string) bool {
 	return true
 }
 
-// Infer runs one user-state inference now: the memory LLM sees the
+// infer runs one user-state inference now: the memory LLM sees the
 // confirmed model and recent trusted atoms; direct, scan-clean focus and
 // technical updates apply at once, everything else waits in pending_review.
-func (h *Hook) Infer(ctx context.Context) error {
+func (h *Hook) infer(ctx context.Context) error {
 	if h.llm == nil {
 		return llm.ErrNoLLM
 	}
@@ -111,8 +111,8 @@ func (h *Hook) Infer(ctx context.Context) error {
 // Inferences is how many background user-state inferences have started.
 func (h *Hook) Inferences() int64 { return h.inferences.Load() }
 
-// Wait blocks until background inference finishes.
-func (h *Hook) Wait() { h.inferWG.Wait() }
+// wait blocks until background inference finishes (Close does this too).
+func (h *Hook) wait() { h.inferWG.Wait() }
 
 // Warnings returns and clears warnings from background work.
 func (h *Hook) Warnings() []string {

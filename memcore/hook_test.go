@@ -171,7 +171,7 @@ func TestInferenceRunsEveryIntervalTurns(t *testing.T) {
 		if _, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: fmt.Sprintf("message number %d about the payments service", i), SessionID: "s1", Project: "/home/me/src/payments-api"}); err != nil {
 			t.Fatal(err)
 		}
-		h.Wait()
+		memcore.WaitHook(h)
 	}
 	if got := f.count("infer"); got != 2 {
 		t.Fatalf("inference ran %d times over 10 turns at interval 5, want 2", got)
@@ -185,7 +185,7 @@ func TestInferenceOnRealFocusChangeOnly(t *testing.T) {
 	projects := []string{"/home/me/src/payments-api", "/home/me/src/payments-api/", "/home/me/src/payments-api", "/home/me/src/webshop"}
 	for i, p := range projects {
 		h.RecordUserMessage(context.Background(), memcore.Turn{Message: fmt.Sprintf("turn %d", i), SessionID: "s1", Project: p})
-		h.Wait()
+		memcore.WaitHook(h)
 	}
 	if got := f.count("infer"); got != 1 {
 		t.Fatalf("inference ran %d times, want 1 (only the switch to webshop is a focus change)", got)
@@ -204,7 +204,7 @@ func TestPendingInferenceNeverReachesAPromptUntilConfirmed(t *testing.T) {
 	h := memcore.NewHook(st, memcore.HookOptions{})
 	ctx := context.Background()
 	h.RecordUserMessage(ctx, memcore.Turn{Message: "I prefer short answers", SessionID: "s1"})
-	h.Wait()
+	memcore.WaitHook(h)
 	pend := must(st.Pending())
 	if len(pend) != 1 || pend[0].Field != "style.tone" || pend[0].Value != "sardonic" {
 		t.Fatalf("pending: %+v", pend)
@@ -480,7 +480,7 @@ func TestHookConcurrentUse(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	if n := must(st.Len()); n == 0 {
+	if n := must(st.Stats()).Live; n == 0 {
 		t.Fatal("nothing stored")
 	}
 }
@@ -516,7 +516,7 @@ func TestBlockedInferenceWaitsInQuarantine(t *testing.T) {
 	})
 	st := hOpen(t, f.client(t, 5), nil)
 	h := memcore.NewHook(st, memcore.HookOptions{})
-	if err := h.Infer(context.Background()); err != nil {
+	if err := memcore.Infer(h, context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if len(must(st.Pending())) != 0 {

@@ -46,7 +46,7 @@ import (
 // (newest and most confident, pinned ones always), and the result counts
 // the evicted.
 
-// ImportOptions configures ImportWith.
+// ImportOptions configures Import.
 type ImportOptions struct {
 	// AsUntrusted puts every atom in quarantine (trusted claims become
 	// agent_generated, the claim kept in the reason) and queues user-model
@@ -56,7 +56,7 @@ type ImportOptions struct {
 	Source string
 	// Progress, when set, is called after every committed batch, every
 	// progressEvery lines read, and at the end, always from the goroutine
-	// that called ImportWith.
+	// that called Import.
 	Progress func(ImportProgress)
 }
 
@@ -106,11 +106,6 @@ const (
 	progressEvery    = 4096
 )
 
-// Import reads JSONL written by Export; see ImportWith.
-func (s *Store) Import(ctx context.Context, r io.Reader) (ImportResult, error) {
-	return s.ImportWith(ctx, r, ImportOptions{})
-}
-
 // importChunk is a run of consecutive input lines on its way through the
 // pipeline.
 type importChunk struct {
@@ -156,11 +151,11 @@ func (im *importer) progress(done bool) {
 	}
 }
 
-// ImportWith reads JSONL written by Export. Atoms whose id exists already
+// Import reads JSONL written by Export. Atoms whose id exists already
 // are skipped. A bad line is reported with its number and skipped; nothing
 // already stored is touched. See the comment at the top of import.go for
 // what is checked and how the input streams.
-func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions) (ImportResult, error) {
+func (s *Store) Import(ctx context.Context, r io.Reader, opts ImportOptions) (ImportResult, error) {
 	if s.isClosed() {
 		return ImportResult{}, ErrClosed
 	}

@@ -30,7 +30,7 @@ func impStore(t *testing.T) *memcore.Store {
 
 func impRun(t *testing.T, s *memcore.Store, opts memcore.ImportOptions, lines ...string) memcore.ImportResult {
 	t.Helper()
-	res, err := s.ImportWith(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), opts)
+	res, err := s.Import(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), opts)
 	if err != nil {
 		t.Fatalf("import: %v", err)
 	}
@@ -178,7 +178,7 @@ func TestImportTmpIDRejectedNeverSwept(t *testing.T) {
 		impAtom("a/b", "user_said", "Path", ""),
 		impAtom("-lead", "user_said", "Leading dash", ""),
 		impAtom(impID1, "user_said", "The ledger uses PostgreSQL 16", ""),
-	}, "\n")))
+	}, "\n")), memcore.ImportOptions{})
 	s.Close()
 	if res.Live != 1 || res.ErrorCount != 4 {
 		t.Fatalf("%+v", res)
@@ -255,7 +255,7 @@ func TestImportStreamsInBatchesWithProgress(t *testing.T) {
 		sb.WriteString(`{"kind":"atom","source_class":"user_said","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{},"text":"imported fact number ` + itoa(i) + ` about service ` + itoa(i*7919%n) + `"}` + "\n")
 	}
 	var calls []memcore.ImportProgress
-	res, err := s.ImportWith(context.Background(), strings.NewReader(sb.String()), memcore.ImportOptions{Progress: func(p memcore.ImportProgress) { calls = append(calls, p) }})
+	res, err := s.Import(context.Background(), strings.NewReader(sb.String()), memcore.ImportOptions{Progress: func(p memcore.ImportProgress) { calls = append(calls, p) }})
 	if err != nil || res.Live+res.Refreshed != n || res.Lines != n {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -310,7 +310,7 @@ func BenchmarkImportLines(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		if _, err := s.Import(context.Background(), strings.NewReader(data)); err != nil {
+		if _, err := s.Import(context.Background(), strings.NewReader(data), memcore.ImportOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

@@ -8,11 +8,29 @@ import (
 // ---- mutations by id ----
 
 // Forget removes an atom from the live store or the quarantine, with its
-// chunk, vector and links. It returns the removed atom (for undo).
+// chunk, vector and links. It returns the removed atom, and the quarantine
+// entry when the atom was quarantined. Undo brings it back with its links.
 func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, error) {
+	a, q, links, err := s.forget(ctx, id)
+	if err == nil {
+		s.undo.push("forget "+shortID(id), func(ctx context.Context) error {
+			if err := s.restore(ctx, a, q); err != nil {
+				return err
+			}
+			return s.relink(ctx, a.ID, links)
+		})
+	}
+	return a, q, err
+}
+
+// forget is Forget without the undo record; it also returns the links the
+// atom had.
+func (s *Store) forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, []Link, error) {
 	var a Atom
 	var q *QuarantinedAtom
+	var links []Link
 	err := s.withWriteCtx(ctx, func() error {
+		links = s.graph.neighbours(id)
 		if e := s.byID[id]; e != nil {
 			a = cloneAtom(e.atom)
 			s.removeVictimsFromMetaLocked(nil, []string{id})
@@ -35,23 +53,7 @@ func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 		}
 		return missingAtom(id)
 	})
-	return a, q, err
-}
-
-// Restore puts back an atom that Forget removed (undo), with its id, source
-// class and timestamps. It goes through the scanner again.
-func (s *Store) Restore(ctx context.Context, a Atom, q *QuarantinedAtom) (AddResult, error) {
-	req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt,
-		Origin: a.Origin}
-	if q != nil {
-		req.QuarantineReason, req.QuarantinedAt = q.Reason, q.QuarantinedAt
-		// Undoing the forget of an entry whose TTL has run out restarts its
-		// clock; otherwise the next write's expiry sweep would remove it again.
-		if exp := q.ExpiresAt(s.cfg.QuarantineTTLDays); !exp.IsZero() && !s.now().Before(exp) {
-			req.QuarantinedAt = s.now()
-		}
-	}
-	return s.Add(ctx, req)
+	return a, q, links, err
 }
 
 // Promote moves a quarantined atom to the live store as user_approved: a
@@ -60,8 +62,29 @@ func (s *Store) Restore(ctx context.Context, a Atom, q *QuarantinedAtom) (AddRes
 // entry's source class, reason and findings are kept in Atom.Origin. A text
 // that still fails the scan is promoted (the person saw the findings) with
 // Origin.StillBlocked set, and recall never injects it.
+//
+// Undo puts the entry back in the quarantine as it was, with its links.
 func (s *Store) Promote(ctx context.Context, id string) (Atom, error) {
-	return s.promote(ctx, id, true)
+	var before *QuarantinedAtom
+	var links []Link
+	if err := s.read(func() {
+		if i := s.quarIndex(id); i >= 0 {
+			c := *s.quar[i]
+			before, links = &c, s.graph.neighbours(id)
+		}
+	}); err != nil {
+		return Atom{}, err
+	}
+	a, err := s.promote(ctx, id, true)
+	if err == nil {
+		s.undo.push("promote "+shortID(id), func(ctx context.Context) error {
+			if before == nil { // another process quarantined it between the read and the promote
+				return fmt.Errorf("%s was not quarantined when the promote began", id)
+			}
+			return s.unpromote(ctx, *before, links)
+		})
+	}
+	return a, err
 }
 
 // commitPromoteLocked replaces quarantine entry id by the live atom a.
@@ -98,9 +121,28 @@ func (s *Store) commitPromoteLocked(id string, a Atom, vec []float32) error {
 	return s.vec.maybeSnapshot(false)
 }
 
-// SetPin pins or unpins a live atom. Pinned atoms are never evicted.
+// SetPin pins or unpins a live atom. Pinned atoms are never evicted. Undo
+// sets the pin back as it was.
 func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, error) {
+	a, was, err := s.setPin(ctx, id, pin)
+	if err == nil { // recorded even when nothing changed: one act, one undo
+		verb := "pin "
+		if !pin {
+			verb = "unpin "
+		}
+		s.undo.push(verb+shortID(id), func(ctx context.Context) error {
+			_, _, err := s.setPin(ctx, id, was)
+			return err
+		})
+	}
+	return a, err
+}
+
+// setPin is SetPin without the undo record; it also returns the pin the
+// atom had.
+func (s *Store) setPin(ctx context.Context, id string, pin bool) (Atom, bool, error) {
 	var a Atom
+	var was bool
 	err := s.withWriteCtx(ctx, func() error {
 		e := s.byID[id]
 		if e == nil {
@@ -109,6 +151,7 @@ func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, error) {
 			}
 			return missingAtom(id)
 		}
+		was = e.atom.Pin
 		if e.atom.Pin != pin {
 			oldRaw := e.raw
 			e.atom.Pin = pin
@@ -124,5 +167,5 @@ func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, error) {
 		a = cloneAtom(e.atom)
 		return nil
 	})
-	return a, err
+	return a, was, err
 }

@@ -212,7 +212,7 @@ func TestUnknownFileSurvivesEveryVerbAndIsCounted(t *testing.T) {
 	if _, _, err := s.Forget(ctx, q.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Import(ctx, &exp); err != nil {
+	if _, err := s.Import(ctx, &exp, memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Compact(ctx); err != nil {

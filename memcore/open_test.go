@@ -219,38 +219,23 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"Compact":  func() error { _, err := st.Compact(ctx); return err },
 		"Refresh":  func() error { _, err := st.Refresh(); return err },
 		"Export":   func() error { return st.Export(&strings.Builder{}) },
-		"Import":   func() error { _, err := st.Import(ctx, strings.NewReader("")); return err },
+		"Import":   func() error { _, err := st.Import(ctx, strings.NewReader(""), memcore.ImportOptions{}); return err },
 		"Associate": func() error {
 			_, err := memcore.Associate(st, ctx, id)
 			return err
 		},
-		"Restore": func() error {
-			_, err := st.Restore(ctx, memcore.Atom{ID: id, Text: "t", Type: "fact", SourceClass: memcore.SourceUserSaid}, nil)
-			return err
-		},
-		"List":          func() error { _, err := st.List(memcore.Filter{}); return err },
-		"Len":           func() error { _, err := st.Len(); return err },
-		"Quarantined":   func() error { _, err := st.Quarantined(); return err },
-		"UserModel":     func() error { _, err := st.UserModel(); return err },
-		"Pending":       func() error { _, err := st.Pending(); return err },
-		"Links":         func() error { _, err := st.Links(id); return err },
-		"LinkCount":     func() error { _, err := st.LinkCount(); return err },
-		"Stats":         func() error { _, err := st.Stats(); return err },
-		"NextEvictions": func() error { _, err := st.NextEvictions(3); return err },
-		"RestorePending": func() error {
-			return st.RestorePending(ctx, memcore.PendingReview{Field: "style.tone", Value: "direct"})
-		},
-		"Contradictions":   func() error { _, err := st.Contradictions(true); return err },
-		"SupersededBy":     func() error { _, err := st.SupersededBy(id); return err },
-		"AgentSessions":    func() error { _, err := st.AgentSessions(); return err },
-		"AgentSessionByID": func() error { _, err := st.AgentSessionByID("s1"); return err },
-		"IDsWithPrefix":    func() error { _, _, err := st.IDsWithPrefix(id[:4]); return err },
-		"IndexProgress":    func() error { _, _, _, err := st.IndexProgress(); return err },
-		"ImportWith": func() error {
-			_, err := st.ImportWith(ctx, strings.NewReader(""), memcore.ImportOptions{})
-			return err
-		},
-		"ExportFile": func() error { return st.ExportFile(filepath.Join(t.TempDir(), "export.jsonl")) },
+		"Undo":           func() error { _, err := st.Undo(ctx); return err },
+		"List":           func() error { _, err := st.List(memcore.Filter{}); return err },
+		"Quarantined":    func() error { _, err := st.Quarantined(); return err },
+		"UserModel":      func() error { _, err := st.UserModel(); return err },
+		"Pending":        func() error { _, err := st.Pending(); return err },
+		"Links":          func() error { _, err := st.Links(id); return err },
+		"Stats":          func() error { _, err := st.Stats(); return err },
+		"NextEvictions":  func() error { _, err := st.NextEvictions(3); return err },
+		"Contradictions": func() error { _, err := st.Contradictions(true); return err },
+		"AgentSessions":  func() error { _, err := st.AgentSessions(); return err },
+		"IDsWithPrefix":  func() error { _, _, err := st.IDsWithPrefix(id[:4]); return err },
+		"ExportFile":     func() error { return st.ExportFile(filepath.Join(t.TempDir(), "export.jsonl")) },
 		"RecordAgentMessage": func() error {
 			_, err := st.RecordAgentMessage(ctx, "claude-code", "s1", "/p", "hi", time.Now())
 			return err
@@ -259,11 +244,6 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"ResolveContradiction": func() error {
 			_, err := st.ResolveContradiction(ctx, "c-1", memcore.ResolveKeepNew)
 			return err
-		},
-		"Relink":    func() error { return st.Relink(ctx, id, nil) },
-		"Unpromote": func() error { return st.Unpromote(ctx, memcore.QuarantinedAtom{Atom: memcore.Atom{ID: id}}, nil) },
-		"UndoConfirm": func() error {
-			return st.UndoConfirm(ctx, memcore.PendingReview{Field: "style.tone", Value: "direct"}, "")
 		},
 	}
 	// Every exported method is in the table, but the accessors of what Open

@@ -42,13 +42,6 @@ func cloneAtom(a Atom) Atom {
 	return a
 }
 
-// Len is the number of live atoms.
-func (s *Store) Len() (int, error) {
-	n := 0
-	err := s.read(func() { n = len(s.order) })
-	return n, err
-}
-
 // Get returns a live or quarantined atom by id. For a quarantined atom, q is
 // non-nil.
 func (s *Store) Get(id string) (a Atom, q *QuarantinedAtom, err error) {
@@ -112,13 +105,6 @@ func (s *Store) Links(id string) ([]Link, error) {
 	var out []Link
 	err := s.read(func() { out = s.graph.neighbours(id) })
 	return out, err
-}
-
-// LinkCount is the number of association pairs.
-func (s *Store) LinkCount() (int, error) {
-	n := 0
-	err := s.read(func() { n = s.graph.count() })
-	return n, err
 }
 
 // Now is the store's clock.

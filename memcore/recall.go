@@ -275,13 +275,13 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 // decay (with the half-life of the atom's type; none when pinned) × trust
 // boost, composite = 0.6·similarity + 0.4·retention.
 func (s *Store) score(a Atom, cos, sim float32, lex float64, lexRank int, now time.Time, hls halfLifeTable) Scored {
-	age := a.AgeDays(now)
+	age := score.AgeDays(a.CreatedAt, now)
 	hl := s.cfg.HalfLifeFor(a)
 	if hls != nil {
 		hl = hls.forAtom(s.cfg, a)
 	}
 	sc := Scored{Atom: cloneAtom(a), Cosine: float64(cos), Sim: float64(sim), Lexical: lex, LexRank: lexRank,
-		Confidence: a.EffectiveConfidence(), AgeDays: age, HalfLife: hl, Decay: score.Decay(age, hl), Trust: score.Trust(a.SourceClass)}
+		Confidence: score.Confidence(a.Confidence), AgeDays: age, HalfLife: hl, Decay: score.Decay(age, hl), Trust: score.Trust(a.SourceClass)}
 	sc.Retention = sc.Confidence * sc.Decay * sc.Trust
 	sc.Composite = 0.6*sc.Sim + 0.4*sc.Retention
 	return sc

@@ -15,27 +15,42 @@ import (
 
 // Confirm applies a pending inference to the user model and removes it
 // from the queue. An unknown field path is ErrUnknownField and the entry
-// stays queued. Only human surfaces (CLI, TUI) should call it.
+// stays queued. Only human surfaces (CLI, TUI) should call it. Undo gives
+// the field back its old value and queues the review again.
 func (s *Store) Confirm(ctx context.Context, pendingID string) (PendingReview, error) {
-	return s.settlePending(ctx, pendingID, true)
+	p, prev, err := s.settlePending(ctx, pendingID, true)
+	if err == nil {
+		s.undo.push("confirm "+p.Field, func(ctx context.Context) error { return s.unconfirm(ctx, p, prev) })
+	}
+	return p, err
 }
 
-// Reject removes a pending inference without applying it and returns it
-// (for undo).
+// Reject removes a pending inference without applying it and returns it.
+// Undo queues it again.
 func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, error) {
-	return s.settlePending(ctx, pendingID, false)
+	p, _, err := s.settlePending(ctx, pendingID, false)
+	if err == nil {
+		s.undo.push("reject "+p.Field, func(ctx context.Context) error {
+			_, _, err := s.queuePending(ctx, p)
+			return err
+		})
+	}
+	return p, err
 }
 
 // settlePending removes a pending review from the queue, first applying
-// its value to the model when apply is set.
-func (s *Store) settlePending(ctx context.Context, pendingID string, apply bool) (PendingReview, error) {
+// its value to the model when apply is set. It also returns the value the
+// field had before.
+func (s *Store) settlePending(ctx context.Context, pendingID string, apply bool) (PendingReview, string, error) {
 	var p PendingReview
+	var prev string
 	err := s.withWriteCtx(ctx, func() error {
 		i := s.pendingIndex(pendingID)
 		if i < 0 {
 			return notFound("no pending review %s", pendingID)
 		}
 		p = s.model.Pending[i]
+		prev, _ = s.model.Get(p.Field)
 		m := s.model.clone()
 		if apply {
 			v, err := checkUserModelValue(p.Field, p.Value)
@@ -49,7 +64,7 @@ func (s *Store) settlePending(ctx context.Context, pendingID string, apply bool)
 		m.Pending = append(m.Pending[:i:i], m.Pending[i+1:]...)
 		return s.saveModelLocked(m)
 	})
-	return p, err
+	return p, prev, err
 }
 
 // saveModelLocked makes m the user model and writes it; on a failed write
@@ -141,10 +156,4 @@ func (s *Store) applyDirect(ctx context.Context, field, value string) error {
 		}
 		return s.saveModelLocked(m)
 	})
-}
-
-// RestorePending puts back a pending review that Reject removed (undo).
-func (s *Store) RestorePending(ctx context.Context, p PendingReview) error {
-	_, _, err := s.queuePending(ctx, p)
-	return err
 }

@@ -43,7 +43,7 @@ func TestEverySecretKindEveryWritePath(t *testing.T) {
 			tool.CallJSON(ctx, arg, memcore.Turn{Message: "remember that the CI setting is " + text})
 			line, _ := json.Marshal(map[string]any{"kind": "atom", "id": fmt.Sprintf("%030x%02d", n, n%100), "source_class": "user_said", "type": "fact",
 				"created_at": time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), "context": map[string]any{}, "text": "imported " + text})
-			if _, err := st.Import(ctx, bytes.NewReader(append(line, '\n'))); err != nil {
+			if _, err := st.Import(ctx, bytes.NewReader(append(line, '\n')), memcore.ImportOptions{}); err != nil {
 				t.Fatalf("%s: import: %v", name, err)
 			}
 		}

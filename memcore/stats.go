@@ -25,8 +25,21 @@ type Stats struct {
 	BySource   map[string]int   `json:"by_source"`
 	ByReason   map[string]int   `json:"by_reason"`
 	ByProject  map[string]int   `json:"by_project"`
-	Index      IndexStats       `json:"index"`
-	Problems   []Problem        `json:"problems,omitempty"`
+	// Index describes the vector index and its cache.
+	Index struct {
+		Kind        string `json:"kind"`
+		Fingerprint string `json:"fingerprint"`
+		Dims        int    `json:"dims"`
+		Vectors     int    `json:"vectors"`
+		// Stale counts index changes not yet in the on-disk cache.
+		Stale int `json:"stale"`
+		// Rebuilding is set while a background rebuild runs; Done of
+		// Total atoms are embedded so far.
+		Rebuilding bool  `json:"rebuilding"`
+		Done       int64 `json:"rebuild_done,omitempty"`
+		Total      int64 `json:"rebuild_total,omitempty"`
+	} `json:"index"`
+	Problems []Problem `json:"problems,omitempty"`
 	// Guard counts the guard's checks, blocks, cache hits and outages
 	// (nil when no guard is configured).
 	Guard *guard.Stats `json:"guard,omitempty"`
@@ -34,19 +47,6 @@ type Stats struct {
 	// example odek's nudges.json): left untouched, counted against the cap.
 	OtherBytes int64    `json:"other_bytes"`
 	OtherFiles []string `json:"other_files,omitempty"`
-}
-
-// IndexStats describes the vector index and its cache.
-type IndexStats struct {
-	Kind        string `json:"kind"`
-	Fingerprint string `json:"fingerprint"`
-	Dims        int    `json:"dims"`
-	Vectors     int    `json:"vectors"`
-	// Stale counts index changes not yet in the on-disk cache.
-	Stale      int   `json:"stale"`
-	Rebuilding bool  `json:"rebuilding"`
-	Done       int64 `json:"rebuild_done,omitempty"`
-	Total      int64 `json:"rebuild_total,omitempty"`
 }
 
 // Stats measures the store.
@@ -95,7 +95,7 @@ func (s *Store) Stats() (Stats, error) {
 	}
 	v := s.vec
 	v.mu.RLock()
-	st.Index = IndexStats{Kind: s.cfg.Index, Fingerprint: v.emb.Fingerprint(), Stale: v.dirty}
+	st.Index.Kind, st.Index.Fingerprint, st.Index.Stale = s.cfg.Index, v.emb.Fingerprint(), v.dirty
 	if v.idx != nil {
 		st.Index.Vectors = v.idx.Len()
 		st.Index.Dims = v.idx.Dims()
@@ -120,7 +120,7 @@ func (s *Store) NextEvictions(n int) ([]EvictionCandidate, error) {
 		now := s.now()
 		for _, e := range s.order {
 			if !e.atom.Pin {
-				out = append(out, EvictionCandidate{Atom: cloneAtom(e.atom), Retention: e.atom.Retention(now, s.cfg.DecayHalfLifeDays)})
+				out = append(out, EvictionCandidate{Atom: cloneAtom(e.atom), Retention: e.atom.retention(now, s.cfg.DecayHalfLifeDays)})
 			}
 		}
 	}); err != nil {

@@ -167,6 +167,8 @@ type Store struct {
 
 	bg sync.WaitGroup // background compactions
 
+	undo undoLog // the acts Undo can take back
+
 	// own holds the live atoms this process wrote in the last ownWindow,
 	// to re-add any that a writer without the lock (odek) drops by
 	// rewriting atoms.json from an older read (see readdOwnLocked).

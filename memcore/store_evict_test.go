@@ -122,8 +122,8 @@ func TestStoreQuarantineShareFlood(t *testing.T) {
 			}
 		}
 	}
-	if must(s.Len()) != 20 {
-		t.Fatalf("trusted atoms lost: %d", must(s.Len()))
+	if must(s.Stats()).Live != 20 {
+		t.Fatalf("trusted atoms lost: %d", must(s.Stats()).Live)
 	}
 	share := int64(float64(int64(s.Config().MaxSizeMB*(1<<20))) * 0.05)
 	fi, _ := os.Stat(filepath.Join(dir, "quarantine.json"))
@@ -173,8 +173,8 @@ func TestStoreSemanticDedup(t *testing.T) {
 	if !got.Refreshed || got.Atom.ID != target.ID {
 		t.Fatalf("near duplicate not refreshed: %+v", got)
 	}
-	if must(s.Len()) != 300 {
-		t.Fatalf("len %d", must(s.Len()))
+	if must(s.Stats()).Live != 300 {
+		t.Fatalf("len %d", must(s.Stats()).Live)
 	}
 }
 
@@ -202,8 +202,8 @@ func TestStorePromoteCrashLeftovers(t *testing.T) {
 	if _, err := s2.Promote(context.Background(), q.Atom.ID); err == nil {
 		t.Fatal("promoted twice")
 	}
-	if must(s2.Len()) != 1 {
-		t.Fatalf("len %d", must(s2.Len()))
+	if must(s2.Stats()).Live != 1 {
+		t.Fatalf("len %d", must(s2.Stats()).Live)
 	}
 }
 

@@ -53,8 +53,8 @@ func TestStoreAddListGetForget(t *testing.T) {
 	if _, _, err := s.Forget(ctx, r1.Atom.ID); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatalf("forget twice: %v", err)
 	}
-	if must(s.Len()) != 1 {
-		t.Fatalf("len %d", must(s.Len()))
+	if must(s.Stats()).Live != 1 {
+		t.Fatalf("len %d", must(s.Stats()).Live)
 	}
 	// Forgetting one of two atoms is a large eviction, which compacts the
 	// vector cache in the background; Close waits for it, so the tree is
@@ -62,8 +62,8 @@ func TestStoreAddListGetForget(t *testing.T) {
 	s.Close()
 	stCheckTree(t, dir)
 	s2 := stOpen(t, dir, memcore.Options{Now: clk.Now})
-	if must(s2.Len()) != 1 || len(s2.Problems()) != 0 {
-		t.Fatalf("reopen: len %d problems %v", must(s2.Len()), s2.Problems())
+	if must(s2.Stats()).Live != 1 || len(s2.Problems()) != 0 {
+		t.Fatalf("reopen: len %d problems %v", must(s2.Stats()).Live, s2.Problems())
 	}
 }
 
@@ -80,8 +80,8 @@ func TestStoreTaintedGoesToQuarantine(t *testing.T) {
 			t.Fatalf("%s: quarantined atom has a chunk", src)
 		}
 	}
-	if must(s.Len()) != 0 || len(must(s.Quarantined())) != 7 {
-		t.Fatalf("live %d quarantine %d", must(s.Len()), len(must(s.Quarantined())))
+	if must(s.Stats()).Live != 0 || len(must(s.Quarantined())) != 7 {
+		t.Fatalf("live %d quarantine %d", must(s.Stats()).Live, len(must(s.Quarantined())))
 	}
 	var qs []map[string]any
 	if err := json.Unmarshal(stReadFile(t, filepath.Join(dir, "quarantine.json")), &qs); err != nil {
@@ -220,7 +220,7 @@ func TestStorePromotePinUnpin(t *testing.T) {
 	if got := string(stReadFile(t, filepath.Join(dir, "chunks", a.ID+".md"))); got != "the staging host is called pluto" {
 		t.Fatalf("chunk %q", got)
 	}
-	if len(must(s.Quarantined())) != 0 || must(s.Len()) != 1 {
+	if len(must(s.Quarantined())) != 0 || must(s.Stats()).Live != 1 {
 		t.Fatal("promote did not move")
 	}
 	if _, err := s.SetPin(ctx, a.ID, true); err != nil {
@@ -347,8 +347,8 @@ func TestStoreDedupRefresh(t *testing.T) {
 	if !r3.Refreshed || a.Confidence != 0.9 || !a.CreatedAt.Equal(clk.Now()) {
 		t.Fatalf("lower confidence lowered it: %+v", a)
 	}
-	if must(s.Len()) != 1 {
-		t.Fatalf("len %d", must(s.Len()))
+	if must(s.Stats()).Live != 1 {
+		t.Fatalf("len %d", must(s.Stats()).Live)
 	}
 	s2 := stOpen(t, dir, memcore.Options{Now: clk.Now})
 	if a2, _, _ := s2.Get(r1.Atom.ID); !a2.CreatedAt.Equal(a.CreatedAt) || a2.Confidence != 0.9 {
@@ -390,8 +390,8 @@ func TestStoreOdekFixture(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "vectors.gob"), []byte("odek gob bytes"), 0o600)
 
 	s := stOpen(t, dir, memcore.Options{})
-	if must(s.Len()) != 2 || len(must(s.Quarantined())) != 1 {
-		t.Fatalf("live %d quarantine %d", must(s.Len()), len(must(s.Quarantined())))
+	if must(s.Stats()).Live != 2 || len(must(s.Quarantined())) != 1 {
+		t.Fatalf("live %d quarantine %d", must(s.Stats()).Live, len(must(s.Quarantined())))
 	}
 	a, _, _ := s.Get(id1)
 	if a.Text != "odek wrote this" || a.Type != "observation" || a.Context.SessionID != "odek-1" {

@@ -63,9 +63,6 @@ type Contradiction struct {
 	ResolvedAt *time.Time `json:"resolved_at,omitempty"`
 }
 
-// Pending reports whether the person has not resolved it yet.
-func (c Contradiction) Pending() bool { return c.Resolution == "" }
-
 // supersededPair is the (superseded, successor) pair c stands for, if any.
 func (c Contradiction) supersededPair() (old, successor string, ok bool) {
 	switch c.Resolution {
@@ -131,9 +128,9 @@ func (s *Store) supersededLocked() map[string]string {
 	return m
 }
 
-// SupersededBy returns the successor of a superseded live atom, or ""
+// supersededBy returns the successor of a superseded live atom, or ""
 // when nothing supersedes it.
-func (s *Store) SupersededBy(id string) (string, error) {
+func (s *Store) supersededBy(id string) (string, error) {
 	var succ string
 	err := s.read(func() { succ = s.supersededLocked()[id] })
 	return succ, err
@@ -145,7 +142,7 @@ func (s *Store) Contradictions(all bool) ([]Contradiction, error) {
 	var out []Contradiction
 	err := s.read(func() {
 		for _, c := range s.contra {
-			if (all || c.Pending()) && s.byID[c.Old] != nil && s.byID[c.New] != nil {
+			if (all || c.Resolution == "") && s.byID[c.Old] != nil && s.byID[c.New] != nil {
 				out = append(out, c)
 			}
 		}

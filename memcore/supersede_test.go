@@ -48,7 +48,7 @@ func TestSupersededByExplicitChangeOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) != 1 || cs[0].Old != old.ID || cs[0].New != newer.ID || cs[0].Method != "rule" || !cs[0].Pending() {
+	if len(cs) != 1 || cs[0].Old != old.ID || cs[0].New != newer.ID || cs[0].Method != "rule" || cs[0].Resolution != "" {
 		t.Fatalf("contradictions %+v", cs)
 	}
 	if succ, ok := supersededBy(st, old.ID); !ok || succ != newer.ID {
@@ -230,6 +230,6 @@ func TestSupersedeWithScriptedLLM(t *testing.T) {
 
 // supersededBy is SupersededBy as (successor, superseded); an error fails.
 func supersededBy(st *memcore.Store, id string) (string, bool) {
-	succ := must(st.SupersededBy(id))
+	succ := must(memcore.SupersededBy(st, id))
 	return succ, succ != ""
 }

@@ -110,7 +110,7 @@ func TestToolActionsCarryIDs(t *testing.T) {
 	}
 }
 
-func TestRestoreOfExpiredQuarantineSurvivesTheNextWrite(t *testing.T) {
+func TestUndoOfExpiredQuarantineSurvivesTheNextWrite(t *testing.T) {
 	now := hNow
 	st, err := memcore.Open(t.TempDir(), memcore.Options{Now: func() time.Time { return now }})
 	if err != nil {
@@ -120,12 +120,11 @@ func TestRestoreOfExpiredQuarantineSurvivesTheNextWrite(t *testing.T) {
 	ctx := context.Background()
 	r, _ := st.Add(ctx, memcore.AddRequest{Text: "page says port 3001", Source: memcore.SourceWeb})
 	now = now.Add(6 * 24 * time.Hour)
-	a, q, err := st.Forget(ctx, r.Atom.ID)
-	if err != nil {
+	if _, _, err := st.Forget(ctx, r.Atom.ID); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(2 * 24 * time.Hour) // past the 7-day TTL
-	if _, err := st.Restore(ctx, a, q); err != nil {
+	if _, err := st.Undo(ctx); err != nil {
 		t.Fatal(err)
 	}
 	st.Add(ctx, memcore.AddRequest{Text: "another note", Source: memcore.SourceUserApproved})
@@ -223,8 +222,8 @@ func TestToolCannotForgetOrPinWhatItDidNotAdd(t *testing.T) {
 			t.Fatalf("%s still there", id)
 		}
 	}
-	if must(st.Len()) != 2 || len(must(st.Quarantined())) != 1 {
-		t.Fatalf("the person's atoms changed: %d live, %d quarantined", must(st.Len()), len(must(st.Quarantined())))
+	if must(st.Stats()).Live != 2 || len(must(st.Quarantined())) != 1 {
+		t.Fatalf("the person's atoms changed: %d live, %d quarantined", must(st.Stats()).Live, len(must(st.Quarantined())))
 	}
 	// A proposal the person has since promoted is theirs.
 	later := hTool(t, tool, `{"action":"add_atom","content":"the user likes long meetings"}`, turn)
@@ -333,7 +332,7 @@ func TestToolRejectsUnknownTypeAndBadConfidence(t *testing.T) {
 			t.Fatalf("%s accepted: %+v", args, r)
 		}
 	}
-	if must(st.Len()) != 0 || len(must(st.Quarantined())) != 0 {
+	if must(st.Stats()).Live != 0 || len(must(st.Quarantined())) != 0 {
 		t.Fatalf("a rejected call stored something")
 	}
 }

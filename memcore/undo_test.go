@@ -2,16 +2,17 @@ package memcore_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/memcore"
 )
 
-// TestUnpromoteRestoresQuarantineAndLinks: undoing a promote puts the
+// TestUndoPromoteRestoresQuarantineAndLinks: undoing a promote puts the
 // entry back as it was (source class, reason, time) with its links, and
 // it no longer reaches search.
-func TestUnpromoteRestoresQuarantineAndLinks(t *testing.T) {
+func TestUndoPromoteRestoresQuarantineAndLinks(t *testing.T) {
 	ctx := context.Background()
 	clock := stNewClock()
 	st := stOpen(t, stDir(t), memcore.Options{Now: clock.Now})
@@ -27,12 +28,11 @@ func TestUnpromoteRestoresQuarantineAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, before, _ := st.Get(web.Atom.ID)
-	links := must(st.Links(web.Atom.ID))
 	if _, err := st.Promote(ctx, web.Atom.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Unpromote(ctx, *before, links); err != nil {
-		t.Fatal(err)
+	if label, err := st.Undo(ctx); err != nil || label != "promote "+web.Atom.ID[:8] {
+		t.Fatalf("undo: %q %v", label, err)
 	}
 	a, q, err := st.Get(web.Atom.ID)
 	if err != nil || q == nil {
@@ -76,7 +76,7 @@ func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 		if _, err := st.Confirm(ctx, p.ID); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.UndoConfirm(ctx, p, c.prev); err != nil {
+		if _, err := st.Undo(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if got, _ := must(st.UserModel()).Get(c.field); got != c.prev {
@@ -92,5 +92,64 @@ func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 	}
 	if !umfield.IsList("technical.tools") || umfield.IsList("style.tone") {
 		t.Error("IsListField")
+	}
+}
+
+// TestUndoTakesBackActsNewestFirst: forgets of two linked atoms, a pin and
+// a reject come back one Undo at a time, newest first, the link between
+// the forgotten atoms included; then there is nothing left to undo.
+func TestUndoTakesBackActsNewestFirst(t *testing.T) {
+	ctx := context.Background()
+	st := stOpen(t, stDir(t), memcore.Options{})
+	a := must(st.Add(ctx, memcore.AddRequest{Text: "payments-api deploys with blue-green", Source: memcore.SourceUserSaid, Type: memcore.TypeDecision}))
+	b := must(st.Add(ctx, memcore.AddRequest{Text: "the payments-api canary runs for ten minutes", Source: memcore.SourceUserSaid, Type: memcore.TypeFact}))
+	if _, err := memcore.AddLinks(st, ctx, []memcore.LinkRequest{{A: a.Atom.ID, B: b.Atom.ID, Kind: memcore.LinkTask}}); err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := memcore.QueuePending(st, ctx, memcore.PendingReview{Field: "style.tone", Value: "direct", Evidence: "said so", Confidence: 0.7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{a.Atom.ID, b.Atom.ID} {
+		if _, _, err := st.Forget(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := must(st.Add(ctx, memcore.AddRequest{Text: "keep the runbook in docs/runbook.md", Source: memcore.SourceUserSaid, Type: memcore.TypeConvention}))
+	if _, err := st.SetPin(ctx, c.Atom.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Reject(ctx, p.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	want := []string{"reject style.tone", "pin " + c.Atom.ID[:8], "forget " + b.Atom.ID[:8], "forget " + a.Atom.ID[:8]}
+	for i, w := range want {
+		label, err := st.Undo(ctx)
+		if err != nil || label != w {
+			t.Fatalf("undo %d: %q %v, want %q", i+1, label, err, w)
+		}
+		switch i {
+		case 0:
+			if ps := must(st.Pending()); len(ps) != 1 || ps[0].ID != p.ID {
+				t.Fatalf("rejected review not queued again: %+v", ps)
+			}
+		case 1:
+			if got, _, _ := st.Get(c.Atom.ID); got.Pin {
+				t.Fatal("pin not taken back")
+			}
+		}
+	}
+	for _, id := range []string{a.Atom.ID, b.Atom.ID} {
+		got, q, err := st.Get(id)
+		if err != nil || q != nil || got.SourceClass != memcore.SourceUserSaid {
+			t.Fatalf("%s not back live as user_said: %+v %v %v", id, got, q, err)
+		}
+	}
+	if l := must(st.Links(a.Atom.ID)); len(l) != 1 || l[0].ID != b.Atom.ID || l[0].Kind != memcore.LinkTask {
+		t.Fatalf("link between the forgotten atoms not back: %+v", l)
+	}
+	if _, err := st.Undo(ctx); !errors.Is(err, memcore.ErrNothingToUndo) {
+		t.Fatalf("undo with an empty log: %v", err)
 	}
 }

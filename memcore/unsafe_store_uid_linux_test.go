@@ -51,7 +51,7 @@ func TestUnsafeStoreChildProcess(t *testing.T) {
 	if err != nil {
 		res.Err, res.Unsafe = err.Error(), errors.Is(err, memcore.ErrUnsafeStore)
 	} else {
-		res.Atoms = must(s.Len())
+		res.Atoms = must(s.Stats()).Live
 		for _, p := range s.Problems() {
 			res.Problems = append(res.Problems, p.String())
 		}
@@ -295,7 +295,7 @@ func TestAttackFailedChmodOfWorldWritableStoreDirIsRefused(t *testing.T) {
 	before := listTree(t, dir)
 	s, err := memcore.Open(dir, memcore.Options{})
 	if err == nil {
-		n := must(s.Len())
+		n := must(s.Stats()).Live
 		s.Close()
 		t.Fatalf("a world-writable store whose chmod failed was used (%d atoms)", n)
 	}
@@ -316,7 +316,7 @@ func TestAttackFailedChmodOfGroupWritableStoreFileIsRefused(t *testing.T) {
 	chattrImmutable(t, atoms)
 	s, err := memcore.Open(dir, memcore.Options{})
 	if err == nil {
-		n := must(s.Len())
+		n := must(s.Stats()).Live
 		s.Close()
 		t.Fatalf("a group-writable store file whose chmod failed was used (%d atoms)", n)
 	}

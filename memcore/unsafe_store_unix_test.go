@@ -40,7 +40,7 @@ func stWantUnsafe(t *testing.T, dir string, mention ...string) {
 	t.Helper()
 	s, err := memcore.Open(dir, memcore.Options{})
 	if err == nil {
-		n := must(s.Len())
+		n := must(s.Stats()).Live
 		s.Close()
 		t.Fatalf("open used the store (%d atoms)", n)
 	}
@@ -251,7 +251,7 @@ func TestExportCreatesNewFileExclusively(t *testing.T) {
 	s2 := stOpen(t, stDir(t), memcore.Options{})
 	f, _ := os.Open(p)
 	defer f.Close()
-	res, err := s2.Import(context.Background(), f)
+	res, err := s2.Import(context.Background(), f, memcore.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -236,7 +236,7 @@ type modelField struct {
 
 // modelFields is every field confirm understands, in canonical spelling
 // and display order (umfield.Fields, which is llm.UserStateFields, the
-// paths inference may propose); Get, Apply and UndoConfirm all go through
+// paths inference may propose); Get, Apply and Undo of a confirm all go through
 // it. A test keeps the table in step with umfield (names, order, which
 // fields are lists).
 var modelFields = []modelField{

@@ -100,16 +100,6 @@ func (v *vectorState) waitReady(ctx context.Context) error {
 	}
 }
 
-// IndexProgress reports a background index rebuild: done and total atoms,
-// and whether it is still running.
-func (s *Store) IndexProgress() (done, total int64, running bool, err error) {
-	if s.isClosed() {
-		return 0, 0, false, ErrClosed
-	}
-	done, total, running = s.indexProgress()
-	return done, total, running, nil
-}
-
 func (s *Store) indexProgress() (done, total int64, running bool) {
 	return s.vec.done.Load(), s.vec.total.Load(), s.vec.building.Load()
 }

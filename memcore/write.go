@@ -3,14 +3,16 @@ package memcore
 import (
 	"context"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/textutil"
-	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/internal/par"
 	"math"
 	"sort"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/odekmem/odekmem/internal/score"
+	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/internal/vocab"
+	"github.com/odekmem/odekmem/memcore/internal/par"
 
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -232,7 +234,7 @@ func (s *Store) commitLocked(t *tx, p *prepared) error {
 	if e := s.findTwinLocked(p); e != nil {
 		old := e.atom
 		e.atom.CreatedAt = p.atom.CreatedAt
-		if p.atom.EffectiveConfidence() > old.EffectiveConfidence() || old.Confidence > 0 && p.atom.Confidence == 0 {
+		if score.Confidence(p.atom.Confidence) > score.Confidence(old.Confidence) || old.Confidence > 0 && p.atom.Confidence == 0 {
 			e.atom.Confidence = p.atom.Confidence
 		}
 		if p.atom.Pin {

@@ -47,8 +47,17 @@ func TestE2EContradictionsPane(t *testing.T) {
 	}
 }
 
-// supersededBy is SupersededBy as (successor, superseded); an error fails.
+// supersededBy is the atom that supersedes id by the recorded
+// contradictions (an undecided one and keep-new supersede the older atom,
+// keep-old the newer), and whether there is one.
 func supersededBy(st *memcore.Store, id string) (string, bool) {
-	succ := must(st.SupersededBy(id))
-	return succ, succ != ""
+	for _, c := range must(st.Contradictions(true)) {
+		switch {
+		case (c.Resolution == "" || c.Resolution == memcore.ResolveKeepNew) && c.Old == id:
+			return c.New, true
+		case c.Resolution == memcore.ResolveKeepOld && c.New == id:
+			return c.Old, true
+		}
+	}
+	return "", false
 }

@@ -152,7 +152,7 @@ func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 func TestUndoEveryReviewAction(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 120, 40)
-	links := must(st.LinkCount())
+	links := must(st.Stats()).Links
 
 	// Forget the atom with the most links; undo brings back all of them.
 	var id string
@@ -176,7 +176,7 @@ func TestUndoEveryReviewAction(t *testing.T) {
 		t.Fatal("forget did nothing")
 	}
 	press(m, runes("u"))
-	if got := must(st.LinkCount()); got != links {
+	if got := must(st.Stats()).Links; got != links {
 		t.Fatalf("links after undoing a forget: %d, want %d", got, links)
 	}
 

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -326,7 +327,7 @@ func (a *Assoc) View() string {
 	if boxW > 96 {
 		boxW = 96
 	}
-	meta := fmt.Sprintf("%s · %s · %s · %s", Line(c.Type), Line(c.SourceClass), Age(c.AgeDays(a.d.Now())), ShortID(c.ID))
+	meta := fmt.Sprintf("%s · %s · %s · %s", Line(c.Type), Line(c.SourceClass), Age(score.AgeDays(c.CreatedAt, a.d.Now())), ShortID(c.ID))
 	if c.Pin {
 		meta += " · pinned"
 	}

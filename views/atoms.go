@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -126,8 +127,8 @@ func BuildRows(d Deps, atoms []memcore.Atom) []AtomRow {
 		rows[i] = AtomRow{
 			Atom:      at,
 			lower:     strings.ToLower(at.Text),
-			Age:       at.AgeDays(now),
-			Retention: at.Retention(now, d.halfLifeFor(at)),
+			Age:       score.AgeDays(at.CreatedAt, now),
+			Retention: score.Retention(at.Confidence, at.CreatedAt, now, d.halfLifeFor(at), at.SourceClass),
 		}
 	}
 	return rows
@@ -464,11 +465,11 @@ func PinCmd(d Deps, id string, pin bool) func() tea.Msg {
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("pin: %w", err)}
 		}
-		verb := "unpinned"
+		verb, act := "unpinned", "unpin"
 		if at.Pin {
-			verb = "pinned"
+			verb, act = "pinned", "pin"
 		}
-		return MutatedMsg{Status: fmt.Sprintf("%s “%s”", verb, Cut(Line(at.Text), 50))}
+		return MutatedMsg{Status: fmt.Sprintf("%s “%s” (u undoes)", verb, Cut(Line(at.Text), 50)), Undo: storeUndo(d, act, 1)}
 	}
 }
 

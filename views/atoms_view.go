@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/odekmem/odekmem/internal/score"
 )
 
 // View renders the pane.
@@ -103,7 +105,7 @@ func (a *Atoms) listView() string {
 		}
 		line := fmt.Sprintf("%s%s%-*s %-*s %*.2f %*s %*.2f %s", sel, pin,
 			colType, Cut(Line(at.Type), colType), colSrc, Cut(Line(at.SourceClass), colSrc),
-			colConf, at.EffectiveConfidence(), colAge, Age(r.Age), colRet, r.Retention,
+			colConf, score.Confidence(at.Confidence), colAge, Age(r.Age), colRet, r.Retention,
 			Cut(Line(at.Text), textW))
 		if vi == a.cur.Pos {
 			line = s.Selected.Render(Fit(line, a.width))

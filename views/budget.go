@@ -66,7 +66,7 @@ func LoadBudget(d Deps) tea.Cmd {
 				m.Expired = append(m.Expired, it)
 			}
 		}
-		m.Done, m.Total, m.Running, _ = d.Store.IndexProgress() // closed: the stats above already failed
+		m.Done, m.Total, m.Running = stats.Index.Done, stats.Index.Total, stats.Index.Rebuilding
 		return m
 	}
 }

@@ -93,12 +93,7 @@ func (p *Pending) Update(msg tea.Msg) tea.Cmd {
 func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
 	pr := it.P
 	return func() tea.Msg {
-		um, err := d.Store.UserModel()
-		if err != nil {
-			return MutatedMsg{Err: err}
-		}
-		prev, _ := um.Get(pr.Field)
-		_, err = d.Store.Confirm(d.Ctx, pr.ID)
+		_, err := d.Store.Confirm(d.Ctx, pr.ID)
 		if errors.Is(err, memcore.ErrUnknownField) {
 			return MutatedMsg{Err: fmt.Errorf("cannot confirm %s: unknown user-model field; the entry stays queued", Line(pr.Field))}
 		}
@@ -110,7 +105,7 @@ func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
 			verb = "+"
 		}
 		return MutatedMsg{Status: fmt.Sprintf("confirmed %s %s “%s” (u undoes)", Line(pr.Field), verb, Cut(Line(pr.Value), 40)),
-			Undo: &Undo{Label: "confirm " + Line(pr.Field), N: 1, Run: func() error { return d.Store.UndoConfirm(d.Ctx, pr, prev) }}}
+			Undo: storeUndo(d, "confirm "+Line(pr.Field), 1)}
 	}
 }
 
@@ -122,7 +117,7 @@ func RejectCmd(d Deps, pr memcore.PendingReview) func() tea.Msg {
 			return MutatedMsg{Err: fmt.Errorf("reject: %w", err)}
 		}
 		return MutatedMsg{Status: fmt.Sprintf("rejected %s (u undoes)", Line(pr.Field)),
-			Undo: &Undo{Label: "reject " + Line(pr.Field), N: 1, Run: func() error { return d.Store.RestorePending(d.Ctx, got) }}}
+			Undo: storeUndo(d, "reject "+Line(got.Field), 1)}
 	}
 }
 

@@ -277,46 +277,18 @@ func ids(its []QItem) []string {
 // each entry goes back to the quarantine as it was, with its links.
 func PromoteCmd(d Deps, its []QItem) func() tea.Msg {
 	return func() tea.Msg {
-		type done struct {
-			q     memcore.QuarantinedAtom
-			links []memcore.Link
-		}
-		var ok []done
-		undo := func() *Undo {
-			if len(ok) == 0 {
-				return nil
-			}
-			label := "promote"
-			if len(ok) > 1 {
-				label = fmt.Sprintf("promote %d", len(ok))
-			}
-			back := append([]done(nil), ok...)
-			return &Undo{Label: label, N: len(back), Run: func() error {
-				for _, b := range back {
-					if err := d.Store.Unpromote(d.Ctx, b.q, b.links); err != nil {
-						return err
-					}
-				}
-				return nil
-			}}
-		}
 		var last memcore.Atom
 		for i, it := range its {
-			links, err := d.Store.Links(it.Q.ID)
-			if err != nil {
-				return MutatedMsg{Err: fmt.Errorf("promote (%d of %d done): %w", i, len(its), err), Undo: undo()}
-			}
 			at, err := d.Store.Promote(d.Ctx, it.Q.ID)
 			if err != nil {
-				return MutatedMsg{Err: fmt.Errorf("promote (%d of %d done): %w", i, len(its), err), Undo: undo()}
+				return MutatedMsg{Err: fmt.Errorf("promote (%d of %d done): %w", i, len(its), err), Undo: storeUndo(d, "promote", i)}
 			}
-			ok = append(ok, done{q: it.Q, links: links})
 			last = at
 		}
 		if len(its) == 1 {
-			return MutatedMsg{Status: fmt.Sprintf("promoted “%s” as user_approved (u undoes)", Cut(Line(last.Text), 50)), Undo: undo()}
+			return MutatedMsg{Status: fmt.Sprintf("promoted “%s” as user_approved (u undoes)", Cut(Line(last.Text), 50)), Undo: storeUndo(d, "promote", 1)}
 		}
-		return MutatedMsg{Status: fmt.Sprintf("promoted %d atoms as user_approved (u undoes)", len(its)), Undo: undo()}
+		return MutatedMsg{Status: fmt.Sprintf("promoted %d atoms as user_approved (u undoes)", len(its)), Undo: storeUndo(d, "promote", len(its))}
 	}
 }
 

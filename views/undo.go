@@ -8,60 +8,40 @@ import (
 	"github.com/odekmem/odekmem/memcore"
 )
 
-// forgotten is one atom Forget removed, with the links it had.
-type forgotten struct {
-	atom  memcore.Atom
-	q     *memcore.QuarantinedAtom
-	links []memcore.Link
-}
-
-// ForgetCmd forgets atoms (live or quarantined). Every atom's links are
-// read before the first one goes (a batch's atoms may link each other),
-// so u brings back the atoms and their links.
+// ForgetCmd forgets atoms (live or quarantined); u brings them back with
+// their links.
 func ForgetCmd(d Deps, ids []string) func() tea.Msg {
 	return func() tea.Msg {
-		links := make(map[string][]memcore.Link, len(ids))
-		for _, id := range ids {
-			l, err := d.Store.Links(id)
+		var last memcore.Atom
+		for i, id := range ids {
+			at, _, err := d.Store.Forget(d.Ctx, id)
 			if err != nil {
-				return MutatedMsg{Err: fmt.Errorf("forget: %w", err)}
+				return MutatedMsg{Err: fmt.Errorf("forget: %w", err), Undo: storeUndo(d, "forget", i)}
 			}
-			links[id] = l
-		}
-		var done []forgotten
-		for _, id := range ids {
-			at, q, err := d.Store.Forget(d.Ctx, id)
-			if err != nil {
-				return MutatedMsg{Err: fmt.Errorf("forget: %w", err), Undo: forgetUndo(d, done)}
-			}
-			done = append(done, forgotten{atom: at, q: q, links: links[id]})
+			last = at
 		}
 		st := fmt.Sprintf("forgot %d atoms (u undoes)", len(ids))
 		if len(ids) == 1 {
-			st = fmt.Sprintf("forgot “%s” (u undoes)", Cut(Line(done[0].atom.Text), 50))
+			st = fmt.Sprintf("forgot “%s” (u undoes)", Cut(Line(last.Text), 50))
 		}
-		return MutatedMsg{Status: st, Undo: forgetUndo(d, done)}
+		return MutatedMsg{Status: st, Undo: storeUndo(d, "forget", len(ids))}
 	}
 }
 
-func forgetUndo(d Deps, done []forgotten) *Undo {
-	if len(done) == 0 {
+// storeUndo is the Undo of an act that made n changes through the store:
+// it takes back the store's latest n acts (Store.Undo), newest first, so a
+// batch comes back whole, links between its atoms included. The label
+// names the act; with n > 1 it gets the count. Nil when n is 0.
+func storeUndo(d Deps, label string, n int) *Undo {
+	if n == 0 {
 		return nil
 	}
-	label := "forget"
-	if len(done) > 1 {
-		label = fmt.Sprintf("forget %d", len(done))
+	if n > 1 {
+		label = fmt.Sprintf("%s %d", label, n)
 	}
-	return &Undo{Label: label, N: len(done), Run: func() error {
-		// Every atom first, then every link, so links between atoms of
-		// the batch come back too.
-		for _, f := range done {
-			if _, err := d.Store.Restore(d.Ctx, f.atom, f.q); err != nil {
-				return err
-			}
-		}
-		for _, f := range done {
-			if err := d.Store.Relink(d.Ctx, f.atom.ID, f.links); err != nil {
+	return &Undo{Label: label, N: n, Run: func() error {
+		for i := 0; i < n; i++ {
+			if _, err := d.Store.Undo(d.Ctx); err != nil {
 				return err
 			}
 		}

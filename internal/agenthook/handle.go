@@ -65,8 +65,10 @@ type mark struct {
 // last message, when the session was last active, and whether it has
 // been seen: the session log, or what this runtime queued since.
 func (rt *Runtime) previous(sid string) (turn int, msgAt, updated time.Time, ok bool) {
-	a, err := rt.Store.AgentSessionByID(sid)
-	ok = err == nil
+	var a memcore.AgentSession
+	if list, err := rt.Store.AgentSessions(sid); err == nil && len(list) > 0 {
+		a, ok = list[0], true
+	}
 	turn, updated = a.Turn, a.Updated
 	if len(a.Messages) > 0 {
 		msgAt = a.Messages[len(a.Messages)-1].At

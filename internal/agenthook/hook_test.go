@@ -118,7 +118,7 @@ func TestUserPromptSubmitRecordsTypedPromptAndReturnsBlock(t *testing.T) {
 				}
 			}
 			sess, ok := sessionByID(st, "sess-a")
-			if !ok || !strings.Contains(sess.Latest(), "sqlite for the cache") || sess.Project != root {
+			if !ok || !strings.Contains(latest(sess), "sqlite for the cache") || sess.Project != root {
 				t.Fatalf("person's message not recorded for the MCP server: %+v", sess)
 			}
 			// Second turn counts on.
@@ -210,13 +210,11 @@ func TestSessionStartResumeAndConfirmedModel(t *testing.T) {
 	st.Add(ctx, memcore.AddRequest{Text: "Working on the parser rewrite, next step is the error recovery", Type: memcore.TypeGoal, Source: memcore.SourceUserSaid, CreatedAt: old, Context: memcore.AtomContext{Project: root, SessionID: "old"}})
 	// A person confirmed one inference; another still waits for review.
 	confirmed := memcore.PendingReview{ID: vocab.NewID(), Field: "technical.languages", Value: "Go and Rust", Confidence: 0.9}
-	if err := st.RestorePending(ctx, confirmed); err != nil {
-		t.Fatal(err)
-	}
+	testkit.QueuePending(t, testkit.StoreDir(home), confirmed)
 	if _, err := st.Confirm(ctx, confirmed.ID); err != nil {
 		t.Fatal(err)
 	}
-	st.RestorePending(ctx, memcore.PendingReview{Field: "focus.blocker", Value: "pendingsecretvalue", Confidence: 0.5})
+	testkit.QueuePending(t, testkit.StoreDir(home), memcore.PendingReview{Field: "focus.blocker", Value: "pendingsecretvalue", Confidence: 0.5})
 	st.Close()
 	r := hook(t, bin, home, payload(t, map[string]any{"session_id": "new", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup"}), nil)
 	c := context_(t, r, "SessionStart")
@@ -445,8 +443,19 @@ func TestAttackPastedLogInTypedPromptBecomesUserSaid(t *testing.T) {
 	}
 }
 
-// sessionByID is AgentSessionByID as (session, found).
+// sessionByID is the recorded session id, and whether there is one.
 func sessionByID(st *memcore.Store, id string) (memcore.AgentSession, bool) {
-	a, err := st.AgentSessionByID(id)
-	return a, err == nil
+	list, err := st.AgentSessions(id)
+	if err != nil || len(list) == 0 {
+		return memcore.AgentSession{}, false
+	}
+	return list[0], true
+}
+
+// latest is the text of a session's last recorded message.
+func latest(a memcore.AgentSession) string {
+	if len(a.Messages) == 0 {
+		return ""
+	}
+	return a.Messages[len(a.Messages)-1].Text
 }

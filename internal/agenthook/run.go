@@ -124,7 +124,7 @@ func call(ctx context.Context, s config.Settings, a hookproto.Args, payload []by
 	defer st.Close()
 	h := memcore.NewHook(st, memcore.HookOptions{Timeout: HookTimeout(s, a.Timeout)})
 	out, err := Handle(ctx, &Runtime{Store: st, Hook: h}, a.Options, payload)
-	h.Wait()
+	h.Close(context.Background()) // waits for the background inference
 	return out, "process", err
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/cli"
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -156,7 +157,7 @@ func TestExportImportLossless(t *testing.T) {
 	run(t, src, "", "add", "Decided to use PostgreSQL over MySQL", "--type", "decision", "--pin")
 	st, _ := memcore.Open(filepath.Join(src, "memory", "extended"), memcore.Options{})
 	st.Add(t.Context(), memcore.AddRequest{Text: "page says port 3001", Source: memcore.SourceWeb})
-	st.RestorePending(t.Context(), memcore.PendingReview{Field: "style.tone", Value: "direct", Evidence: "said so", Confidence: 0.8})
+	testkit.QueuePending(t, filepath.Join(src, "memory", "extended"), memcore.PendingReview{Field: "style.tone", Value: "direct", Evidence: "said so", Confidence: 0.8})
 	st.Close()
 	export := filepath.Join(t.TempDir(), "mem.jsonl")
 	if r := run(t, src, "", "export", export); r.code != 0 {

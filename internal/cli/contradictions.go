@@ -68,7 +68,7 @@ func cmdContradictions(c *ctx) error {
 	tw := c.table("ID\tSTATE\tOLDER (superseded)\tNEWER")
 	for _, e := range list {
 		state := "pending"
-		if !e.Pending() {
+		if e.Resolution != "" {
 			state = e.Resolution
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.ID, state, clip(e.OldText, 45), clip(e.NewText, 45))

@@ -31,7 +31,7 @@ func cmdImport(c *ctx) error {
 	}
 	bar := progressBar(c, "import", size)
 	bar.committed = 0
-	res, err := c.store.ImportWith(c, r, memcore.ImportOptions{AsUntrusted: c.p.bools["as-untrusted"], Source: name,
+	res, err := c.store.Import(c, r, memcore.ImportOptions{AsUntrusted: c.p.bools["as-untrusted"], Source: name,
 		Progress: func(p memcore.ImportProgress) { bar.committed = p.Committed; bar.set(p.Lines, p.Bytes) }})
 	bar.done()
 	if err != nil {

@@ -7,6 +7,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -376,7 +377,7 @@ func cmdIngest(c *ctx) error {
 	if runErr == nil {
 		runErr = in.flushPersons()
 	}
-	in.h.Wait()
+	in.h.Close(context.Background()) // waits for the background inference
 	bar.done()
 	in.sum.Lines = lr.Line()
 	if runErr != nil {

@@ -48,10 +48,19 @@ func hostileHome(t *testing.T) (home string, live, quar string, pend string) {
 	if err != nil || !q.Quarantined {
 		t.Fatalf("quarantined atom: %+v %v", q, err)
 	}
-	if err := st.Relink(ctx, l.Atom.ID, []memcore.Link{{ID: q.Atom.ID, Kind: "task" + osc52}}); err != nil {
-		t.Fatal(err)
-	}
 	st.Close()
+	// A link whose kind carries an escape, as another writer could leave it.
+	a, b := l.Atom.ID, q.Atom.ID
+	if a > b {
+		a, b = b, a
+	}
+	assoc := `{"` + a + `":["` + b + `"],"` + b + `":["` + a + `"]}`
+	kinds := `{"` + a + `|` + b + `":"task` + jsonEsc(osc52) + `"}`
+	for name, body := range map[string]string{"associations.json": assoc, "associations_kinds.json": kinds} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	pend = "77770000000000000000000000000007"
 	um := `{"version":"1","style":{"tone":"plain` + jsonEsc(hostil) + `"},"technical":{"tools":["go` + jsonEsc(csi) + `"]},` +
 		`"pending_review":[{"id":"` + pend + `","field":"style.humor","value":"dry` + jsonEsc(hostil) + `","evidence":"said` + jsonEsc(osc52) + `","confidence":0.7,"created_at":"2026-11-01T00:00:00Z"}]}`

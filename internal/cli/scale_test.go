@@ -174,7 +174,7 @@ func TestImportKilledKeepsEveryCommittedLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ref.Close()
-	if _, err := ref.Import(context.Background(), bytes.NewReader(prefix)); err != nil {
+	if _, err := ref.Import(context.Background(), bytes.NewReader(prefix), memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s := testkit.OpenHome(t, home)

@@ -130,11 +130,11 @@ func cmdInit(c *ctx) error {
 		return c.emitJSON(map[string]any{"store": dir, "created": !existed})
 	}
 	if existed {
-		n, err := st.Len()
+		stats, err := st.Stats()
 		if err != nil {
 			return err
 		}
-		c.out("store %s exists already (%d live atoms); nothing changed\n", dir, n)
+		c.out("store %s exists already (%d live atoms); nothing changed\n", dir, stats.Live)
 	} else {
 		c.out("created store %s\n", dir)
 	}

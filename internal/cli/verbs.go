@@ -56,7 +56,7 @@ func cmdList(c *ctx) error {
 		if a.Pin {
 			pin = "pin"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\t%s\n", a.ID, a.Type, a.SourceClass, a.EffectiveConfidence(), age(now.Sub(a.CreatedAt)), pin, clip(a.Text, 80))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\t%s\n", a.ID, a.Type, a.SourceClass, score.Confidence(a.Confidence), age(now.Sub(a.CreatedAt)), pin, clip(a.Text, 80))
 	}
 	tw.Flush()
 	if len(atoms) == 0 {
@@ -94,7 +94,7 @@ func cmdShow(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	r := ShowResult{Atom: a, Retention: a.Retention(now, hl), AgeDays: a.AgeDays(now), Decay: score.Decay(a.AgeDays(now), hl), Links: links}
+	r := ShowResult{Atom: a, Retention: score.Retention(a.Confidence, a.CreatedAt, now, hl, a.SourceClass), AgeDays: score.AgeDays(a.CreatedAt, now), Decay: score.Decay(score.AgeDays(a.CreatedAt, now), hl), Links: links}
 	if r.Links == nil {
 		r.Links = []memcore.Link{}
 	}
@@ -114,7 +114,7 @@ func cmdShow(c *ctx) error {
 	c.out("type:        %s\n", a.Type)
 	c.out("source:      %s\n", a.SourceClass)
 	c.out("created:     %s (%s ago)\n", a.CreatedAt.Format(time.RFC3339), age(now.Sub(a.CreatedAt)))
-	c.out("confidence:  %.2f\n", a.EffectiveConfidence())
+	c.out("confidence:  %.2f\n", score.Confidence(a.Confidence))
 	c.out("pinned:      %v\n", a.Pin)
 	c.out("retention:   %.3f (decay %.3f, trust %.0f)\n", r.Retention, r.Decay, score.Trust(a.SourceClass))
 	if a.Context.SessionID != "" || a.Context.Project != "" {

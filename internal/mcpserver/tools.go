@@ -287,7 +287,10 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, a *reme
 	// the person's message is what a hook recorded for the linked session.
 	turn := memcore.Turn{SessionID: s.fallbackSession(key), Project: s.opts.Project}
 	if ls, ok := s.linkedSession(); ok {
-		turn.SessionID, turn.Message, turn.TurnIndex = ls.ID, ls.Latest(), ls.Turn
+		turn.SessionID, turn.TurnIndex = ls.ID, ls.Turn
+		if n := len(ls.Messages); n > 0 {
+			turn.Message = ls.Messages[n-1].Text
+		}
 	}
 	args, err := json.Marshal(map[string]any{"action": "add_atom", "content": a.Text, "atom_type": a.Type, "confidence": a.Confidence})
 	if err != nil {

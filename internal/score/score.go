@@ -5,6 +5,7 @@ package score
 
 import (
 	"math"
+	"time"
 
 	"github.com/odekmem/odekmem/internal/vocab"
 )
@@ -33,4 +34,29 @@ func Round(x float64) float64 {
 		return 0
 	}
 	return math.Round(x*100) / 100
+}
+
+// Confidence is a stored confidence as scoring uses it: a missing or
+// non-positive value means 1.0, and values above 1 are clamped.
+func Confidence(c float64) float64 {
+	if c <= 0 || math.IsNaN(c) || c > 1 {
+		return 1
+	}
+	return c
+}
+
+// AgeDays is the age in days at now of something created at created; never
+// negative.
+func AgeDays(created, now time.Time) float64 {
+	d := now.Sub(created).Hours() / 24
+	if d < 0 {
+		return 0
+	}
+	return d
+}
+
+// Retention is confidence × decay × trust boost: the score that ranks atoms
+// for recall and picks the next eviction victim.
+func Retention(confidence float64, created, now time.Time, halfLifeDays float64, source string) float64 {
+	return Confidence(confidence) * Decay(AgeDays(created, now), halfLifeDays) * Trust(source)
 }

@@ -159,8 +159,8 @@ func Run(ctx context.Context, s config.Settings, o Options) error {
 	}
 	wg.Wait()
 	close(jobs)
-	jobsDone.Wait() // every accepted turn is stored before the server exits
-	h.Wait()
+	jobsDone.Wait()               // every accepted turn is stored before the server exits
+	h.Close(context.Background()) // waits for the background inference
 	return st.Close()
 }
 

@@ -6,6 +6,7 @@ package testkit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,10 +17,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -148,8 +151,8 @@ func SeedHome(tb testing.TB, name string, n int) string {
 	if _, err := st.Compact(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	if got, err := st.Len(); err != nil || got < n*99/100 {
-		tb.Fatalf("fixture holds %d atoms, want about %d", got, n)
+	if st, err := st.Stats(); err != nil || st.Live < n*99/100 {
+		tb.Fatalf("fixture holds %d atoms, want about %d", st.Live, n)
 	}
 	tb.Cleanup(func() { os.RemoveAll(home) })
 	return home
@@ -161,4 +164,39 @@ func SeedHome(tb testing.TB, name string, n int) string {
 func PlainTerminal() {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
+}
+
+// QueuePending adds reviews to pending_review in the store's
+// user_model.json as another program sharing the store (odek) writes them:
+// the file is read, the entries appended and the file rewritten. An open
+// Store sees them on its next call.
+func QueuePending(tb testing.TB, storeDir string, ps ...memcore.PendingReview) {
+	tb.Helper()
+	path := filepath.Join(storeDir, "user_model.json")
+	m := map[string]any{}
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &m); err != nil {
+			tb.Fatalf("read %s: %v", path, err)
+		}
+	} else if !os.IsNotExist(err) {
+		tb.Fatal(err)
+	}
+	list, _ := m["pending_review"].([]any)
+	for _, p := range ps {
+		if p.ID == "" {
+			p.ID = vocab.NewID()
+		}
+		if p.CreatedAt.IsZero() {
+			p.CreatedAt = time.Now().UTC()
+		}
+		list = append(list, p)
+	}
+	m["pending_review"] = list
+	b, err := json.Marshal(m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		tb.Fatal(err)
+	}
 }
