@@ -147,8 +147,8 @@ func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 	}
 }
 
-// TestUndoEveryReviewAction: promote, confirm, reject and forget are all
-// undone by u in the session, and a forget's undo restores its links.
+// TestUndoEveryReviewAction: promote, confirm, reject, forget and pin are
+// all undone by u in the session, and a forget's undo restores its links.
 func TestUndoEveryReviewAction(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 120, 40)
@@ -240,6 +240,19 @@ func TestUndoEveryReviewAction(t *testing.T) {
 	press(m, runes("u"))
 	if len(must(st.Pending())) != n {
 		t.Fatal("undo reject did not queue the review again")
+	}
+
+	// Pin, then undo: the atom is unpinned again.
+	press(m, runes("1"))
+	pid := selectedID(m, PaneAtoms)
+	was := mustGet(t, st, pid).Pin
+	press(m, runes("P"))
+	if mustGet(t, st, pid).Pin == was {
+		t.Fatal("P did not toggle the pin")
+	}
+	press(m, runes("u"))
+	if mustGet(t, st, pid).Pin != was {
+		t.Fatal("undo pin did not put the pin back")
 	}
 }
 
