@@ -315,3 +315,26 @@ func ask(ctx context.Context, c Client, task string, req Request) (string, error
 	}
 	return raw, nil
 }
+
+// prompt is a request of one system prompt and one user message.
+func prompt(system, user string) Request {
+	return Request{System: system, Messages: []Message{{Role: "user", Content: user}}}
+}
+
+// askArray asks for task's reply and reads it as a JSON array (an object
+// that wraps exactly one array counts as that array).
+func askArray(ctx context.Context, c Client, task string, req Request) ([]any, error) {
+	raw, err := ask(ctx, c, task, req)
+	if err != nil {
+		return nil, err
+	}
+	v, err := ParseValue(raw, 0)
+	if err != nil {
+		return nil, fmt.Errorf("llm: %s: parse reply: %w", task, err)
+	}
+	arr, err := unwrapArray(v)
+	if err != nil {
+		return nil, fmt.Errorf("llm: %s: parse reply: %w", task, err)
+	}
+	return arr, nil
+}

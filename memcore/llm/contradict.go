@@ -32,20 +32,9 @@ func Contradicts(ctx context.Context, c Client, newer string, earlier []string) 
 	for i, e := range earlier {
 		fmt.Fprintf(&b, "[%d] %s\n", i, cleanText(e, 600))
 	}
-	raw, err := ask(ctx, c, "contradict", Request{
-		System:   ContradictPrompt,
-		Messages: []Message{{Role: "user", Content: b.String()}},
-	})
+	arr, err := askArray(ctx, c, "contradict", prompt(ContradictPrompt, b.String()))
 	if err != nil {
 		return nil, err
-	}
-	v, err := ParseValue(raw, 0)
-	if err != nil {
-		return nil, fmt.Errorf("llm: contradict: parse reply: %w", err)
-	}
-	arr, err := unwrapArray(v)
-	if err != nil {
-		return nil, fmt.Errorf("llm: contradict: %w", err)
 	}
 	seen := map[int]bool{}
 	var out []int

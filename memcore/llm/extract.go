@@ -80,10 +80,7 @@ func Extract(ctx context.Context, c Client, message string) ([]Candidate, error)
 	if strings.TrimSpace(message) == "" {
 		return nil, nil
 	}
-	raw, err := ask(ctx, c, "extract", Request{
-		System:   ExtractionPrompt,
-		Messages: []Message{{Role: "user", Content: message}},
-	})
+	raw, err := ask(ctx, c, "extract", prompt(ExtractionPrompt, message))
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,8 @@ import (
 
 // seedPrompt is the extraction prompt exactly as printed in the design
 // document (EXTENDED_MEMORY.md, "Extraction prompt"), copied here so the
-// test needs nothing outside the repository.
+// test needs nothing outside the repository. The duplicate is the point:
+// two copies that must stay equal, one the contract, one the code.
 const seedPrompt = `You are a memory extraction system. Read the user message and extract durable, reusable atomic memories.
 
 For each atom, output an object with:

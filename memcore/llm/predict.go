@@ -53,20 +53,9 @@ func PredictIntents(ctx context.Context, c Client, message string, recent []stri
 	if um := strings.TrimSpace(userModel); um != "" && um != "{}" {
 		b.WriteString("\nUser model:\n" + clip(um, 4000) + "\n")
 	}
-	raw, err := ask(ctx, c, "predict intents", Request{
-		System:   fmt.Sprintf(PredictPrompt, max),
-		Messages: []Message{{Role: "user", Content: b.String()}},
-	})
+	arr, err := askArray(ctx, c, "predict intents", prompt(fmt.Sprintf(PredictPrompt, max), b.String()))
 	if err != nil {
 		return nil, err
-	}
-	v, err := ParseValue(raw, 0)
-	if err != nil {
-		return nil, fmt.Errorf("llm: predict intents: parse reply: %w", err)
-	}
-	arr, err := unwrapArray(v)
-	if err != nil {
-		return nil, fmt.Errorf("llm: predict intents: parse reply: %w", err)
 	}
 	var items []string
 	for _, e := range arr {

@@ -46,20 +46,9 @@ func Rerank(ctx context.Context, c Client, query string, cands []RerankItem) ([]
 	for i, it := range cands {
 		fmt.Fprintf(&b, "[%d] id=%s: %s\n", i, cleanText(it.ID, 80), cleanText(it.Text, maxRerankText))
 	}
-	raw, err := ask(ctx, c, "rerank", Request{
-		System:   RerankPrompt,
-		Messages: []Message{{Role: "user", Content: b.String()}},
-	})
+	arr, err := askArray(ctx, c, "rerank", prompt(RerankPrompt, b.String()))
 	if err != nil {
 		return nil, err
-	}
-	v, err := ParseValue(raw, 0)
-	if err != nil {
-		return nil, fmt.Errorf("llm: rerank: parse reply: %w", err)
-	}
-	arr, err := unwrapArray(v)
-	if err != nil {
-		return nil, fmt.Errorf("llm: rerank: parse reply: %w", err)
 	}
 	return applyOrder(ids, arr), nil
 }

@@ -46,10 +46,7 @@ func ResumeSummary(ctx context.Context, c Client, project string, atoms []string
 	for _, a := range atoms {
 		b.WriteString("- " + cleanText(a, maxAtomRunes) + "\n")
 	}
-	raw, err := ask(ctx, c, "resume summary", Request{
-		System:   ResumePrompt,
-		Messages: []Message{{Role: "user", Content: b.String()}},
-	})
+	raw, err := ask(ctx, c, "resume summary", prompt(ResumePrompt, b.String()))
 	if err != nil {
 		return "", err
 	}

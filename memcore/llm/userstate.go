@@ -110,11 +110,9 @@ func InferUserState(ctx context.Context, c Client, current string, atoms []strin
 			b.WriteString("- " + a + "\n")
 		}
 	}
-	raw, err := ask(ctx, c, "infer user state", Request{
-		System:   UserStatePrompt,
-		Messages: []Message{{Role: "user", Content: b.String()}},
-		JSON:     true,
-	})
+	req := prompt(UserStatePrompt, b.String())
+	req.JSON = true
+	raw, err := ask(ctx, c, "infer user state", req)
 	if err != nil {
 		return nil, err
 	}
