@@ -2,6 +2,9 @@ package llm
 
 import "errors"
 
+// One named error a declaration, each with its doc line, as the house style
+// asks (bbolt's errors.go); memcore/errors.go looks alike for that reason.
+
 // ErrNoLLM is returned by tasks that need a model (user-state inference,
 // rerank) when the Client is nil. Callers treat it as "surface disabled",
 // never as a failure of the agent's turn.

@@ -2,6 +2,38 @@
 
 #include "textflag.h"
 
+// The two four-row kernels (dot4FMA, dot4I8AVX2) differ only in how a row
+// is loaded (float32 as is, int8 widened); they share these two pieces.
+// The row loops stay written out per kernel: that is where they differ,
+// and unrolled by hand is what makes them fast (BENCHMARKS.md, exact
+// search; the portable fallback is dotOf in topk.go).
+
+// ZERO_ACC8 clears the eight accumulators Y0–Y7: Y0/Y1 for row 0, Y2/Y3
+// for row 1, Y4/Y5 for row 2, Y6/Y7 for row 3.
+#define ZERO_ACC8 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3 \
+	VXORPS Y4, Y4, Y4 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+	VXORPS Y7, Y7, Y7
+
+// REDUCE4_STORE_DX sums each row's two accumulators horizontally and
+// stores the four row totals to the [4]float32 at DX.
+#define REDUCE4_STORE_DX \
+	VADDPS Y1, Y0, Y0 \
+	VADDPS Y3, Y2, Y2 \
+	VADDPS Y5, Y4, Y4 \
+	VADDPS Y7, Y6, Y6 \
+	VHADDPS Y2, Y0, Y0 \
+	VHADDPS Y6, Y4, Y4 \
+	VHADDPS Y4, Y0, Y0 \
+	VEXTRACTF128 $1, Y0, X1 \
+	VADDPS X1, X0, X0 \
+	VMOVUPS X0, (DX)
+
 // func dotFMA(a, b []float32) float32
 // Requires AVX2 and FMA; len(b) >= len(a).
 TEXT ·dotFMA(SB), NOSPLIT, $0-52
@@ -96,14 +128,7 @@ TEXT ·dot4FMA(SB), NOSPLIT, $0-64
 	LEAQ (DI)(BX*1), R8
 	LEAQ (R8)(BX*1), R9
 	LEAQ (R9)(BX*1), R10
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
+	ZERO_ACC8
 
 loop4:
 	VMOVUPS (SI), Y8
@@ -124,16 +149,7 @@ loop4:
 	SUBQ $16, CX
 	JNZ  loop4
 
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y5, Y4, Y4
-	VADDPS Y7, Y6, Y6
-	VHADDPS Y2, Y0, Y0
-	VHADDPS Y6, Y4, Y4
-	VHADDPS Y4, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VMOVUPS X0, (DX)
+	REDUCE4_STORE_DX
 	VZEROUPPER
 	RET
 
@@ -150,14 +166,7 @@ TEXT ·dot4I8AVX2(SB), NOSPLIT, $0-64
 	LEAQ (DI)(CX*1), R8
 	LEAQ (R8)(CX*1), R9
 	LEAQ (R9)(CX*1), R10
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
+	ZERO_ACC8
 
 loopi8:
 	VMOVUPS (SI), Y8
@@ -194,16 +203,7 @@ loopi8:
 	SUBQ $16, CX
 	JNZ  loopi8
 
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y5, Y4, Y4
-	VADDPS Y7, Y6, Y6
-	VHADDPS Y2, Y0, Y0
-	VHADDPS Y6, Y4, Y4
-	VHADDPS Y4, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VMOVUPS X0, (DX)
+	REDUCE4_STORE_DX
 	VZEROUPPER
 	RET
 

@@ -7,14 +7,7 @@ func dot(a, b []float32) float32 { return dotGeneric(a, b) }
 
 // dot4 computes the dot products of q with the four consecutive rows of
 // width len(q) at the start of m.
-func dot4(q, m []float32, out *[4]float32) {
-	d := len(q)
-	m = m[:4*d]
-	out[0] = dot(q, m[:d])
-	out[1] = dot(q, m[d:2*d])
-	out[2] = dot(q, m[2*d:3*d])
-	out[3] = dot(q, m[3*d:])
-}
+func dot4(q, m []float32, out *[4]float32) { dot4Of(q, m, out) }
 
 // dotI8 returns the dot product of a and the int8 row b[:len(a)].
 func dotI8(a []float32, b []int8) float32 { return dotI8Generic(a, b) }

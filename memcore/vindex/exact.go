@@ -325,23 +325,17 @@ func (e *Exact) rowCosine(w []float32, r int) float32 {
 }
 
 // Cosine returns the cosine between the (weighted) query and id's vector.
-func (e *Exact) Cosine(q []float32, id string) (float32, bool) {
-	if len(q) != e.dims {
-		return 0, false
-	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	r, ok := e.pos[id]
-	if !ok {
-		return 0, false
-	}
-	return e.rowCosine(e.queryLocked(q), r), true
-}
+func (e *Exact) Cosine(q []float32, id string) (float32, bool) { return e.cosine(q, id, true) }
 
 // CosineWeighted is Cosine for a query already returned by Query (no
 // reweighting), for scoring many ids against one query.
 func (e *Exact) CosineWeighted(w []float32, id string) (float32, bool) {
-	if len(w) != e.dims {
+	return e.cosine(w, id, false)
+}
+
+// cosine scores id's row against v, reweighting v first when weigh is set.
+func (e *Exact) cosine(v []float32, id string, weigh bool) (float32, bool) {
+	if len(v) != e.dims {
 		return 0, false
 	}
 	e.mu.RLock()
@@ -350,7 +344,10 @@ func (e *Exact) CosineWeighted(w []float32, id string) (float32, bool) {
 	if !ok {
 		return 0, false
 	}
-	return e.rowCosine(w, r), true
+	if weigh {
+		v = e.queryLocked(v)
+	}
+	return e.rowCosine(v, r), true
 }
 
 // CosinesWeighted scores many ids against a query already returned by

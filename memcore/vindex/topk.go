@@ -76,34 +76,22 @@ func (h *topK) sorted() []scored {
 	return h.items
 }
 
-// dotGeneric is an 8-way unrolled float32 dot product over len(a) elements; b
+// dotGeneric is the portable float32 dot product over len(a) elements; b
 // must be at least as long.
-func dotGeneric(a, b []float32) float32 {
-	n := len(a)
-	b = b[:n]
-	var s0, s1, s2, s3, s4, s5, s6, s7 float32
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		x := a[i : i+8 : i+8]
-		y := b[i : i+8 : i+8]
-		s0 += x[0] * y[0]
-		s1 += x[1] * y[1]
-		s2 += x[2] * y[2]
-		s3 += x[3] * y[3]
-		s4 += x[4] * y[4]
-		s5 += x[5] * y[5]
-		s6 += x[6] * y[6]
-		s7 += x[7] * y[7]
-	}
-	for ; i < n; i++ {
-		s0 += a[i] * b[i]
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
-}
+func dotGeneric(a, b []float32) float32 { return dotOf(a, b) }
 
-// dotI8Generic is the dot product of a float32 vector with an int8 row of
-// the same length (b must be at least as long as a), 8-way unrolled.
-func dotI8Generic(a []float32, b []int8) float32 {
+// dotI8Generic is the portable dot product of a float32 vector with an
+// int8 row (b must be at least as long as a).
+func dotI8Generic(a []float32, b []int8) float32 { return dotOf(a, b) }
+
+// dot4I8Generic computes the dot products of q with the four consecutive
+// int8 rows of width len(q) at the start of m.
+func dot4I8Generic(q []float32, m []int8, out *[4]float32) { dot4Of(q, m, out) }
+
+// dotOf is an 8-way unrolled dot product of a with b[:len(a)]. Each element
+// type gets its own instantiation (float32 and int8 differ in shape), so
+// the conversion costs nothing for float32 rows.
+func dotOf[T float32 | int8](a []float32, b []T) float32 {
 	n := len(a)
 	b = b[:n]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
@@ -126,13 +114,13 @@ func dotI8Generic(a []float32, b []int8) float32 {
 	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
 
-// dot4I8Generic computes the dot products of q with the four consecutive
-// int8 rows of width len(q) at the start of m.
-func dot4I8Generic(q []float32, m []int8, out *[4]float32) {
+// dot4Of computes the dot products of q with the four consecutive rows of
+// width len(q) at the start of m.
+func dot4Of[T float32 | int8](q []float32, m []T, out *[4]float32) {
 	d := len(q)
 	m = m[:4*d]
-	out[0] = dotI8Generic(q, m[:d])
-	out[1] = dotI8Generic(q, m[d:2*d])
-	out[2] = dotI8Generic(q, m[2*d:3*d])
-	out[3] = dotI8Generic(q, m[3*d:])
+	out[0] = dotOf(q, m[:d])
+	out[1] = dotOf(q, m[d:2*d])
+	out[2] = dotOf(q, m[2*d:3*d])
+	out[3] = dotOf(q, m[3*d:])
 }
