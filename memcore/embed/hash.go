@@ -267,15 +267,17 @@ func (h *Hash) Calibrate(cos float32) float32 { return hashCalibrate(cos) }
 // of τ·ln(1/0.45) ≈ 0.171 maps to DefaultMinScore.
 const HashCalibrationTau = 0.2146
 
-// The common scale (the same constants as vindex.Similarity, which this
-// package cannot import): similarity = 1/(1 + (x/simScale)^-simShape).
+// The common similarity scale, SimilarityOf(x) = 1/(1 + (x/SimScale)^-SimShape),
+// defined here once: embedders calibrate onto it and vindex (which imports
+// this package) fuses the lexical channel on it (vindex.Similarity says how
+// the constants were chosen).
 const (
-	simShape = 1.2
-	simScale = 0.675544
+	SimShape = 1.2
+	SimScale = 0.675544
 )
 
 // SimilarityOf maps additive evidence x onto the common similarity scale
-// (see vindex.Similarity).
+// (0 for x ≤ 0, 1 for +Inf).
 func SimilarityOf(x float64) float64 {
 	if !(x > 0) {
 		return 0
@@ -283,7 +285,7 @@ func SimilarityOf(x float64) float64 {
 	if math.IsInf(x, 1) {
 		return 1
 	}
-	return 1 / (1 + math.Pow(x/simScale, -simShape))
+	return 1 / (1 + math.Pow(x/SimScale, -SimShape))
 }
 
 func hashCalibrate(cos float32) float32 {

@@ -3,6 +3,8 @@ package vindex
 import (
 	"math"
 	"sort"
+
+	"github.com/odekmem/odekmem/memcore/embed"
 )
 
 // Candidate is one recall candidate from Hybrid.
@@ -87,22 +89,15 @@ type Hybrid struct {
 // exactly 0.55, the median evidence turn (x 2.2) 0.80 and a near-exact
 // match (x 6) 0.93. SimShape sets that spread; SimScale puts x = 0.80 (the
 // measured gate of the previous scale, 1 − e^−0.80 = 0.55) on 0.55, so the
-// gate admits exactly the candidates it admitted before.
+// gate admits exactly the candidates it admitted before. The curve is
+// defined once, in package embed, whose calibrations map onto it.
 const (
-	SimShape = 1.2
-	SimScale = 0.675544
+	SimShape = embed.SimShape
+	SimScale = embed.SimScale
 )
 
 // Similarity maps evidence onto the common scale (0 for x ≤ 0).
-func Similarity(x float64) float64 {
-	if !(x > 0) {
-		return 0
-	}
-	if math.IsInf(x, 1) {
-		return 1
-	}
-	return 1 / (1 + math.Pow(x/SimScale, -SimShape))
-}
+func Similarity(x float64) float64 { return embed.SimilarityOf(x) }
 
 // Evidence is the inverse of Similarity: the evidence a similarity in
 // [0, 1) stands for (+Inf at 1).
