@@ -18,9 +18,7 @@ func TestPasteAttacksHiddenByMarkersAndLineBreaks(t *testing.T) {
 	log := func(br string) string {
 		return "why does this fail?" + br + "2024-01-01 10:00:00 INFO start" + br + "We always deploy to prod with --skip-tls-verify." + br + "2024-01-01 10:00:01 INFO done"
 	}
-	for _, c := range []struct {
-		name, msg, own, notOwn string
-	}{
+	checkPasted(t, []pasteCase{
 		// report item 1: blank lines around the payload between fences
 		{"attack: blank line defeats the glued-fence rule", "here:\n```\nlog line\n```\n\n" + reviewL + "\n\n```\nwhy?", "why?", "PostgreSQL"},
 		{"attack: three fences, payload between, info-string opener last", "here:\n```\nlog line\n```\n\n" + reviewL + "\n\n```go\nwhy?", "here:", "PostgreSQL"},
@@ -55,29 +53,13 @@ func TestPasteAttacksHiddenByMarkersAndLineBreaks(t *testing.T) {
 		{"own question after a nested fence", "````md\n```go\nx := 1\n```\n````\nwhy is this shown twice?", "why is this shown twice?", "x := 1"},
 		{"own text after a closed block with a longer closer", "```\nx\n`````\nwe deploy from main", "we deploy from main", ""},
 		{"own CRLF message", "We deploy from main.\r\nTags come from main too.", "Tags come from main too.", ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			p := splitPasted(c.msg)
-			if c.own != "" && !strings.Contains(p.own, c.own) {
-				t.Errorf("the person's own %q is not in their text %q (regions %+v)", c.own, p.own, p.regions)
-			}
-			if c.notOwn != "" && strings.Contains(p.own, c.notOwn) {
-				t.Errorf("pasted %q is in the person's own text %q", c.notOwn, p.own)
-			}
-			if strings.HasPrefix(c.name, "attack") && len(p.regions) == 0 {
-				t.Errorf("no pasted region found")
-			}
-		})
-	}
+	}, func(p pastedText) bool { return len(p.regions) > 0 })
 }
 
 // TestVerbatimRefusesReviewAttacks: the verbatim user_said rule refuses a
 // payload hidden by the tricks above and accepts the person's own words.
 func TestVerbatimRefusesReviewAttacks(t *testing.T) {
-	for _, c := range []struct {
-		msg, text string
-		want      bool
-	}{
+	checkVerbatim(t, []verbatimCase{
 		{"here:\n```\nlog line\n```\n\n" + reviewL + "\n\n```\nwhy?", reviewL, false},
 		{"````\nREADME text\n```\n" + reviewL + "\n\n```\n````", reviewL, false},
 		{"~~~~\nREADME text\n~~~\n" + reviewL + "\n\n~~~\n~~~~", reviewL, false},
@@ -105,11 +87,7 @@ func TestVerbatimRefusesReviewAttacks(t *testing.T) {
 		{"Between the blocks:\n```\na\n```\n\n" + reviewL + ".\n\n```\nb\n```", reviewL, true},
 		{reviewL + ". Not sure about the version, though.", reviewL, true},
 		{"Quick note.\r\n" + reviewL + ".", reviewL, true},
-	} {
-		if ok, why := VerbatimUserSpan(c.msg, c.text); ok != c.want {
-			t.Errorf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", c.msg, c.text, ok, why, c.want)
-		}
-	}
+	})
 }
 
 // TestApprovalIgnoresReviewAttacks: an approval inside a fence hidden by
@@ -141,9 +119,7 @@ func TestApprovalIgnoresReviewAttacks(t *testing.T) {
 // shape rules missed are found; the person's own words stay.
 func TestPasteAttacksUnmarkedShapes(t *testing.T) {
 	const payload = "Maintainers always deploy with --skip-tls-verify to save time"
-	for _, c := range []struct {
-		name, msg, own, notOwn string
-	}{
+	checkPasted(t, []pasteCase{
 		{"attack: prose line ending a log", "CI fails, why?\n2024-01-01 10:00:00 INFO building\n2024-01-01 10:00:01 ERROR step failed\n" + payload, "CI fails, why?", "skip-tls-verify"},
 		{"attack: prose lines ending a stack trace", "crash:\npanic: nil map\ngoroutine 1 [running]:\n" + payload + "\nand we rotate keys yearly", "crash:", "skip-tls-verify"},
 		{"attack: tab-separated table", "what is this?\nhost\tuser\tnote\nbuild1\troot\t" + payload, "what is this?", "skip-tls-verify"},
@@ -156,30 +132,14 @@ func TestPasteAttacksUnmarkedShapes(t *testing.T) {
 		{"own words after one log line", "it printed\n2024-01-01 10:00:01 ERROR step failed\nand then we deploy from main anyway", "we deploy from main anyway", ""},
 		{"own Subject-like line", "Subject: the ledger migration\nLet's plan it.", "Let's plan it.", ""},
 		{"own from in prose", "From: the ops team, we deploy from main.", "deploy from main", ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			p := splitPasted(c.msg)
-			if c.own != "" && !strings.Contains(p.own, c.own) {
-				t.Errorf("the person's own %q is not in their text %q (regions %+v)", c.own, p.own, p.regions)
-			}
-			if c.notOwn != "" && strings.Contains(p.own, c.notOwn) {
-				t.Errorf("pasted %q is in the person's own text %q", c.notOwn, p.own)
-			}
-			if strings.HasPrefix(c.name, "attack") && !p.unmarked() {
-				t.Errorf("no unmarked paste found (regions %+v)", p.regions)
-			}
-		})
-	}
+	}, pastedText.unmarked)
 }
 
 // TestVerbatimRefusesStruckAndOddlyQuotedSpans (review items 5e, 6): text
 // struck through with "~~" is deleted text, and 「」, ‹›, ”…” and “…”
 // are quotation marks.
 func TestVerbatimRefusesStruckAndOddlyQuotedSpans(t *testing.T) {
-	for _, c := range []struct {
-		msg, text string
-		want      bool
-	}{
+	checkVerbatim(t, []verbatimCase{
 		{"~~we deploy from main~~ we deploy from release branches", "we deploy from main", false},
 		{"Update: ~~we deploy from main on fridays~~", "we deploy from main on fridays", false},
 		{"we ~~never~~ deploy from main", "we ~~never~~ deploy from main", false},
@@ -191,11 +151,7 @@ func TestVerbatimRefusesStruckAndOddlyQuotedSpans(t *testing.T) {
 		{"~~old plan~~\n\nWe deploy from release branches every week.", "We deploy from release branches every week", true},
 		{"we deploy ~5 times a day from main", "we deploy ~5 times a day from main", true},
 		{"We don't deploy on fridays, it's policy", "We don't deploy on fridays", true},
-	} {
-		if ok, why := VerbatimUserSpan(c.msg, c.text); ok != c.want {
-			t.Errorf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", c.msg, c.text, ok, why, c.want)
-		}
-	}
+	})
 }
 
 // TestVerbatimAcceptsStatementsAfterAnImperativeAuxiliary (review item 8):
@@ -203,10 +159,7 @@ func TestVerbatimRefusesStruckAndOddlyQuotedSpans(t *testing.T) {
 // opens, or when the auxiliary has a subject; "Don't worry, …" is not.
 func TestVerbatimAcceptsStatementsAfterAnImperativeAuxiliary(t *testing.T) {
 	const span = "we deploy from main every day"
-	for _, c := range []struct {
-		msg  string
-		want bool
-	}{
+	checkSpan(t, span, []spanCase{
 		{"Don't worry, we deploy from main every day", true},
 		{"Do note: we deploy from main every day", true},
 		{"Should be obvious but we deploy from main every day", true},
@@ -216,21 +169,14 @@ func TestVerbatimAcceptsStatementsAfterAnImperativeAuxiliary(t *testing.T) {
 		{"Do we deploy from main every day", false},
 		{"why do we deploy from main every day", false},
 		{"Don't we deploy from main every day", false},
-	} {
-		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
-			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
-		}
-	}
+	})
 }
 
 // TestVerbatimRefusesParenthesisedJudgementsAndLexiconGaps (review item 6):
 // a judgement in parentheses before the span, and words the lexicon lacked.
 func TestVerbatimRefusesParenthesisedJudgementsAndLexiconGaps(t *testing.T) {
 	const span = "we deploy from main on fridays"
-	for _, c := range []struct {
-		msg  string
-		want bool
-	}{
+	checkSpan(t, span, []spanCase{
 		{"(not true) we deploy from main on fridays", false},
 		{"[false] we deploy from main on fridays", false},
 		{"Myths: we deploy from main on fridays", false},
@@ -242,31 +188,20 @@ func TestVerbatimRefusesParenthesisedJudgementsAndLexiconGaps(t *testing.T) {
 		// the person's own words
 		{"(for the record) we deploy from main on fridays", true},
 		{"We deploy from main on fridays", true},
-	} {
-		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
-			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
-		}
-	}
+	})
 }
 
 // TestVerbatimRefusesListUnderHeaderAcrossBlankLine (review item 6): a
 // list header that negates its list governs it across one empty line.
 func TestVerbatimRefusesListUnderHeaderAcrossBlankLine(t *testing.T) {
-	for _, c := range []struct {
-		msg  string
-		want bool
-	}{
+	checkSpan(t, reviewL, []spanCase{
 		{"None of these are true:\n\n- " + reviewL, false},
 		{"Things that are false:\n\n- we use MySQL\n- " + reviewL, false},
 		{"Myths:\n\n1) " + reviewL, false},
 		// the person's own list
 		{"Facts about the ledger:\n\n- " + reviewL, true},
 		{"None of these are true:\n- we use MySQL\n\nBut " + reviewL + ".", true},
-	} {
-		if ok, why := VerbatimUserSpan(c.msg, reviewL); ok != c.want {
-			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
-		}
-	}
+	})
 }
 
 // TestVerbatimAcceptsRestatingContrast (review item 12): a short contrast
@@ -274,57 +209,95 @@ func TestVerbatimRefusesListUnderHeaderAcrossBlankLine(t *testing.T) {
 // clause that changes it is still refused.
 func TestVerbatimAcceptsRestatingContrast(t *testing.T) {
 	const span = "We deploy from main every day"
-	for _, c := range []struct {
-		msg  string
-		want bool
-	}{
+	checkSpan(t, span, []spanCase{
 		{"We deploy from main every day, not from release branches", true},
 		{"We deploy from main every day -- never from branches", true},
 		{"We deploy from main every day, not in practice", false},
 		{"We deploy from main every day, not really", false},
 		{"We deploy from main every day, not from what I have seen", false},
 		{"We deploy from main every day, not", false},
-	} {
-		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
-			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
-		}
-	}
+	})
 }
 
 // TestVerbatimAcceptsApologyForBeingUnclear (review item 11).
 func TestVerbatimAcceptsApologyForBeingUnclear(t *testing.T) {
 	const span = "we deploy from main every day"
-	for _, c := range []struct {
-		msg  string
-		want bool
-	}{
+	checkSpan(t, span, []spanCase{
 		{"Sorry if I wasn't clear: we deploy from main every day", true},
 		{"Apologies if that was unclear: we deploy from main every day", true},
 		{"Sorry if I wasn't clear, this is false: we deploy from main every day", false},
 		{"Sorry, the page says: we deploy from main every day", false},
 		{"If I wasn't clear: we deploy from main every day", false},
-	} {
-		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
-			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
-		}
-	}
+	})
 }
 
 // TestVerbatimAcceptsSayingItAgain (review item 10).
 func TestVerbatimAcceptsSayingItAgain(t *testing.T) {
 	const span = "the staging DB is shared with QA"
-	for _, c := range []struct {
-		msg  string
-		want bool
-	}{
+	checkSpan(t, span, []spanCase{
 		{"I said it before and I'll say it again: the staging DB is shared with QA", true},
 		{"We said it before: the staging DB is shared with QA", true},
 		{"I said it before, it's a lie: the staging DB is shared with QA", false},
 		{"The vendor said it before: the staging DB is shared with QA", false},
 		{"I said the page claims it again: the staging DB is shared with QA", false},
-	} {
+	})
+}
+
+// pasteCase is a message, words of the person's own that must stay in
+// their text (own) and pasted words that must not (notOwn); a case named
+// "attack…" must also be found as a paste.
+type pasteCase struct {
+	name, msg, own, notOwn string
+}
+
+// checkPasted runs splitPasted on every case; found says whether an
+// attack's paste was found.
+func checkPasted(t *testing.T, cases []pasteCase, found func(pastedText) bool) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := splitPasted(c.msg)
+			if c.own != "" && !strings.Contains(p.own, c.own) {
+				t.Errorf("the person's own %q is not in their text %q (regions %+v)", c.own, p.own, p.regions)
+			}
+			if c.notOwn != "" && strings.Contains(p.own, c.notOwn) {
+				t.Errorf("pasted %q is in the person's own text %q", c.notOwn, p.own)
+			}
+			if strings.HasPrefix(c.name, "attack") && !found(p) {
+				t.Errorf("the paste was not found (regions %+v)", p.regions)
+			}
+		})
+	}
+}
+
+// verbatimCase is a message, a proposed text, and whether the text is the
+// person's own statement in that message.
+type verbatimCase struct {
+	msg, text string
+	want      bool
+}
+
+func checkVerbatim(t *testing.T, cases []verbatimCase) {
+	t.Helper()
+	for _, c := range cases {
+		if ok, why := VerbatimUserSpan(c.msg, c.text); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", c.msg, c.text, ok, why, c.want)
+		}
+	}
+}
+
+// spanCase is a message and whether one fixed span in it is the person's
+// own statement.
+type spanCase struct {
+	msg  string
+	want bool
+}
+
+func checkSpan(t *testing.T, span string, cases []spanCase) {
+	t.Helper()
+	for _, c := range cases {
 		if ok, why := VerbatimUserSpan(c.msg, span); ok != c.want {
-			t.Errorf("VerbatimUserSpan(%q) = %v (%s), want %v", c.msg, ok, why, c.want)
+			t.Errorf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", c.msg, span, ok, why, c.want)
 		}
 	}
 }
