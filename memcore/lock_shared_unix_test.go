@@ -8,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,14 +27,8 @@ func TestSharedLockChild(t *testing.T) {
 		t.Skip("child process of TestReadersShareWritersExclude")
 	}
 	l, err := disk.OpenLock(filepath.Join(dir, ".lock"), 5*time.Second)
-	if err != nil {
-		fmt.Println("error", err)
-		os.Exit(3)
-	}
-	if err := l.Lock(context.Background(), false); err != nil {
-		fmt.Println("error", err)
-		os.Exit(3)
-	}
+	stChildCheck(err)
+	stChildCheck(l.Lock(context.Background(), false))
 	fmt.Println("locked", os.Getpid())
 	bufio.NewReader(os.Stdin).ReadString('\n')
 	l.Unlock()
@@ -46,38 +38,7 @@ func TestSharedLockChild(t *testing.T) {
 // until it has it; release ends it.
 func stHoldShared(t *testing.T, dir string) (release func()) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSharedLockChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), stSharedEnv+"="+dir)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
-	locked := false
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "locked ") {
-			locked = true
-			break
-		}
-		if strings.HasPrefix(sc.Text(), "error") {
-			t.Fatalf("shared holder: %s", sc.Text())
-		}
-	}
-	if !locked {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatal("shared holder never took the lock")
-	}
-	done := false
-	release = func() {
-		if !done {
-			done = true
-			in.Close()
-			cmd.Wait()
-		}
-	}
-	t.Cleanup(release)
+	_, release = stHoldInChild(t, "TestSharedLockChild", stSharedEnv, dir)
 	return release
 }
 

@@ -30,29 +30,38 @@ func TestLockHolderChild(t *testing.T) {
 		t.Skip("child process of the lock tests")
 	}
 	s, err := memcore.Open(dir, memcore.Options{})
-	if err != nil {
-		fmt.Println("error", err)
-		os.Exit(3)
-	}
+	stChildCheck(err)
 	defer s.Close()
 	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR, 0)
+	stChildCheck(err)
+	stChildCheck(syscall.Flock(int(f.Fd()), syscall.LOCK_EX))
+	fmt.Println("locked", os.Getpid())
+	bufio.NewReader(os.Stdin).ReadString('\n')
+}
+
+// stChildCheck ends a lock-holding child process that failed, telling the
+// parent why (stHoldInChild reads it).
+func stChildCheck(err error) {
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(3)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		fmt.Println("error", err)
-		os.Exit(3)
-	}
-	fmt.Println("locked", os.Getpid())
-	bufio.NewReader(os.Stdin).ReadString('\n')
 }
 
 // stHoldLock starts a process holding the store's lock; release ends it.
 func stHoldLock(t *testing.T, dir string) (pid int, release func()) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLockHolderChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), stLockEnv+"="+dir)
+	return stHoldInChild(t, "TestLockHolderChild", stLockEnv, dir)
+}
+
+// stHoldInChild runs the test named child in a new process of this test
+// binary, with env set to dir, and waits until the child prints
+// "locked PID" (it holds the lock) or fails. release (also run at cleanup)
+// closes the child's stdin, which ends it, and waits for it.
+func stHoldInChild(t *testing.T, child, env, dir string) (pid int, release func()) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+child+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env+"="+dir)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -64,12 +73,13 @@ func stHoldLock(t *testing.T, dir string) (pid int, release func()) {
 			pid, _ = strconv.Atoi(f[1])
 			break
 		} else if len(f) > 0 && f[0] == "error" {
-			t.Fatalf("lock holder: %s", sc.Text())
+			t.Fatalf("%s: %s", child, sc.Text())
 		}
 	}
 	if pid == 0 {
 		cmd.Process.Kill()
-		t.Fatal("lock holder never took the lock")
+		cmd.Wait()
+		t.Fatalf("%s never took the lock", child)
 	}
 	done := false
 	release = func() {
