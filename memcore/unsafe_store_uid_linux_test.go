@@ -197,16 +197,12 @@ func wantRefused(t *testing.T, res childResult, path string, run ...string) {
 func TestAttackWorldWritableStoreOwnedByRootOpenedByAnotherUser(t *testing.T) {
 	uidNeedRoot(t)
 	bin := uidBinary(t)
-	dir := filepath.Join(uidPublicDir(t), "extended")
-	os.Mkdir(dir, 0o700)
-	stPlantTrusted(t, dir)
+	dir := uidPlantedStore(t)
 	os.Chmod(dir, 0o777)
 	before := listTree(t, dir)
 	res := runAsNobody(t, bin, dir)
 	wantRefused(t, res, dir, "run: ")
-	if after := listTree(t, dir); strings.Join(after, "\n") != strings.Join(before, "\n") {
-		t.Fatalf("the refused store changed:\nbefore %v\nafter  %v", before, after)
-	}
+	wantTreeUnchanged(t, dir, before)
 }
 
 // TestAttackStoreFileOwnedByRootInStoreOfAnotherUser: the person (uid
@@ -215,15 +211,8 @@ func TestAttackWorldWritableStoreOwnedByRootOpenedByAnotherUser(t *testing.T) {
 func TestAttackStoreFileOwnedByRootInStoreOfAnotherUser(t *testing.T) {
 	uidNeedRoot(t)
 	bin := uidBinary(t)
-	dir := filepath.Join(uidPublicDir(t), "extended")
-	os.Mkdir(dir, 0o700)
-	stPlantTrusted(t, dir)
-	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil {
-			os.Lchown(p, uidNobody, uidNobody)
-		}
-		return nil
-	})
+	dir := uidPlantedStore(t)
+	uidChownTree(dir, uidNobody)
 	atoms := filepath.Join(dir, "atoms.json")
 	os.Chown(atoms, 0, 0)
 	os.Chmod(atoms, 0o666)
@@ -241,15 +230,8 @@ func TestAttackStoreFileOwnedByRootInStoreOfAnotherUser(t *testing.T) {
 func TestAttackGroupWritableStoreFileOfThePersonIsTightened(t *testing.T) {
 	uidNeedRoot(t)
 	bin := uidBinary(t)
-	dir := filepath.Join(uidPublicDir(t), "extended")
-	os.Mkdir(dir, 0o700)
-	stPlantTrusted(t, dir)
-	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil {
-			os.Lchown(p, uidNobody, uidNobody)
-		}
-		return nil
-	})
+	dir := uidPlantedStore(t)
+	uidChownTree(dir, uidNobody)
 	atoms := filepath.Join(dir, "atoms.json")
 	os.Chmod(atoms, 0o660)
 	res := runAsNobody(t, bin, dir)
@@ -267,6 +249,49 @@ func TestAttackGroupWritableStoreFileOfThePersonIsTightened(t *testing.T) {
 	if !claimed {
 		t.Fatalf("the tightening was not reported: %v", res.Problems)
 	}
+}
+
+// uidPlantedStore is a store directory (mode 0700) in a directory every
+// user can reach, holding a forged trusted atom.
+func uidPlantedStore(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(uidPublicDir(t), "extended")
+	os.Mkdir(dir, 0o700)
+	stPlantTrusted(t, dir)
+	return dir
+}
+
+// uidChownTree gives dir and everything in it to uid.
+func uidChownTree(dir string, uid int) {
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil {
+			os.Lchown(p, uid, uid)
+		}
+		return nil
+	})
+}
+
+// wantTreeUnchanged fails unless dir holds exactly the entries before
+// listed (listTree).
+func wantTreeUnchanged(t *testing.T, dir string, before []string) {
+	t.Helper()
+	if after := listTree(t, dir); strings.Join(after, "\n") != strings.Join(before, "\n") {
+		t.Fatalf("the refused store changed:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// openInProcess opens dir in this process, which must be refused; what
+// names the store in the failure. It returns the refusal as a child would
+// report it, for wantRefused.
+func openInProcess(t *testing.T, dir, what string) childResult {
+	t.Helper()
+	s, err := memcore.Open(dir, memcore.Options{})
+	if err == nil {
+		n := must(s.Stats()).Live
+		s.Close()
+		t.Fatalf("%s was used (%d atoms)", what, n)
+	}
+	return childResult{Err: err.Error(), Unsafe: errors.Is(err, memcore.ErrUnsafeStore)}
 }
 
 // chattrImmutable makes p immutable, so that even its owner's chmod
@@ -287,40 +312,22 @@ func chattrImmutable(t *testing.T, p string) {
 // store refuses with "run: chmod 700 …" and does not claim it tightened
 // anything; the directory keeps its mode and gains no file.
 func TestAttackFailedChmodOfWorldWritableStoreDirIsRefused(t *testing.T) {
-	dir := filepath.Join(uidPublicDir(t), "extended")
-	os.Mkdir(dir, 0o700)
-	stPlantTrusted(t, dir)
+	dir := uidPlantedStore(t)
 	os.Chmod(dir, 0o777)
 	chattrImmutable(t, dir)
 	before := listTree(t, dir)
-	s, err := memcore.Open(dir, memcore.Options{})
-	if err == nil {
-		n := must(s.Stats()).Live
-		s.Close()
-		t.Fatalf("a world-writable store whose chmod failed was used (%d atoms)", n)
-	}
-	wantRefused(t, childResult{Err: err.Error(), Unsafe: errors.Is(err, memcore.ErrUnsafeStore)}, dir, "chmod 700")
-	if after := listTree(t, dir); strings.Join(after, "\n") != strings.Join(before, "\n") {
-		t.Fatalf("the refused store changed:\nbefore %v\nafter  %v", before, after)
-	}
+	wantRefused(t, openInProcess(t, dir, "a world-writable store whose chmod failed"), dir, "chmod 700")
+	wantTreeUnchanged(t, dir, before)
 }
 
 // TestAttackFailedChmodOfGroupWritableStoreFileIsRefused: the same for a
 // store file: atoms.json is group-writable and cannot be tightened.
 func TestAttackFailedChmodOfGroupWritableStoreFileIsRefused(t *testing.T) {
-	dir := filepath.Join(uidPublicDir(t), "extended")
-	os.Mkdir(dir, 0o700)
-	stPlantTrusted(t, dir)
+	dir := uidPlantedStore(t)
 	atoms := filepath.Join(dir, "atoms.json")
 	os.Chmod(atoms, 0o660)
 	chattrImmutable(t, atoms)
-	s, err := memcore.Open(dir, memcore.Options{})
-	if err == nil {
-		n := must(s.Stats()).Live
-		s.Close()
-		t.Fatalf("a group-writable store file whose chmod failed was used (%d atoms)", n)
-	}
-	wantRefused(t, childResult{Err: err.Error(), Unsafe: errors.Is(err, memcore.ErrUnsafeStore)}, atoms, "chmod 600")
+	wantRefused(t, openInProcess(t, dir, "a group-writable store file whose chmod failed"), atoms, "chmod 600")
 	fi, _ := os.Stat(atoms)
 	if fi.Mode().Perm() != 0o660 {
 		t.Fatalf("mode changed to %v", fi.Mode())
