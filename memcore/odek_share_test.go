@@ -277,26 +277,12 @@ func TestUnknownFieldsSurviveEveryWrite(t *testing.T) {
 	}
 	s.Close()
 
-	var atoms []map[string]any
-	json.Unmarshal(stReadFile(t, filepath.Join(dir, "atoms.json")), &atoms)
-	var rec map[string]any
-	for _, r := range atoms {
-		if r["id"] == live {
-			rec = r
-		}
-	}
+	_, rec := recordByID(t, filepath.Join(dir, "atoms.json"), live)
 	ctxm, _ := rec["context"].(map[string]any)
 	if rec == nil || rec["odek_score"] != 0.25 || rec["future"] == nil || ctxm["odek_thread"] == nil || ctxm["session_id"] != "s1" || rec["pin"] != nil {
 		t.Errorf("pinned/unpinned atom record lost fields: %v", rec)
 	}
-	var qs []map[string]any
-	json.Unmarshal(stReadFile(t, filepath.Join(dir, "quarantine.json")), &qs)
-	var qrec map[string]any
-	for _, r := range qs {
-		if r["id"] == quar {
-			qrec = r
-		}
-	}
+	qs, qrec := recordByID(t, filepath.Join(dir, "quarantine.json"), quar)
 	qctx, _ := qrec["context"].(map[string]any)
 	if qrec == nil || qrec["odek_findings"] == nil || qctx["odek_url"] == nil || len(qs) != 2 {
 		t.Errorf("quarantine entry lost fields: %v", qs)
@@ -336,3 +322,16 @@ func (e *stCountingEmbedder) Embed(ctx context.Context, texts []string) ([][]flo
 }
 
 func stRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
+
+// recordByID reads the JSON array of records at path and returns them all
+// and the one whose "id" is id (nil when there is none).
+func recordByID(t *testing.T, path, id string) (all []map[string]any, rec map[string]any) {
+	t.Helper()
+	json.Unmarshal(stReadFile(t, path), &all)
+	for _, r := range all {
+		if r["id"] == id {
+			rec = r
+		}
+	}
+	return all, rec
+}

@@ -265,13 +265,19 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 	}
 }
 
-func TestHookCloseWaitsForInference(t *testing.T) {
-	f := hNewFake(t, func(task, user string) (string, int) {
+// inferToneFake is a model whose user-state inference proposes one
+// pending guess (style.tone = direct) and that answers nothing else.
+func inferToneFake(t *testing.T) *hFake {
+	return hNewFake(t, func(task, user string) (string, int) {
 		if task == "infer" {
 			return `{"direct":[],"speculative":[{"field":"style.tone","value":"direct","evidence":"said so","confidence":0.8}]}`, 0
 		}
 		return noLLMAnswer(task, user)
 	})
+}
+
+func TestHookCloseWaitsForInference(t *testing.T) {
+	f := inferToneFake(t)
 	f.delay = 300 * time.Millisecond
 	st := hOpen(t, f.client(t, 5), func(c *memcore.Config) { c.UserStateTurnInterval = 1 })
 	h := memcore.NewHook(st, memcore.HookOptions{})
@@ -295,12 +301,7 @@ func TestHookCloseWaitsForInference(t *testing.T) {
 }
 
 func TestHookCloseCancelsWhenCtxEnds(t *testing.T) {
-	f := hNewFake(t, func(task, user string) (string, int) {
-		if task == "infer" {
-			return `{"direct":[],"speculative":[{"field":"style.tone","value":"direct","evidence":"said so","confidence":0.8}]}`, 0
-		}
-		return noLLMAnswer(task, user)
-	})
+	f := inferToneFake(t)
 	st := hOpen(t, f.client(t, 30), func(c *memcore.Config) {
 		c.UserStateTurnInterval, c.HookTimeoutSeconds, c.AutoExtractPerTurn = 1, 30, false
 	})
