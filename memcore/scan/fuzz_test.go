@@ -32,10 +32,15 @@ var fuzzSeeds = []string{
 	"ǅ ẞ ΐ İ ﹏ ͅ",
 }
 
-func FuzzNormalize(f *testing.F) {
+// addSeeds seeds a one-string fuzz target with fuzzSeeds.
+func addSeeds(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
+}
+
+func FuzzNormalize(f *testing.F) {
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
 		n := scan.Normalize(s)
 		if nn := scan.Normalize(n); nn != n {
@@ -48,9 +53,7 @@ func FuzzNormalize(f *testing.F) {
 }
 
 func FuzzScanAppendBenign(f *testing.F) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
 		r := scan.Scan(s)
 		checkSpans(t, s, r)
@@ -88,9 +91,7 @@ func FuzzScanZeroWidth(f *testing.F) {
 }
 
 func FuzzVisible(f *testing.F) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
 		v := scan.Visible(s)
 		for i := 0; i < len(v); i++ {
