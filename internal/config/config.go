@@ -118,6 +118,19 @@ func Set(c *memcore.Config, key, value string) error {
 	return fmt.Errorf("%w: unknown key memory.extended.%s", memcore.ErrInvalidConfig, key)
 }
 
+// setSection decodes the memory.extended section key into *dst; null
+// leaves *dst as it was.
+func setSection[T any](dst **T, key string, msg json.RawMessage) error {
+	var v T
+	if err := json.Unmarshal(msg, &v); err != nil {
+		return fmt.Errorf("%w: memory.extended.%s: %v", memcore.ErrInvalidConfig, key, err)
+	}
+	if string(msg) != "null" {
+		*dst = &v
+	}
+	return nil
+}
+
 // applyJSON overlays the keys present in raw (a memory.extended object).
 // Keys that are present are honoured even when zero.
 func applyJSON(c *memcore.Config, raw map[string]json.RawMessage, warn func(string)) error {
@@ -129,21 +142,13 @@ func applyJSON(c *memcore.Config, raw map[string]json.RawMessage, warn func(stri
 		msg := raw[key]
 		switch key {
 		case "llm":
-			var l memcore.LLMConfig
-			if err := json.Unmarshal(msg, &l); err != nil {
-				return fmt.Errorf("%w: memory.extended.llm: %v", memcore.ErrInvalidConfig, err)
-			}
-			if string(msg) != "null" {
-				c.LLM = &l
+			if err := setSection(&c.LLM, key, msg); err != nil {
+				return err
 			}
 			continue
 		case "embedding":
-			var e memcore.EmbeddingConfig
-			if err := json.Unmarshal(msg, &e); err != nil {
-				return fmt.Errorf("%w: memory.extended.embedding: %v", memcore.ErrInvalidConfig, err)
-			}
-			if string(msg) != "null" {
-				c.Embedding = &e
+			if err := setSection(&c.Embedding, key, msg); err != nil {
+				return err
 			}
 			continue
 		}

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -57,14 +58,7 @@ Rules:
 - Do not repeat values the model already has. Use short values (a few words); lists as comma-separated strings.
 - If nothing should change, output {"direct":[],"speculative":[]}.`
 
-func allowedField(f string) bool {
-	for _, a := range UserStateFields {
-		if a == f {
-			return true
-		}
-	}
-	return false
-}
+func allowedField(f string) bool { return slices.Contains(UserStateFields, f) }
 
 // normalizeField lower-cases a field path and maps the user-model file's
 // section names (current_focus, interaction_patterns) to the short ones.
