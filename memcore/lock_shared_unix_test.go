@@ -3,11 +3,8 @@
 package memcore_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -22,15 +19,11 @@ const stSharedEnv = "ODEKMEM_ST_SHARED_DIR"
 // takes the store's lock file shared, as a reader mid-read holds it, and
 // keeps it until its stdin closes.
 func TestSharedLockChild(t *testing.T) {
-	dir := os.Getenv(stSharedEnv)
-	if dir == "" {
-		t.Skip("child process of TestReadersShareWritersExclude")
-	}
+	dir := stChildDir(t, stSharedEnv)
 	l, err := disk.OpenLock(filepath.Join(dir, ".lock"), 5*time.Second)
 	stChildCheck(err)
 	stChildCheck(l.Lock(context.Background(), false))
-	fmt.Println("locked", os.Getpid())
-	bufio.NewReader(os.Stdin).ReadString('\n')
+	stChildHold()
 	l.Unlock()
 }
 

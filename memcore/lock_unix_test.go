@@ -25,16 +25,29 @@ const stLockEnv = "ODEKMEM_ST_LOCK_DIR"
 // (recording itself as the lock's last holder, as every odekmem writer
 // does), then holds the lock file exclusively until its stdin closes.
 func TestLockHolderChild(t *testing.T) {
-	dir := os.Getenv(stLockEnv)
-	if dir == "" {
-		t.Skip("child process of the lock tests")
-	}
+	dir := stChildDir(t, stLockEnv)
 	s, err := memcore.Open(dir, memcore.Options{})
 	stChildCheck(err)
 	defer s.Close()
 	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR, 0)
 	stChildCheck(err)
 	stChildCheck(syscall.Flock(int(f.Fd()), syscall.LOCK_EX))
+	stChildHold()
+}
+
+// stChildDir is the store directory a lock-holding child test works on
+// (stHoldInChild sets env); run directly, the child test skips.
+func stChildDir(t *testing.T, env string) string {
+	dir := os.Getenv(env)
+	if dir == "" {
+		t.Skip("child process of the lock tests (stHoldInChild)")
+	}
+	return dir
+}
+
+// stChildHold tells the parent that this child holds the lock and keeps
+// it until the parent closes the child's stdin.
+func stChildHold() {
 	fmt.Println("locked", os.Getpid())
 	bufio.NewReader(os.Stdin).ReadString('\n')
 }
