@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -12,16 +13,23 @@ import (
 
 func loadAged(t *testing.T) eval.AgedFixture {
 	t.Helper()
-	f, err := os.Open("../../testdata/aged/aged.json")
+	return parseFile(t, "../../testdata/aged/aged.json", eval.ParseAged)
+}
+
+// parseFile parses the repository file at path with parse; a missing or
+// unparsable file fails the test.
+func parseFile[T any](t *testing.T, path string, parse func(io.Reader) (T, error)) T {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s belongs in the repository: %v", path, err)
 	}
 	defer f.Close()
-	fx, err := eval.ParseAged(f)
+	v, err := parse(f)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", path, err)
 	}
-	return fx
+	return v
 }
 
 // TestAgedFixtureShape: the fixture is what `eval aged` promises: at

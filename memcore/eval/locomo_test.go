@@ -2,7 +2,6 @@ package eval_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,17 +14,7 @@ import (
 // testdata (see testdata/data/README.md for its source and licence).
 func devSet(t *testing.T) []eval.Conversation {
 	t.Helper()
-	p := filepath.Join("..", "..", "testdata", "data", "locomo", "locomo-dev.json")
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatalf("the LoCoMo development set belongs at testdata/data/locomo/locomo-dev.json in the repository: %v", err)
-	}
-	defer f.Close()
-	convs, err := eval.ParseLoCoMo(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return convs
+	return parseFile(t, filepath.Join("..", "..", "testdata", "data", "locomo", "locomo-dev.json"), eval.ParseLoCoMo)
 }
 
 // TestLoCoMoRecallThroughTheProduct runs the whole evaluation through the
