@@ -220,15 +220,7 @@ func BenchmarkHNSWSearch(b *testing.B) {
 					}
 				}
 				want, _ := h.exact.Search(q, 10, nil)
-				set := map[string]bool{}
-				for _, w := range want {
-					set[w.ID] = true
-				}
-				for _, g := range got {
-					if set[g.ID] {
-						found++
-					}
-				}
+				found += overlap(got, want)
 			}
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {

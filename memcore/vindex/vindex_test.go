@@ -253,15 +253,7 @@ func TestHNSWMatchesExactAndNeverPanics(t *testing.T) {
 				t.Fatalf("hnsw cosine %v != exact %v", g.Cosine, c)
 			}
 		}
-		set := map[string]bool{}
-		for _, w := range want {
-			set[w.ID] = true
-		}
-		for _, g := range got {
-			if set[g.ID] {
-				found++
-			}
-		}
+		found += overlap(got, want)
 	}
 	t.Logf("hnsw recall@10 vs exact (random 32-d, 400 nodes): %.2f", float64(found)/500)
 	if err := h.LastError(); err != nil {
@@ -424,4 +416,20 @@ func TestHybridCandidates(t *testing.T) {
 	if h.Sim(0.1, 0.2) <= h.Sim(0.1, 0.1) || h.Sim(0.2, 0.1) <= h.Sim(0.1, 0.1) {
 		t.Fatal("not monotonic")
 	}
+}
+
+// overlap counts the hits of got whose ids are among want's (recall of an
+// approximate search against the exact one).
+func overlap(got, want []Hit) int {
+	set := map[string]bool{}
+	for _, w := range want {
+		set[w.ID] = true
+	}
+	n := 0
+	for _, g := range got {
+		if set[g.ID] {
+			n++
+		}
+	}
+	return n
 }
