@@ -33,6 +33,10 @@ func schema(s string) map[string]any {
 // ToolNames are the tools the server exposes, in registration order.
 var ToolNames = []string{"search_memories", "recall", "remember", "forget", "list_quarantine", "list_pending", "search_quarantine"}
 
+// addTools registers the tools. The seven declarations look alike because
+// each is the same kind of thing, a contract with the client (name, the
+// description a model reads, annotations, input schema); they are written
+// out so each reads as the client sees it.
 func (s *Server) addTools() {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolPtr(false)}
 	s.mcp.AddTool(&mcp.Tool{
