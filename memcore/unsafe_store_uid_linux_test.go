@@ -209,10 +209,7 @@ func TestAttackWorldWritableStoreOwnedByRootOpenedByAnotherUser(t *testing.T) {
 // 65534) owns the store, but atoms.json in it belongs to root and is
 // group- and world-writable. Refused, naming the file and the fix.
 func TestAttackStoreFileOwnedByRootInStoreOfAnotherUser(t *testing.T) {
-	uidNeedRoot(t)
-	bin := uidBinary(t)
-	dir := uidPlantedStore(t)
-	uidChownTree(dir, uidNobody)
+	bin, dir := uidNobodysStore(t)
 	atoms := filepath.Join(dir, "atoms.json")
 	os.Chown(atoms, 0, 0)
 	os.Chmod(atoms, 0o666)
@@ -228,10 +225,7 @@ func TestAttackStoreFileOwnedByRootInStoreOfAnotherUser(t *testing.T) {
 // person's own (uid 65534) and group-writable; as that user the chmod
 // works, and the store reports exactly that.
 func TestAttackGroupWritableStoreFileOfThePersonIsTightened(t *testing.T) {
-	uidNeedRoot(t)
-	bin := uidBinary(t)
-	dir := uidPlantedStore(t)
-	uidChownTree(dir, uidNobody)
+	bin, dir := uidNobodysStore(t)
 	atoms := filepath.Join(dir, "atoms.json")
 	os.Chmod(atoms, 0o660)
 	res := runAsNobody(t, bin, dir)
@@ -259,6 +253,17 @@ func uidPlantedStore(t *testing.T) string {
 	os.Mkdir(dir, 0o700)
 	stPlantTrusted(t, dir)
 	return dir
+}
+
+// uidNobodysStore is a planted store that belongs to uid 65534, and the
+// binary to open it as that user (root only).
+func uidNobodysStore(t *testing.T) (bin, dir string) {
+	t.Helper()
+	uidNeedRoot(t)
+	bin = uidBinary(t)
+	dir = uidPlantedStore(t)
+	uidChownTree(dir, uidNobody)
+	return bin, dir
 }
 
 // uidChownTree gives dir and everything in it to uid.
