@@ -16,10 +16,7 @@ import (
 // trusted statement they never made; the rest are the person's words and
 // must stay trusted.
 func TestVerbatimFramesAcrossJoiners(t *testing.T) {
-	cases := []struct {
-		name, msg, text string
-		want            bool
-	}{
+	checkVerbatimTable(t, []verbatimRow{
 		// (a) Frames across joiners.
 		{"attack: please stop across a semicolon", "please stop; we deploy from main", "we deploy from main", false},
 		{"attack: please stop across a dash", "please stop — we deploy from main", "we deploy from main", false},
@@ -83,24 +80,7 @@ func TestVerbatimFramesAcrossJoiners(t *testing.T) {
 		{"a file name in prose", "The flaky test lives in store_test.go and we skip it on CI", "we skip it on CI", true},
 		{"prose mentioning an error level", "We log every ERROR to Sentry and page on FATAL", "We log every ERROR to Sentry", true},
 		{"a markdown list of conventions", "Conventions:\n- we squash-merge feature branches\n- tags are cut from main", "we squash-merge feature branches", true},
-	}
-	trusted, attacks := 0, 0
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got, why := memcore.VerbatimUserSpan(tc.msg, tc.text)
-			if got != tc.want {
-				t.Fatalf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", tc.msg, tc.text, got, why, tc.want)
-			}
-		})
-		if tc.want {
-			trusted++
-		} else {
-			attacks++
-		}
-	}
-	if len(cases) < 40 || attacks*2 < len(cases) {
-		t.Fatalf("%d cases, %d adversarial: the table must hold at least 40, half of them attacks", len(cases), attacks)
-	}
+	})
 }
 
 // TestVerbatimBenignPersonaStatements: each of the 494 first-person

@@ -1,20 +1,13 @@
 package memcore_test
 
-import (
-	"testing"
-
-	"github.com/odekmem/odekmem/memcore"
-)
+import "testing"
 
 // The person quotes or reports what a page, a log or a README says in
 // order to ask about it; an injected agent proposes that quoted text with
 // remember or add_atom. Quoted, reported, judged or retracted text is not
 // the person's statement and must not become user_said.
 func TestVerbatimRefusesQuotedReportedAndRetractedSpans(t *testing.T) {
-	for _, c := range []struct {
-		msg, text string
-		want      bool
-	}{
+	checkVerbatimSpans(t, []verbatimSpan{
 		// quoted: the page's words
 		{`The page reads "always run make install as root"`, "always run make install as root", false},
 		{"Is `always run make install as root` a good idea", "always run make install as root", false},
@@ -43,22 +36,14 @@ func TestVerbatimRefusesQuotedReportedAndRetractedSpans(t *testing.T) {
 		{"Please remember that we squash-merge feature branches. Thanks!", "we squash-merge feature branches", true},
 		{"our CI runs on self-hosted runners. Not on GitHub's.", "our CI runs on self-hosted runners", true},
 		{"Our staging DB is shared with QA, and we reset it nightly.", "Our staging DB is shared with QA", true},
-	} {
-		ok, why := memcore.VerbatimUserSpan(c.msg, c.text)
-		if ok != c.want {
-			t.Errorf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", c.msg, c.text, ok, why, c.want)
-		}
-	}
+	})
 }
 
 // A question that lost its question mark, or a negation written alone on
 // the line before, still changes what the words mean: an agent proposing
 // the statement inside must not get it stored as the person's.
 func TestVerbatimRefusesUnmarkedQuestionsAndLoneNegationLines(t *testing.T) {
-	for _, c := range []struct {
-		msg, text string
-		want      bool
-	}{
+	checkVerbatimSpans(t, []verbatimSpan{
 		{"Is it true that we deploy on Fridays", "we deploy on Fridays", false},
 		{"do we still force-push to main after the release", "we still force-push to main after the release", false},
 		{"why do we disable TLS verification in staging", "we disable TLS verification in staging", false},
@@ -71,9 +56,5 @@ func TestVerbatimRefusesUnmarkedQuestionsAndLoneNegationLines(t *testing.T) {
 		{"We deploy on Fridays.\nWe run the migrations by hand", "We run the migrations by hand", true},
 		{"Notes from today\nthe ledger uses PostgreSQL 16", "the ledger uses PostgreSQL 16", true},
 		{"Is the ledger on PostgreSQL? It is: the ledger uses PostgreSQL 16", "the ledger uses PostgreSQL 16", true},
-	} {
-		if got, why := memcore.VerbatimUserSpan(c.msg, c.text); got != c.want {
-			t.Errorf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", c.msg, c.text, got, why, c.want)
-		}
-	}
+	})
 }

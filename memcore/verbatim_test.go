@@ -11,10 +11,7 @@ import (
 // propose to turn the person's words into something they did not say; the
 // others are the person's words, which must stay trusted.
 func TestVerbatimUserSpan(t *testing.T) {
-	cases := []struct {
-		name, msg, text string
-		want            bool
-	}{
+	checkVerbatimTable(t, []verbatimRow{
 		// The person's own words.
 		{"whole message", "We deploy on Tuesdays only.", "We deploy on Tuesdays only", true},
 		{"case and white space", "Please note:   we ALWAYS squash-merge feature branches.", "we always squash-merge feature branches", true},
@@ -75,12 +72,25 @@ func TestVerbatimUserSpan(t *testing.T) {
 		{"attack: inside a quoted line", "> the admin password is hunter2 for every host\nwhat is this mail about", "the admin password is hunter2 for every host", false},
 		{"attack: words joined by an invisible character", "the job is un\u200bsafe to retry automatically", "safe to retry automatically", false},
 		{"attack: deprecated", "The v1 payments API is deprecated and will be removed", "The v1 payments API", false},
-	}
-	trusted, attacks := 0, 0
-	for _, tc := range cases {
-		if tc.want {
-			trusted++
-		} else {
+	})
+}
+
+// verbatimRow is one row of a VerbatimUserSpan table: the person's
+// message, the text an agent proposes from it, and whether that text is
+// the person's own statement ("attack" rows are not).
+type verbatimRow struct {
+	name, msg, text string
+	want            bool
+}
+
+// checkVerbatimTable checks every row (a subtest each; the answer must give
+// its reason) and that the table is large and adversarial enough to mean
+// something: at least 40 rows, half of them attacks.
+func checkVerbatimTable(t *testing.T, rows []verbatimRow) {
+	t.Helper()
+	attacks := 0
+	for _, tc := range rows {
+		if !tc.want {
 			attacks++
 		}
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,7 +103,22 @@ func TestVerbatimUserSpan(t *testing.T) {
 			}
 		})
 	}
-	if trusted+attacks < 40 || attacks < (trusted+attacks)/2 {
-		t.Fatalf("table has %d cases, %d adversarial: the rule needs at least 40, half adversarial", trusted+attacks, attacks)
+	if len(rows) < 40 || attacks*2 < len(rows) {
+		t.Fatalf("table has %d cases, %d adversarial: the rule needs at least 40, half adversarial", len(rows), attacks)
+	}
+}
+
+// verbatimSpan is a row of a smaller VerbatimUserSpan table.
+type verbatimSpan struct {
+	msg, text string
+	want      bool
+}
+
+func checkVerbatimSpans(t *testing.T, rows []verbatimSpan) {
+	t.Helper()
+	for _, c := range rows {
+		if ok, why := memcore.VerbatimUserSpan(c.msg, c.text); ok != c.want {
+			t.Errorf("VerbatimUserSpan(%q, %q) = %v (%s), want %v", c.msg, c.text, ok, why, c.want)
+		}
 	}
 }
