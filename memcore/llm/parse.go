@@ -190,6 +190,9 @@ func (w *walker) value(depth int) (any, error) {
 	return w.from(t, depth)
 }
 
+// from builds the value that starts with token t. The array and object
+// loops below read alike (next token, stop at the closer) but a member is a
+// value in one and a checked key plus value in the other.
 func (w *walker) from(t json.Token, depth int) (any, error) {
 	d, ok := t.(json.Delim)
 	if !ok {

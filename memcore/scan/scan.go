@@ -230,7 +230,9 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 }
 
 // hiddenAsSpace replaces every hidden character and escape sequence of text
-// with a space.
+// with a space. It walks text as normalizeOnce does, but the two differ in
+// every decision (space or nothing; variation selectors; invalid bytes), so
+// each stays a plain loop on the scanner's path.
 func hiddenAsSpace(text string) string {
 	var sb strings.Builder
 	sb.Grow(len(text))
