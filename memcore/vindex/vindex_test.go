@@ -181,22 +181,29 @@ func TestNewKinds(t *testing.T) {
 }
 
 func TestConcurrentExact(t *testing.T) {
-	e := NewExact(32, Options{IDF: true})
+	hammer(t, NewExact(32, Options{IDF: true}), 32, 300, 50, 1, func(step int) bool { return step%3 == 2 })
+}
+
+// hammer runs four goroutines that add, remove and search x at once (for
+// the race detector, and for errors): each takes steps over its own ids
+// (ids of them, reused), removing where remove says so and adding
+// otherwise, with a search after every step.
+func hammer(t *testing.T, x Index, dims, steps, ids int, seed uint64, remove func(step int) bool) {
+	t.Helper()
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(g), 1))
-			for i := range 300 {
-				id := fmt.Sprintf("g%d-%d", g, i%50)
-				switch i % 3 {
-				case 0, 1:
-					e.Add(id, randUnit(r, 32))
-				case 2:
-					e.Remove(id)
+			r := rand.New(rand.NewPCG(uint64(g), seed))
+			for i := range steps {
+				id := fmt.Sprintf("g%d-%d", g, i%ids)
+				if remove(i) {
+					x.Remove(id)
+				} else if err := x.Add(id, randUnit(r, dims)); err != nil {
+					t.Error(err)
 				}
-				if _, err := e.Search(randUnit(r, 32), 5, nil); err != nil {
+				if _, err := x.Search(randUnit(r, dims), 5, nil); err != nil {
 					t.Error(err)
 				}
 			}
@@ -280,27 +287,7 @@ func TestHNSWMatchesExactAndNeverPanics(t *testing.T) {
 }
 
 func TestHNSWConcurrent(t *testing.T) {
-	h := NewHNSW(16, Options{})
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(g), 5))
-			for i := range 200 {
-				id := fmt.Sprintf("g%d-%d", g, i%60)
-				if i%4 == 3 {
-					h.Remove(id)
-				} else if err := h.Add(id, randUnit(r, 16)); err != nil {
-					t.Error(err)
-				}
-				if _, err := h.Search(randUnit(r, 16), 5, nil); err != nil {
-					t.Error(err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	hammer(t, NewHNSW(16, Options{}), 16, 200, 60, 5, func(step int) bool { return step%4 == 3 })
 }
 
 func TestBM25(t *testing.T) {
