@@ -238,6 +238,7 @@ func (s *Store) finishVictimsLocked(t *tx, victims []string) []string {
 		// A large eviction (over 10% of the corpus) compacts the vector
 		// cache in the background, once this write has released the lock.
 		s.bg.Add(1)
+		// Background work owned by the Store: Close waits for it (s.bg).
 		go func() {
 			defer s.bg.Done()
 			s.Compact(context.Background())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/odekmem/odekmem/memcore/internal/disk"
+	"github.com/odekmem/odekmem/memcore/internal/par"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -129,10 +130,11 @@ func (s *Store) writeAssocLocked() error {
 // whose chunk could be missing after a crash.
 func (s *Store) writeChunkAndAtomsLocked(id, text string) error {
 	rel := filepath.Join(dirChunks, id+chunkExt)
-	chunkErr := make(chan error, 1)
-	go func() { chunkErr <- disk.WriteFile(filepath.Join(s.dir, rel), []byte(text)) }()
-	st, err := disk.Stage(filepath.Join(s.dir, fileAtoms), s.atomsJSON())
-	if cerr := <-chunkErr; cerr != nil {
+	var cerr, err error
+	var st *disk.Staged
+	par.Do(func() { cerr = disk.WriteFile(filepath.Join(s.dir, rel), []byte(text)) },
+		func() { st, err = disk.Stage(filepath.Join(s.dir, fileAtoms), s.atomsJSON()) })
+	if cerr != nil {
 		if st != nil {
 			st.Abort()
 		}

@@ -96,6 +96,7 @@ func (h *Hook) Close(ctx context.Context) error {
 	h.closed = true
 	h.mu.Unlock()
 	done := make(chan struct{})
+	// Not a pool: turns the wait for inferWG into a channel ctx can race.
 	go func() {
 		h.inferWG.Wait()
 		close(done)

@@ -40,6 +40,7 @@ func (h *Hook) maybeInfer(turn int, project string) bool {
 	// for it.
 	h.inferWG.Add(1)
 	h.mu.Unlock()
+	// Background work owned by the Hook: Close waits for it (inferWG).
 	go func() {
 		defer h.inferWG.Done()
 		defer h.inferring.Store(false)

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/jsonl"
+	"github.com/odekmem/odekmem/memcore/internal/par"
 )
 
 // Import trusts nothing a file says blindly. It is a person's restore, so
@@ -166,9 +166,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts ImportOptions) (Im
 	ordered := make(chan *importChunk, 2*workers)
 	work := make(chan *importChunk, 2*workers)
 	var readErr error
-	var wg sync.WaitGroup
 	// The reader. It stops at the end of the input, on a read error, or
 	// when the import is cancelled (the committer failed or ctx ended).
+	// A goroutine of its own: a pipeline stage, not a pool of like work.
 	go func() {
 		defer close(ordered)
 		defer close(work)
@@ -221,26 +221,22 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts ImportOptions) (Im
 		send()
 	}()
 	// The workers: decode and check each line; no store access.
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := &recordParser{opts: opts, now: im.now}
-			for c := range work {
-				c.items = make([]importItem, len(c.raw))
-				for i, b := range c.raw {
-					switch {
-					case c.errs[i] != "":
-						c.items[i] = importItem{errs: []string{c.errs[i]}}
-					case b != nil:
-						c.items[i] = p.parse(c.lines[i], b)
-					}
+	waitWorkers := par.Go(workers, func() {
+		p := &recordParser{opts: opts, now: im.now}
+		for c := range work {
+			c.items = make([]importItem, len(c.raw))
+			for i, b := range c.raw {
+				switch {
+				case c.errs[i] != "":
+					c.items[i] = importItem{errs: []string{c.errs[i]}}
+				case b != nil:
+					c.items[i] = p.parse(c.lines[i], b)
 				}
-				c.raw = nil
-				close(c.ready)
 			}
-		}()
-	}
+			c.raw = nil
+			close(c.ready)
+		}
+	})
 	err := im.commitChunks(ctx, ordered)
 	im.handed = im.readLines
 	if err == nil {
@@ -250,7 +246,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts ImportOptions) (Im
 		err = im.flushLinks(ctx)
 	}
 	if err == nil {
-		wg.Wait() // the reader has closed work: the workers are done
+		waitWorkers() // the reader has closed work: the workers are done
 		err = readErr
 	}
 	im.res.Lines = im.readLines

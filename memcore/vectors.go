@@ -119,6 +119,7 @@ func (v *vectorState) startLoadCache() {
 	v.cache = nil
 	ch := make(chan func(), 1)
 	v.cacheDone = ch
+	// Not a pool: a future that Open's parse of atoms.json overlaps.
 	go func() { ch <- v.readCache() }()
 }
 

@@ -33,6 +33,7 @@ func (v *vectorState) startBuildJob(cached []index.Item, ids, idTexts []string) 
 		texts[id] = idTexts[i]
 	}
 	v.wg.Add(1)
+	// The background build, owned by the Store: Close cancels and waits.
 	go func() {
 		defer v.wg.Done()
 		defer close(ready)

@@ -1,9 +1,9 @@
 package vindex
 
 import (
-	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/odekmem/odekmem/memcore/internal/par"
 )
 
 // MultiSpec is one search of a multi-query pass: the query (an index into
@@ -34,31 +34,18 @@ func (e *Exact) SearchWeightedMulti(ws [][]float32, specs []MultiSpec) ([][]Hit,
 	if n == 0 || len(specs) == 0 {
 		return out, nil
 	}
-	workers := min(runtime.GOMAXPROCS(0), n/multiMinRowsPerWorker)
-	if workers < 1 {
-		workers = 1
-	}
-	per := (n + workers - 1) / workers
-	per = (per + 3) &^ 3 // whole blocks of four rows per worker
+	// Whole blocks of four rows per worker (scanRows scores four at once).
+	chunks := par.Split(n, multiMinRowsPerWorker, 0, 4)
+	workers := len(chunks)
 	parts := make([][]topK, workers)
-	var wg sync.WaitGroup
-	for wi := range workers {
-		lo, hi := wi*per, min((wi+1)*per, n)
+	for wi := range parts {
 		heaps := make([]topK, len(specs))
 		for i, sp := range specs {
 			heaps[i] = topK{k: min(max(sp.K, 0), n)}
 		}
 		parts[wi] = heaps
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e.scanRows(ws, specs, heaps, lo, hi)
-		}()
 	}
-	wg.Wait()
+	par.Run(workers, func(wi int) { e.scanRows(ws, specs, parts[wi], chunks[wi][0], chunks[wi][1]) })
 	for i, sp := range specs {
 		if sp.K <= 0 {
 			continue

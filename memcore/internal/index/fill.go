@@ -3,8 +3,8 @@ package index
 import (
 	"encoding/binary"
 	"math"
-	"sync"
 
+	"github.com/odekmem/odekmem/memcore/internal/par"
 	"github.com/odekmem/odekmem/memcore/vindex"
 )
 
@@ -32,10 +32,7 @@ func FillN(idx vindex.Index, lex *vindex.BM25, items []Item, workers int) []bool
 		ids[i], texts[i] = it.ID, it.Text
 	}
 	ok := make([]bool, len(items))
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	vectors := func() {
 		if ex, isExact := idx.(*vindex.Exact); isExact {
 			d := ex.Dims()
 			rows := make([]int8, len(items)*d)
@@ -58,9 +55,8 @@ func FillN(idx vindex.Index, lex *vindex.BM25, items []Item, workers int) []bool
 		for i, it := range items {
 			ok[i] = idx.Add(it.ID, RawVector(it.Raw)) == nil
 		}
-	}()
-	lex.AddManyN(ids, texts, workers)
-	wg.Wait()
+	}
+	par.Do(vectors, func() { lex.AddManyN(ids, texts, workers) })
 	return ok
 }
 
