@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/textutil"
-	"github.com/odekmem/odekmem/memcore/internal/disk"
 
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -125,7 +123,7 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 	red, _ := scan.Redact(text)
 	red = textutil.TruncateChars(red, maxAgentMessageChars)
 	turn := 0
-	err := s.withWriteCtx(ctx, func() error {
+	err := s.update(ctx, func(t *tx) error {
 		list, err := s.readAgentSessions()
 		if err != nil {
 			s.report(fileAgentSessions, err.Error(), "rebuilt")
@@ -173,12 +171,8 @@ func (s *Store) RecordAgentMessage(ctx context.Context, agent, sessionID, projec
 					return fmt.Errorf("%w: no room for the agent-session log", ErrCapExceeded)
 				}
 			}
-			if err := disk.WriteFile(filepath.Join(s.dir, fileAgentSessions), b); err != nil {
-				return err
-			}
-			// Not s.wrote: no tracked file changed, so other processes need
-			// not reload the store; they read this log from disk each time.
-			s.account(fileAgentSessions)
+			// Other processes read this log from disk each time.
+			t.writeLog(fileAgentSessions, b)
 			return nil
 		}
 	})

@@ -317,7 +317,7 @@ func (im *importer) take(ctx context.Context, it importItem) error {
 			return im.flushLinks(ctx)
 		}
 	case itemModel:
-		return im.applyModel(it.model)
+		return im.applyModel(ctx, it.model)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package memcore
 
 import (
+	"context"
 	"math"
 	"strings"
 
@@ -77,8 +78,8 @@ func (p *recordParser) modelPlan(it *importItem, model *UserModel) *modelPlan {
 }
 
 // applyModel writes a checked user_model record to the store.
-func (im *importer) applyModel(plan *modelPlan) error {
-	return im.s.withWrite(func() error {
+func (im *importer) applyModel(ctx context.Context, plan *modelPlan) error {
+	return im.s.update(ctx, func(t *tx) error {
 		m := im.s.model.clone()
 		changed := false
 		for _, x := range plan.apply {
@@ -122,6 +123,7 @@ func (im *importer) applyModel(plan *modelPlan) error {
 		if max := im.s.cfg.UserStateMaxPending; max >= 0 && len(m.Pending) > max {
 			m.Pending = m.Pending[len(m.Pending)-max:]
 		}
-		return im.s.saveModelLocked(m)
+		im.s.setModelLocked(t, m)
+		return nil
 	})
 }

@@ -15,17 +15,15 @@ type linkRequest struct {
 // are skipped. It returns how many were new.
 func (s *Store) addLinks(ctx context.Context, links []linkRequest) (int, error) {
 	n := 0
-	err := s.withWriteCtx(ctx, func() error {
+	err := s.update(ctx, func(t *tx) error {
 		exists := func(id string) bool { return s.byID[id] != nil || s.quarIndex(id) >= 0 }
 		for _, l := range links {
 			if exists(l.A) && exists(l.B) && s.graph.link(l.A, l.B, l.Kind) {
 				n++
 			}
 		}
-		if n == 0 {
-			return nil
-		}
-		return s.writeAssocLocked()
+		t.assoc = n > 0
+		return nil
 	})
 	return n, err
 }

@@ -116,7 +116,7 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 		p.CreatedAt = s.now().UTC()
 	}
 	ok := true
-	err = s.withWriteCtx(ctx, func() error {
+	err = s.update(ctx, func(t *tx) error {
 		if cur, _ := s.model.Get(canon); strings.EqualFold(cur, p.Value) && !strings.HasPrefix(canon, "technical.") {
 			ok = false
 			return nil
@@ -133,7 +133,8 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 		if max := s.cfg.UserStateMaxPending; max >= 0 && len(m.Pending) > max {
 			m.Pending = m.Pending[len(m.Pending)-max:]
 		}
-		return s.saveModelLocked(m)
+		s.setModelLocked(t, m)
+		return nil
 	})
 	return p, ok, err
 }
@@ -149,11 +150,12 @@ func (s *Store) applyDirect(ctx context.Context, field, value string) error {
 	if s.guardRejects(ctx, value) {
 		return fmt.Errorf("%w: %s: %w", ErrBlocked, field, ErrGuardRejected)
 	}
-	return s.withWriteCtx(ctx, func() error {
+	return s.update(ctx, func(t *tx) error {
 		m := s.model.clone()
 		if err := m.Apply(field, value); err != nil {
 			return err
 		}
-		return s.saveModelLocked(m)
+		s.setModelLocked(t, m)
+		return nil
 	})
 }

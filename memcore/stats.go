@@ -154,39 +154,30 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 		return CompactResult{}, err
 	}
 	var r CompactResult
-	err := s.withWriteCtx(ctx, func() error {
+	err := s.update(ctx, func(t *tx) error {
 		s.measureLocked()
 		r.Before = s.totalLocked()
 		before := len(s.quar)
-		s.expireLocked(nil)
+		s.expireLocked(t)
 		r.Expired = before - len(s.quar)
-		if err := s.vec.snapshot(); err != nil {
-			return err
-		}
-		if err := s.writeAtomsLocked(); err != nil {
-			return err
-		}
+		t.vectors, t.atoms = true, true
 		// Files that do not exist yet are only created when they have
 		// content: compaction must not grow the store past its cap.
-		if err := s.rewriteIfPresent(fileQuarantine, len(s.quar) > 0, s.writeQuarantineLocked); err != nil {
-			return err
-		}
-		if err := s.rewriteIfPresent(fileAssoc, s.graph.count() > 0, s.writeAssocLocked); err != nil {
-			return err
-		}
-		s.measureLocked()
-		r.After = s.totalLocked()
-		r.Reclaimed = r.Before - r.After
-		r.Vectors = len(s.order)
+		t.quar = t.quar || s.presentOr(fileQuarantine, len(s.quar) > 0)
+		t.assoc = t.assoc || s.presentOr(fileAssoc, s.graph.count() > 0)
+		t.onCommit(func() {
+			s.measureLocked()
+			r.After = s.totalLocked()
+			r.Reclaimed = r.Before - r.After
+			r.Vectors = len(s.order)
+		})
 		return nil
 	})
 	return r, err
 }
 
-// rewriteIfPresent runs write when the file exists or has content to hold.
-func (s *Store) rewriteIfPresent(name string, hasContent bool, write func() error) error {
-	if _, err := os.Lstat(filepath.Join(s.dir, name)); err != nil && !hasContent {
-		return nil
-	}
-	return write()
+// presentOr reports whether the file exists or has content to hold.
+func (s *Store) presentOr(name string, hasContent bool) bool {
+	_, err := os.Lstat(filepath.Join(s.dir, name))
+	return err == nil || hasContent
 }

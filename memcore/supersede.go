@@ -161,7 +161,7 @@ func (s *Store) ResolveContradiction(ctx context.Context, id, resolution string)
 		return Contradiction{}, fmt.Errorf("%w, got %q", ErrBadResolution, resolution)
 	}
 	var out Contradiction
-	err := s.withWriteCtx(ctx, func() error {
+	err := s.update(ctx, func(t *tx) error {
 		for i, c := range s.contra {
 			if c.ID != id {
 				continue
@@ -172,7 +172,8 @@ func (s *Store) ResolveContradiction(ctx context.Context, id, resolution string)
 			now := s.now().UTC()
 			s.contra[i].Resolution, s.contra[i].ResolvedAt = resolution, &now
 			out = s.contra[i]
-			return s.writeContradictionsLocked()
+			t.contra = true
+			return nil
 		}
 		return fmt.Errorf("contradiction %s: %w", id, ErrNotFound)
 	})
@@ -257,7 +258,7 @@ func (s *Store) detectContradictions(ctx context.Context, id string, c LLMClient
 		return nil, nil
 	}
 	var out []Contradiction
-	err = s.withWriteCtx(ctx, func() error {
+	err = s.update(ctx, func(t *tx) error {
 		if s.byID[a.ID] == nil {
 			return nil // forgotten meanwhile
 		}
@@ -270,13 +271,8 @@ func (s *Store) detectContradictions(ctx context.Context, id string, c LLMClient
 			s.graph.link(c.Old, c.New, LinkSupersedes)
 			out = append(out, c)
 		}
-		if len(out) == 0 {
-			return nil
-		}
-		if err := s.writeContradictionsLocked(); err != nil {
-			return err
-		}
-		return s.writeAssocLocked()
+		t.contra, t.assoc = len(out) > 0, len(out) > 0
+		return nil
 	})
 	return out, err
 }

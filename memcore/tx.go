@@ -15,14 +15,38 @@ import (
 // lists them. Add is a tx of one atom, AddBatch (ingest, import) a tx of
 // many: both commit once.
 //
-// The few single-operation paths that still write through at once
-// (Forget, Promote, the expiry of Compact) pass a nil *tx: its methods then
-// write immediately.
+// Every write runs in a tx except Forget, Promote, SetPin and the
+// user-model verbs Confirm, Reject and UndoConfirm, which still write
+// through at once (passing a nil *tx where they share a helper: its
+// methods then write immediately).
 type tx struct {
 	s                  *Store
 	atoms, quar, assoc bool              // files to rewrite at commit
+	model, contra      bool              // user_model.json, contradictions.json
+	vectors            bool              // rewrite vectors.odm however little changed
+	logs               map[string][]byte // untracked files (agent sessions) to write
 	chunks             map[string]string // id → text to write at commit
 	remove             []string          // ids whose chunks go after commit
+	after              []func()          // run after a successful commit, locks held
+}
+
+// onCommit runs fn after the tx committed, still under the write locks
+// (Compact measures what its rewrite reclaimed).
+func (t *tx) onCommit(fn func()) { t.after = append(t.after, fn) }
+
+// setModelLocked makes m the user model, written at t's commit.
+func (s *Store) setModelLocked(t *tx, m UserModel) {
+	s.model = m
+	t.model = true
+}
+
+// writeLog writes a file other processes do not reload the store for
+// (they read it from disk each time) at t's commit.
+func (t *tx) writeLog(name string, data []byte) {
+	if t.logs == nil {
+		t.logs = map[string][]byte{}
+	}
+	t.logs[name] = data
 }
 
 // update runs fn with a fresh tx under the write locks (withWriteCtx) and
@@ -91,12 +115,24 @@ func (s *Store) saveAssocLocked(t *tx) {
 }
 
 // commit writes what the tx collected: chunks, atoms.json, quarantine.json,
-// the associations, then removes chunks and snapshots the vector cache when
-// enough changed. One new atom alone overlaps its chunk's fsync with
-// atoms.json's (writeChunkAndAtomsLocked).
+// the contradictions, the associations, the user model and logs, then
+// removes chunks and snapshots the vector cache when enough changed (or
+// when the tx asked for it). One new atom alone overlaps its chunk's fsync
+// with atoms.json's (writeChunkAndAtomsLocked).
 func (t *tx) commit() error {
+	if err := t.write(); err != nil {
+		return err
+	}
+	for _, fn := range t.after {
+		fn()
+	}
+	return nil
+}
+
+func (t *tx) write() error {
 	s := t.s
-	if !t.atoms && !t.quar && !t.assoc && len(t.chunks) == 0 && len(t.remove) == 0 {
+	if !t.atoms && !t.quar && !t.assoc && !t.model && !t.contra && !t.vectors &&
+		len(t.logs) == 0 && len(t.chunks) == 0 && len(t.remove) == 0 {
 		return nil
 	}
 	if len(t.chunks) == 1 && t.atoms {
@@ -135,14 +171,35 @@ func (t *tx) commit() error {
 			return err
 		}
 	}
+	if t.contra {
+		if err := s.writeContradictionsLocked(); err != nil {
+			return err
+		}
+	}
 	if t.assoc {
 		if err := s.writeAssocLocked(); err != nil {
 			return err
 		}
 	}
+	if t.model {
+		if err := s.writeUserModelLocked(); err != nil {
+			return err
+		}
+	}
+	for name, data := range t.logs {
+		// Not s.wrote: no tracked file changed, so other processes need
+		// not reload the store.
+		if err := disk.WriteFile(filepath.Join(s.dir, name), data); err != nil {
+			return err
+		}
+		s.account(name)
+	}
 	for _, id := range t.remove {
 		os.Remove(s.chunkPath(id))
 		s.wrote = true
+	}
+	if t.vectors {
+		return s.vec.snapshot()
 	}
 	return s.vec.maybeSnapshot(false)
 }
