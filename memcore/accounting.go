@@ -2,40 +2,18 @@ package memcore
 
 import (
 	"encoding/json"
+
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore/internal/disk"
-	"io/fs"
-	"os"
-	"path/filepath"
 )
 
 // measureLocked walks the store and records allocated bytes per file.
 func (s *Store) measureLocked() {
-	s.size.usage = map[string]int64{}
+	s.size.usage = s.files.Usage(dirChunks, s.chunkSize)
 	s.size.usageSum = 0
-	chunksDir := filepath.Join(s.dir, dirChunks)
-	filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if s.chunkSize != nil && p == chunksDir {
-			// Measured by the sweep of this load already.
-			if fi, err := d.Info(); err == nil {
-				s.setUsage(dirChunks, disk.Allocated(fi))
-			}
-			for name, n := range s.chunkSize {
-				s.setUsage(filepath.Join(dirChunks, name), n)
-			}
-			return filepath.SkipDir
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(s.dir, p)
-		s.setUsage(rel, disk.Allocated(fi))
-		return nil
-	})
+	for _, n := range s.size.usage {
+		s.size.usageSum += n
+	}
 	if st, err := disk.BlockSize(s.dir); err == nil && st > 0 {
 		s.size.blockSz = st
 	}
@@ -43,12 +21,12 @@ func (s *Store) measureLocked() {
 
 // account re-measures one file after a write or removal.
 func (s *Store) account(rel string) {
-	fi, err := os.Lstat(filepath.Join(s.dir, rel))
-	if err != nil {
+	n, ok := s.files.Allocated(rel)
+	if !ok {
 		s.dropUsage(rel)
 		return
 	}
-	s.setUsage(rel, disk.Allocated(fi))
+	s.setUsage(rel, n)
 }
 
 func (s *Store) setUsage(rel string, n int64) {

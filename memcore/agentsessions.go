@@ -59,7 +59,7 @@ const maxAgentSessionsBytes = 8 << 20
 // log vouches for the person's recent words, and a forged future time would
 // keep a message "recent" for good.
 func (s *Store) readAgentSessions() ([]AgentSession, error) {
-	b, err := s.readStoreFileLimited(fileAgentSessions, maxAgentSessionsBytes)
+	b, err := s.files.ReadFileLimited(fileAgentSessions, maxAgentSessionsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/odekmem/odekmem/memcore/internal/disk"
-	"github.com/odekmem/odekmem/memcore/internal/par"
-	"os"
 	"path/filepath"
 	"reflect"
+
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 )
 
 // ---- writers ----
@@ -39,32 +38,17 @@ func (s *Store) recordBytes(e *entry) []byte {
 }
 
 func (s *Store) atomsJSON() []byte {
-	size := 4
-	for _, e := range s.order {
-		size += len(s.recordBytes(e)) + 4
-	}
-	buf := make([]byte, 0, size)
-	buf = append(buf, '[')
-	for i, e := range s.order {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, "\n  "...)
-		buf = append(buf, s.recordBytes(e)...)
-	}
-	if len(s.order) > 0 {
-		buf = append(buf, '\n')
-	}
-	buf = append(buf, ']')
-	return buf
+	return disk.IndentArray(len(s.order), func(i int) []byte { return s.recordBytes(s.order[i]) })
 }
 
+// writeTracked writes a metadata file other processes reload the store
+// for, remembering the version it wrote.
 func (s *Store) writeTracked(name string, data []byte) error {
-	if err := disk.WriteFile(filepath.Join(s.dir, name), data); err != nil {
+	sig, err := s.files.WriteFile(name, data)
+	if err != nil {
 		return err
 	}
-	s.wrote = true
-	s.sigs[name] = disk.StatSig(filepath.Join(s.dir, name))
+	s.sigs[name] = sig
 	s.account(name)
 	return nil
 }
@@ -124,36 +108,29 @@ func (s *Store) writeAssocLocked() error {
 }
 
 // writeChunkAndAtomsLocked durably writes a new atom's chunk and then
-// atoms.json, overlapping the two fsyncs: atoms.json is staged (written and
-// fsynced under a temp name) while the chunk is written, and renamed into
-// place only once the chunk is durable, so atoms.json never lists an atom
-// whose chunk could be missing after a crash.
+// atoms.json, overlapping the two fsyncs, so that atoms.json never lists
+// an atom whose chunk could be missing after a crash (WriteNewThen).
 func (s *Store) writeChunkAndAtomsLocked(id, text string) error {
-	rel := filepath.Join(dirChunks, id+chunkExt)
-	var cerr, err error
-	var st *disk.Staged
-	par.Do(func() { cerr = disk.WriteFile(filepath.Join(s.dir, rel), []byte(text)) },
-		func() { st, err = disk.Stage(filepath.Join(s.dir, fileAtoms), s.atomsJSON()) })
-	if cerr != nil {
-		if st != nil {
-			st.Abort()
-		}
-		return cerr
-	}
-	s.wrote = true
-	s.account(rel)
-	s.account(dirChunks)
-	if err == nil {
-		err = st.Commit(true)
-	}
-	if err != nil {
-		os.Remove(filepath.Join(s.dir, rel))
+	rel := chunkRel(id)
+	if err := s.files.WriteNewThen(rel, []byte(text), fileAtoms, s.atomsJSON()); err != nil {
+		// The chunk is not there: its estimate leaves the accounting
+		// (the failed write makes the next operation reload anyway).
 		s.dropUsage(rel)
 		return err
 	}
-	s.sigs[fileAtoms] = disk.StatSig(filepath.Join(s.dir, fileAtoms))
+	s.account(rel)
+	s.account(dirChunks)
+	s.sigs[fileAtoms] = disk.StatSig(s.files.Abs(fileAtoms))
 	s.account(fileAtoms)
 	return nil
+}
+
+// chunkRel is the path of id's chunk inside the store.
+func chunkRel(id string) string { return filepath.Join(dirChunks, id+chunkExt) }
+
+// readChunk reads id's text from its chunk file.
+func (s *Store) readChunk(id string) (string, error) {
+	return s.files.ReadText(chunkRel(id), maxChunkReadSize)
 }
 
 // invalidateLocked makes the next locked operation reload everything from

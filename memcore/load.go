@@ -5,14 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/internal/disk"
-	"github.com/odekmem/odekmem/memcore/internal/par"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/odekmem/odekmem/internal/vocab"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 )
 
 // loadAllLocked (re)reads every metadata file. With repair, damaged pieces
@@ -46,67 +46,57 @@ func (s *Store) loadAllLocked(repair bool) error {
 	return nil
 }
 
-// decodeArray decodes a JSON array leniently: the intact prefix of a
-// truncated file is returned with the error that stopped decoding.
-func decodeArray(data []byte) ([]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
+// readArrayLocked reads one of the store's JSON array files and records
+// the version read. With repair it reports damage: an unreadable file is
+// moved aside, a damaged one saved aside with its intact records kept
+// (noun names them). ok is false when there is nothing to load (the file
+// is missing or unreadable); dirty when the file must be rewritten.
+func (s *Store) readArrayLocked(name, noun string, repair bool) (recs []json.RawMessage, ok, dirty bool) {
+	a := s.files.ReadArray(name)
+	s.sigs[name] = a.Sig
+	if errors.Is(a.Err, fs.ErrNotExist) {
+		return nil, false, false
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, fmt.Errorf("not a JSON array")
-	}
-	var out []json.RawMessage
-	for dec.More() {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return out, err
+	if a.Err != nil {
+		s.sigs[name] = disk.StatSig(s.files.Abs(name))
+		if repair {
+			s.report(name, a.Err.Error(), s.moveAside(name))
 		}
-		out = append(out, raw)
+		return nil, false, true
 	}
-	if _, err := dec.Token(); err != nil {
-		return out, err
+	if a.Damage != nil {
+		if repair {
+			s.report(name, "invalid JSON: "+a.Damage.Error(), fmt.Sprintf("kept %d intact %s; %s", len(a.Recs), noun, s.saveAside(name, a.Data)))
+		}
+		dirty = true
 	}
-	if _, err := dec.Token(); err == nil {
-		return out, fmt.Errorf("data after the array")
+	return a.Recs, true, dirty
+}
+
+// readTrackedLocked reads a metadata file and records the version read.
+func (s *Store) readTrackedLocked(name string) ([]byte, error) {
+	data, sig, err := s.files.ReadFile(name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		sig = disk.StatSig(s.files.Abs(name))
 	}
-	return out, nil
+	s.sigs[name] = sig
+	return data, err
 }
 
 func (s *Store) loadAtomsLocked(repair bool) error {
-	data, err := s.readStoreFile(fileAtoms)
-	if errors.Is(err, fs.ErrNotExist) {
+	recs, ok, dirty := s.readArrayLocked(fileAtoms, "records", repair)
+	if !ok && !dirty {
 		s.order, s.byID = nil, map[string]*entry{}
 		s.retrackAllLocked()
-		s.sigs[fileAtoms] = disk.Sig{}
 		return nil
-	}
-	dirty := false
-	var recs []json.RawMessage
-	if err != nil {
-		if repair {
-			s.report(fileAtoms, err.Error(), s.moveAside(fileAtoms))
-		}
-		dirty = true
-	} else if len(bytes.TrimSpace(data)) > 0 {
-		if json.Unmarshal(data, &recs) != nil || recs == nil {
-			recs, err = decodeArray(data) // lenient: keeps the intact prefix
-		}
-		if err != nil {
-			if repair {
-				s.report(fileAtoms, "invalid JSON: "+err.Error(), fmt.Sprintf("kept %d intact records; %s", len(recs), s.saveAside(fileAtoms, data)))
-			}
-			dirty = true
-		}
 	}
 	old := s.byID
 	order := make([]*entry, 0, len(recs))
 	byID := make(map[string]*entry, len(recs))
 	var toQuarantine []*QuarantinedAtom
-	decoded := decodeRecords(recs)
+	decoded := disk.DecodeRecords[Atom](recs)
 	for i, raw := range recs {
-		a, ind, err := decoded[i].atom, decoded[i].raw, decoded[i].err
+		a, ind, err := decoded[i].Value, decoded[i].Indented, decoded[i].Err
 		if err != nil {
 			if repair {
 				s.report(fileAtoms, "invalid record: "+err.Error(), s.saveAside("atoms-record.json", raw))
@@ -167,13 +157,12 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 	}
 	s.order, s.byID = order, byID
 	s.retrackAllLocked()
-	s.sigs[fileAtoms] = disk.StatSig(filepath.Join(s.dir, fileAtoms))
 	if dirty && repair {
 		if len(toQuarantine) > 0 {
 			s.loadQuarantineLocked(true)
 			for _, q := range toQuarantine {
 				if q.Atom.Text != "" {
-					os.Remove(s.chunkPath(q.ID))
+					s.files.Remove(chunkRel(q.ID))
 				}
 				s.quar = append(s.quar, q)
 			}
@@ -186,72 +175,12 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 	return nil
 }
 
-type decodedRecord struct {
-	atom Atom
-	raw  []byte
-	err  error
-}
-
-// decodeRecords unmarshals atoms.json records and lays out each as
-// atoms.json holds it, on every core: this is most of Open's work.
-func decodeRecords(recs []json.RawMessage) []decodedRecord {
-	out := make([]decodedRecord, len(recs))
-	par.For(len(recs), 256, 0, func(i int) {
-		d := &out[i]
-		if d.err = json.Unmarshal(recs[i], &d.atom); d.err == nil {
-			d.raw = indentRecord(recs[i])
-		}
-	})
-	return out
-}
-
-func indentRecord(raw json.RawMessage) []byte {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, bytes.TrimSpace(raw), "  ", "  "); err != nil {
-		return nil
-	}
-	return buf.Bytes()
-}
-
-func (s *Store) chunkPath(id string) string {
-	return filepath.Join(s.dir, dirChunks, id+chunkExt)
-}
-
-func (s *Store) readChunk(id string) (string, error) {
-	data, err := s.readStoreFile(filepath.Join(dirChunks, id+chunkExt))
-	if err != nil {
-		return "", err
-	}
-	if len(data) > maxChunkReadSize {
-		data = data[:maxChunkReadSize]
-	}
-	return string(bytes.ToValidUTF8(data, []byte("\uFFFD"))), nil
-}
-
 func (s *Store) loadQuarantineLocked(repair bool) {
 	s.quar = nil
 	s.size.quarSizes = nil
-	data, err := s.readStoreFile(fileQuarantine)
-	s.sigs[fileQuarantine] = disk.StatSig(filepath.Join(s.dir, fileQuarantine))
-	if errors.Is(err, fs.ErrNotExist) {
+	recs, ok, dirty := s.readArrayLocked(fileQuarantine, "entries", repair)
+	if !ok {
 		return
-	}
-	if err != nil {
-		if repair {
-			s.report(fileQuarantine, err.Error(), s.moveAside(fileQuarantine))
-		}
-		return
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return
-	}
-	recs, err := decodeArray(data)
-	dirty := false
-	if err != nil {
-		if repair {
-			s.report(fileQuarantine, "invalid JSON: "+err.Error(), fmt.Sprintf("kept %d intact entries; %s", len(recs), s.saveAside(fileQuarantine, data)))
-		}
-		dirty = true
 	}
 	seen := map[string]bool{}
 	for _, raw := range recs {
@@ -291,8 +220,7 @@ func (s *Store) loadQuarantineLocked(repair bool) {
 
 func (s *Store) loadUserModelLocked(repair bool) {
 	s.model = UserModel{}
-	data, err := s.readStoreFile(fileUserModel)
-	s.sigs[fileUserModel] = disk.StatSig(filepath.Join(s.dir, fileUserModel))
+	data, err := s.readTrackedLocked(fileUserModel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -328,9 +256,8 @@ func (s *Store) loadUserModelLocked(repair bool) {
 
 func (s *Store) loadAssocLocked(repair bool) {
 	s.graph = newAssocGraph()
-	data, err := s.readStoreFile(fileAssoc)
-	s.sigs[fileAssoc] = disk.StatSig(filepath.Join(s.dir, fileAssoc))
-	s.sigs[fileAssocKinds] = disk.StatSig(filepath.Join(s.dir, fileAssocKinds))
+	data, err := s.readTrackedLocked(fileAssoc)
+	s.sigs[fileAssocKinds] = disk.StatSig(s.files.Abs(fileAssocKinds))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -362,7 +289,7 @@ func (s *Store) loadAssocLocked(repair bool) {
 		return
 	}
 	var kinds map[string]string
-	if kd, err := s.readStoreFile(fileAssocKinds); err == nil {
+	if kd, _, err := s.files.ReadFile(fileAssocKinds); err == nil {
 		if json.Unmarshal(kd, &kinds) != nil && repair {
 			s.report(fileAssocKinds, "invalid JSON", s.moveAside(fileAssocKinds))
 		}

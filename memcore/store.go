@@ -4,14 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/guard"
-	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sync"
 	"time"
+
+	"github.com/odekmem/odekmem/memcore/guard"
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 )
 
 // File names inside the store directory (FORMATS.md).
@@ -139,6 +139,7 @@ type Store struct {
 	opts Options
 
 	mu      sync.RWMutex
+	files   *disk.Dir // the store's files: reads, atomic writes, corrupt/
 	lock    *disk.Lock
 	closed  bool
 	closing bool // Close has begun: no new background work starts
@@ -219,6 +220,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s := &Store{dir: dir, cfg: cfg, now: now, opts: opts, byID: map[string]*entry{}, graph: newAssocGraph(),
 		sigs: map[string]disk.Sig{}, size: sizes{usage: map[string]int64{}, blockSz: 4096}, reported: map[string]bool{}}
+	s.files = &disk.Dir{Path: dir, Now: now, Report: s.report, Changed: func() { s.wrote = true }}
 	// Only the directory itself: chunks/ is checked (never followed as a
 	// link) before the first load creates it.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -303,21 +305,6 @@ func (s *Store) report(file, problem, action string) {
 	}
 	s.reported[key] = true
 	s.problems = append(s.problems, Problem{File: file, Problem: problem, Action: action})
-}
-
-// saveAside writes recovered bytes of a damaged record into corrupt/.
-func (s *Store) saveAside(name string, data []byte) string {
-	dir := filepath.Join(s.dir, dirCorrupt)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "could not save aside: " + err.Error()
-	}
-	p := filepath.Join(dir, name+"."+s.now().UTC().Format("20060102T150405")+"-"+vocab.NewID()[:6])
-	if err := disk.WriteFile(p, data); err != nil {
-		return "could not save aside: " + err.Error()
-	}
-	s.wrote = true
-	r, _ := filepath.Rel(s.dir, p)
-	return "saved to " + r
 }
 
 func (s *Store) tracked() []string {

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"io/fs"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -83,8 +81,7 @@ type contradictionFile struct {
 // and the file moved aside (it is only odekmem's bookkeeping).
 func (s *Store) loadContradictionsLocked(repair bool) {
 	s.contra = nil
-	data, err := s.readStoreFile(fileContradictions)
-	s.sigs[fileContradictions] = disk.StatSig(filepath.Join(s.dir, fileContradictions))
+	data, err := s.readTrackedLocked(fileContradictions)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}

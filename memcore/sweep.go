@@ -3,13 +3,11 @@ package memcore
 import (
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/memcore/internal/disk"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/odekmem/odekmem/memcore/internal/disk"
 
 	"github.com/odekmem/odekmem/internal/vocab"
 )
@@ -43,285 +41,38 @@ func unsafeStore(path, why, fix string) error {
 	return fmt.Errorf("%w: %s %s; odekmem refuses to use it: %s", ErrUnsafeStore, path, why, fix)
 }
 
-// checkPathLocked refuses a store path that is a symbolic link or belongs
-// to another user, and tightens its mode to want; a path that stays
-// writable by group or others after a failed chmod is refused. It reports
-// only changes that happened.
-func (s *Store) checkPathLocked(p string, fi fs.FileInfo, want fs.FileMode) error {
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		return unsafeStore(p, "is a symbolic link (odekmem never follows links inside a store)",
-			fmt.Sprintf("remove the link (rm %q) or put the real file or directory there", p))
-	}
-	if owner := disk.ForeignOwner(fi); owner != "" {
-		return unsafeStore(p, "belongs to "+owner, disk.FixOwnerHint(p))
-	}
-	perm := fi.Mode().Perm()
-	if perm == want {
-		return nil
-	}
-	rel, _ := filepath.Rel(s.dir, p)
-	if rel == "." {
-		rel = s.dir
-	}
-	problem := fmt.Sprintf("mode %04o", perm)
-	cerr := os.Chmod(p, want)
-	after, serr := os.Lstat(p)
-	switch {
-	case serr == nil && after.Mode().Perm() == want:
-		s.report(rel, problem, fmt.Sprintf("tightened to %04o", want))
-	case serr == nil && after.Mode().Perm()&0o022 == 0:
-		why := "mode unchanged"
-		if cerr != nil {
-			why = cerr.Error()
-		}
-		s.report(rel, problem, fmt.Sprintf("could not tighten (%s); run: chmod %o %q", why, want, p))
-	default:
-		why := "mode unchanged"
-		if cerr != nil {
-			why = cerr.Error()
-		}
-		return unsafeStore(p, fmt.Sprintf("is writable by other users (%s) and could not be tightened (%s)", problem, why),
-			fmt.Sprintf("run: chmod %o %q", want, p))
-	}
-	return nil
-}
-
 // checkDirLocked checks one of the store's directories; a missing optional
 // directory is fine.
 func (s *Store) checkDirLocked(p string, follow, optional bool) error {
-	var fi fs.FileInfo
-	var err error
-	if follow {
-		fi, err = os.Stat(p)
-	} else {
-		fi, err = os.Lstat(p)
-	}
-	if errors.Is(err, fs.ErrNotExist) && optional {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("store %s: %w", p, err)
-	}
-	if fi.Mode()&fs.ModeSymlink == 0 && !fi.IsDir() {
-		return unsafeStore(p, "is not a directory", fmt.Sprintf("move it away (mv %q %q.bak)", p, p))
-	}
-	return s.checkPathLocked(p, fi, 0o700)
+	return storeErr(s.files.CheckDir(p, follow, optional))
 }
 
-// sweepLocked checks the store before a repairing load: the directory (a
-// link the person gave is followed; nothing inside is), chunks/ and
-// corrupt/ are real directories of this user, owned files are regular
-// files of this user with mode 0600; stale temp files are swept. It fills
-// chunkNames and chunkSize from the same pass over chunks/.
+// storeErr turns the disk layer's refusal of a path into ErrUnsafeStore.
+func storeErr(err error) error {
+	var u *disk.UnsafeError
+	if errors.As(err, &u) {
+		return unsafeStore(u.Path, u.Why, u.Fix)
+	}
+	return err
+}
+
+// sweepLocked checks the store before a repairing load (disk.Dir.Sweep:
+// ownership, links, modes, stale temp files) and fills chunkNames and
+// chunkSize from the same pass over chunks/.
 func (s *Store) sweepLocked() error {
-	if err := s.checkDirLocked(s.dir, true, false); err != nil {
-		return err
-	}
-	chunks := filepath.Join(s.dir, dirChunks)
-	if err := s.checkDirLocked(chunks, false, true); err != nil {
-		return err
-	}
-	if err := s.checkDirLocked(filepath.Join(s.dir, dirCorrupt), false, true); err != nil {
-		return err
-	}
-	ents, err := os.ReadDir(s.dir)
+	l, err := s.files.Sweep(ownedFiles, dirChunks)
 	if err != nil {
-		return fmt.Errorf("read store %s: %w", s.dir, err)
+		return storeErr(err)
 	}
-	for _, e := range ents {
-		name := e.Name()
-		p := filepath.Join(s.dir, name)
-		if disk.IsTempName(name) {
-			s.sweepTempLocked(p, name)
-			continue
-		}
-		if !ownedFiles[name] {
-			continue // not ours: untouched
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			continue
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular() {
-			return unsafeStore(p, "is not a regular file", fmt.Sprintf("move it away (mv %q %q.bak)", p, p))
-		}
-		if err := s.checkPathLocked(p, fi, 0o600); err != nil {
-			return err
-		}
-	}
-	ents, err = os.ReadDir(chunks)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", chunks, err)
-	}
-	s.chunkNames = make(map[string]bool, len(ents))
-	s.chunkSize = make(map[string]int64, len(ents))
-	for _, e := range ents {
-		name := e.Name()
-		p := filepath.Join(chunks, name)
-		rel := filepath.Join(dirChunks, name)
-		if disk.IsTempName(name) {
-			s.sweepTempLocked(p, name)
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			// Never followed: the link itself goes aside (a rename does
-			// not follow it).
-			s.report(rel, "symbolic link in chunks/ (never followed)", s.moveAside(rel))
-			continue
-		}
-		if fi.Mode().IsRegular() {
-			if err := s.checkPathLocked(p, fi, 0o600); err != nil {
-				return err
-			}
-			if fi.Mode().Perm() != 0o600 {
-				fi, _ = os.Lstat(p)
-			}
-			if fi != nil {
-				s.chunkSize[name] = disk.Allocated(fi)
-			}
-		}
-		s.chunkNames[name] = true
-	}
+	s.chunkNames, s.chunkSize = l.Names, l.Sizes
 	return nil
 }
 
-// sweepTempLocked handles a temp file: one younger than disk.StaleTempAge may
-// belong to a running writer and is left alone; odek's vector temp files
-// are odek's. A stale one is what a crashed writer left before its rename
-// (nothing acknowledged it) and is removed.
-func (s *Store) sweepTempLocked(p, name string) {
-	if strings.HasSuffix(name, ".tmp") {
-		return
-	}
-	fi, err := os.Lstat(p)
-	if err != nil || time.Since(fi.ModTime()) < disk.StaleTempAge {
-		return
-	}
-	os.Remove(p)
-	s.wrote = true
-}
+// moveAside moves a damaged file into corrupt/ and says so, for a report.
+func (s *Store) moveAside(rel string) string { return s.files.MoveAside(rel) }
 
-// moveAside moves a damaged file into corrupt/, never deleting it and
-// never through a link.
-func (s *Store) moveAside(rel string) string {
-	src := filepath.Join(s.dir, rel)
-	dstDir, err := s.corruptDir(filepath.Dir(rel))
-	if err != nil {
-		return "could not move aside: " + err.Error()
-	}
-	dst := filepath.Join(dstDir, filepath.Base(rel)+"."+s.now().UTC().Format("20060102T150405")+"-"+vocab.NewID()[:6])
-	if err := os.Rename(src, dst); err != nil {
-		return "could not move aside: " + err.Error()
-	}
-	s.wrote = true
-	disk.SyncDir(dstDir)
-	disk.SyncDir(filepath.Dir(src))
-	r, _ := filepath.Rel(s.dir, dst)
-	return "moved to " + r
-}
-
-// corruptDir creates corrupt/ (and sub, e.g. "chunks") as real directories
-// of mode 0700, refusing any component that is a link or not a directory.
-func (s *Store) corruptDir(sub string) (string, error) {
-	p := filepath.Join(s.dir, dirCorrupt)
-	parts := []string{""}
-	if sub != "." && sub != "" {
-		parts = append(parts, strings.Split(sub, string(filepath.Separator))...)
-	}
-	for _, part := range parts {
-		p = filepath.Join(p, part)
-		fi, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			if err := os.Mkdir(p, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-				return "", err
-			}
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
-			return "", fmt.Errorf("%s is not a directory of the store", p)
-		}
-	}
-	return p, nil
-}
-
-// readStoreFileLimited is readStoreFile for a file that has a known upper
-// size: a larger one is an error naming the file, not an allocation.
-func (s *Store) readStoreFileLimited(rel string, limit int64) ([]byte, error) {
-	f, err := openNoFollow(filepath.Join(s.dir, rel))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d bytes; refused", rel, limit)
-	}
-	return b, nil
-}
-
-// readStoreFile reads a store file, refusing a symbolic link.
-func (s *Store) readStoreFile(rel string) ([]byte, error) {
-	f, err := openNoFollow(filepath.Join(s.dir, rel))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	// Sized like os.ReadFile: atoms.json and vectors.odm are megabytes at
-	// 18k atoms, and growing the buffer from zero costs a fifth of Open.
-	size := 512
-	if fi, err := f.Stat(); err == nil && fi.Size() < 1<<34 {
-		size += int(fi.Size())
-	}
-	data := make([]byte, 0, size)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
-}
-
-// openNoFollow opens a file for reading without following a symbolic link
-// (O_NOFOLLOW; on Windows, an Lstat first) and refuses anything but a
-// regular file.
-func openNoFollow(p string) (*os.File, error) {
-	if disk.ONoFollow == 0 {
-		if fi, err := os.Lstat(p); err != nil {
-			return nil, err
-		} else if fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, fmt.Errorf("%s: symbolic link refused", filepath.Base(p))
-		}
-	}
-	f, err := os.OpenFile(p, os.O_RDONLY|disk.ONoFollow, 0)
-	if err != nil {
-		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, fmt.Errorf("%s: symbolic link refused", filepath.Base(p))
-		}
-		return nil, err
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s: not a regular file", filepath.Base(p))
-	}
-	return f, nil
-}
+// saveAside writes recovered bytes of a damaged record into corrupt/.
+func (s *Store) saveAside(name string, data []byte) string { return s.files.SaveAside(name, data) }
 
 // checkChunksLocked deals with chunk files no live atom owns. A chunk
 // younger than orphanGrace is left alone. An older one whose id is not in
@@ -336,13 +87,7 @@ func (s *Store) checkChunksLocked() error {
 			names = append(names, name)
 		}
 	} else {
-		ents, err := os.ReadDir(filepath.Join(s.dir, dirChunks))
-		if err != nil {
-			return nil
-		}
-		for _, e := range ents {
-			names = append(names, e.Name())
-		}
+		names = s.files.List(dirChunks)
 	}
 	var adopted []string
 	for _, name := range names {
@@ -351,13 +96,12 @@ func (s *Store) checkChunksLocked() error {
 		}
 		id, ok := strings.CutSuffix(name, chunkExt)
 		rel := filepath.Join(dirChunks, name)
-		p := filepath.Join(s.dir, rel)
 		switch {
 		case !ok || !vocab.ValidID(id):
 			s.report(rel, "unexpected file in chunks/", s.moveAside(rel))
 			delete(s.chunkSize, name)
 		case s.byID[id] != nil:
-		case chunkIsFresh(p):
+		case s.chunkFresh(rel):
 			// Another writer may be between this chunk and atoms.json:
 			// decided at a later load.
 		case s.quarIndex(id) >= 0:
@@ -371,8 +115,8 @@ func (s *Store) checkChunksLocked() error {
 				continue
 			}
 			created := s.now().UTC()
-			if fi, err := os.Lstat(p); err == nil {
-				created = fi.ModTime().UTC()
+			if mtime, ok := s.files.ModTime(rel); ok {
+				created = mtime.UTC()
 			}
 			q := &QuarantinedAtom{
 				Atom:          Atom{ID: id, SourceClass: SourceRecovered, Type: TypeObservation, CreatedAt: created, Text: text},
@@ -395,28 +139,24 @@ func (s *Store) checkChunksLocked() error {
 	}
 	for _, name := range adopted {
 		rel := filepath.Join(dirChunks, name)
-		os.Remove(filepath.Join(s.dir, rel))
+		s.files.Remove(rel)
 		delete(s.chunkSize, name)
 		s.report(rel, "chunk without metadata in atoms.json ("+ReasonRecovered+")",
 			"adopted into quarantine as source "+SourceRecovered+"; review it with the quarantine verbs")
 	}
-	disk.SyncDir(filepath.Join(s.dir, dirChunks))
+	disk.SyncDir(s.files.Abs(dirChunks))
 	return nil
 }
 
-func chunkIsFresh(path string) bool {
-	fi, err := os.Lstat(path)
-	return err == nil && time.Since(fi.ModTime()) < orphanGrace
+// chunkFresh reports whether the chunk file rel is younger than orphanGrace.
+func (s *Store) chunkFresh(rel string) bool {
+	mtime, ok := s.files.ModTime(rel)
+	return ok && time.Since(mtime) < orphanGrace
 }
 
 // odekVectorsPresent reports whether odek's vector cache files exist.
 func (s *Store) odekVectorsPresent() bool {
-	for _, name := range []string{"vectors.gob", "vectors.gob.emb"} {
-		if _, err := os.Lstat(filepath.Join(s.dir, name)); err == nil {
-			return true
-		}
-	}
-	return false
+	return s.files.Exists("vectors.gob") || s.files.Exists("vectors.gob.emb")
 }
 
 // ownWindow is how long this process watches the atoms it wrote: odek's
@@ -459,7 +199,7 @@ func (s *Store) readdOwnLocked(order *[]*entry, byID map[string]*entry) int {
 				delete(s.own, id)
 				continue
 			}
-		} else if _, err := os.Lstat(s.chunkPath(id)); err != nil {
+		} else if !s.files.Exists(chunkRel(id)) {
 			delete(s.own, id)
 			continue
 		}

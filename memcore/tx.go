@@ -85,8 +85,7 @@ func (s *Store) removeChunkLocked(t *tx, id string) {
 	s.dropUsage(filepath.Join(dirChunks, id+chunkExt))
 	switch {
 	case t == nil:
-		os.Remove(s.chunkPath(id))
-		s.wrote = true
+		s.files.Remove(chunkRel(id))
 	case t.chunks[id] != "":
 		delete(t.chunks, id)
 	default:
@@ -152,7 +151,7 @@ func (t *tx) write() error {
 		err := disk.WriteFiles(filepath.Join(s.dir, dirChunks), files)
 		for id := range t.chunks {
 			if err != nil {
-				os.Remove(s.chunkPath(id))
+				os.Remove(s.files.Abs(chunkRel(id)))
 			}
 			s.account(filepath.Join(dirChunks, id+chunkExt))
 		}
@@ -195,8 +194,7 @@ func (t *tx) write() error {
 		s.account(name)
 	}
 	for _, id := range t.remove {
-		os.Remove(s.chunkPath(id))
-		s.wrote = true
+		s.files.Remove(chunkRel(id))
 	}
 	if t.vectors {
 		return s.vec.snapshot()

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/internal/index"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+
+	"github.com/odekmem/odekmem/internal/vocab"
+	"github.com/odekmem/odekmem/memcore/internal/index"
 
 	"github.com/odekmem/odekmem/memcore/embed"
 	"github.com/odekmem/odekmem/memcore/vindex"
@@ -138,7 +139,7 @@ func (v *vectorState) finishLoadCache() {
 // them while Open parses atoms.json made the store usable later on two
 // cores (384 ms against 279 ms at 18k atoms).
 func (v *vectorState) readCache() func() {
-	data, err := v.s.readStoreFile(fileVectors)
+	data, _, err := v.s.files.ReadFile(fileVectors)
 	if errors.Is(err, fs.ErrNotExist) {
 		return func() {}
 	}

@@ -1,6 +1,9 @@
 package disk
 
-import "os"
+import (
+	"io/fs"
+	"os"
+)
 
 // Sig identifies one version of a file cheaply.
 type Sig struct {
@@ -17,5 +20,9 @@ func StatSig(path string) Sig {
 	if err != nil {
 		return Sig{}
 	}
+	return sigOf(fi)
+}
+
+func sigOf(fi fs.FileInfo) Sig {
 	return Sig{ino: Inode(fi), size: fi.Size(), mtime: fi.ModTime().UnixNano(), ok: true}
 }
