@@ -23,7 +23,7 @@ func roundUp(n, block int64) int64 {
 
 // cacheEntrySize is what one atom adds to vectors.odm.
 func (s *Store) cacheEntrySize(id, text string) int64 {
-	dims := s.vec.dims()
+	dims := s.vec.Dims()
 	if dims == 0 {
 		dims = 768
 	}
@@ -231,7 +231,7 @@ func (s *Store) removeVictimsFromMetaLocked(t *tx, victims []string) {
 func (s *Store) finishVictimsLocked(t *tx, victims []string) []string {
 	for _, id := range victims {
 		s.removeChunkLocked(t, id)
-		s.vec.remove(id)
+		s.vec.Remove(id)
 		s.dropLinksLocked(t, id)
 	}
 	if len(victims) > 0 && len(victims)*10 > len(s.order)+len(victims) && !s.closing {

@@ -122,7 +122,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		e := &entry{atom: a, raw: ind, orig: ind}
 		if prev, ok := old[a.ID]; ok && bytes.Equal(prev.raw, e.raw) {
 			e.atom.Text, e.norm = prev.atom.Text, prev.norm
-		} else if t, ok := s.vec.cachedText(a.ID); ok && s.chunkNames[a.ID+chunkExt] {
+		} else if t, ok := s.cachedText(a.ID); ok && s.chunkNames[a.ID+chunkExt] {
 			e.atom.Text = t
 		} else {
 			text, err := s.readChunk(a.ID)

@@ -38,7 +38,7 @@ func (s *Store) forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 				return err
 			}
 			s.finishVictimsLocked(nil, []string{id})
-			return s.vec.maybeSnapshot(false)
+			return s.maybeSnapshotLocked()
 		}
 		if i := s.quarIndex(id); i >= 0 {
 			c := *s.quar[i]
@@ -114,11 +114,11 @@ func (s *Store) commitPromoteLocked(id string, a Atom, vec []float32) error {
 		s.invalidateLocked()
 		return err
 	}
-	if err := s.vec.add(a.ID, a.Text, vec); err != nil {
+	if err := s.vec.Add(a.ID, a.Text, vec); err != nil {
 		return err
 	}
 	s.finishVictimsLocked(nil, victims)
-	return s.vec.maybeSnapshot(false)
+	return s.maybeSnapshotLocked()
 }
 
 // SetPin pins or unpins a live atom. Pinned atoms are never evicted. Undo

@@ -148,10 +148,10 @@ func (s *Store) promote(ctx context.Context, id string, allowBlocked bool) (Atom
 	if strings.HasPrefix(q.Reason, "scan_rejected") && s.guardRejects(ctx, a.Text) {
 		return Atom{}, fmt.Errorf("promote %s: %w; it stays in quarantine", id, ErrGuardRejected)
 	}
-	if err := s.vec.waitReady(ctx); err != nil {
+	if err := s.vec.WaitReady(ctx); err != nil {
 		return Atom{}, err
 	}
-	vec, err := s.vec.embed(ctx, a.Text)
+	vec, err := s.vec.Embed(ctx, a.Text)
 	if err != nil {
 		return Atom{}, fmt.Errorf("embed atom: %w", err)
 	}

@@ -80,7 +80,7 @@ func (o SearchOptions) allows(a Atom) bool {
 
 // embedQuery embeds a query string.
 func (s *Store) embedQuery(ctx context.Context, q string) ([]float32, error) {
-	vecs, err := s.vec.emb.Embed(ctx, []string{q})
+	vecs, err := s.vec.Embedder().Embed(ctx, []string{q})
 	if err != nil {
 		return nil, fmt.Errorf("embed query: %w", err)
 	}
@@ -105,7 +105,7 @@ func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([
 	if strings.TrimSpace(query) == "" {
 		return nil, nil
 	}
-	if err := s.vec.waitReady(ctx); err != nil {
+	if err := s.vec.WaitReady(ctx); err != nil {
 		return nil, err
 	}
 	q, err := s.embedQuery(ctx, query)
@@ -161,10 +161,10 @@ func (s *Store) searchMany(ctx context.Context, qs []searchQuery) ([][]Scored, e
 	if len(texts) == 0 {
 		return out, nil
 	}
-	if err := s.vec.waitReady(ctx); err != nil {
+	if err := s.vec.WaitReady(ctx); err != nil {
 		return nil, err
 	}
-	vecs, err := s.vec.emb.Embed(ctx, texts)
+	vecs, err := s.vec.Embedder().Embed(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("embed query: %w", err)
 	}
@@ -222,10 +222,7 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 	if s.closed {
 		return nil, ErrClosed
 	}
-	v := s.vec
-	v.mu.RLock()
-	hy := v.hy
-	v.mu.RUnlock()
+	hy := s.vec.Hybrid()
 	if hy == nil {
 		return out, nil
 	}
@@ -240,7 +237,6 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 			}
 		}
 	}
-	v.calib.measure(hy.Vec())
 	all := hy.CandidatesMulti(vecs, hqs)
 	now := s.now()
 	hls := s.cfg.halfLifeTable()

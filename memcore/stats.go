@@ -2,11 +2,12 @@ package memcore
 
 import (
 	"context"
-	"github.com/odekmem/odekmem/memcore/guard"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/odekmem/odekmem/memcore/guard"
 )
 
 // Stats describes a store: disk use per component against the cap, counts
@@ -93,15 +94,9 @@ func (s *Store) Stats() (Stats, error) {
 	}); err != nil {
 		return Stats{}, err
 	}
-	v := s.vec
-	v.mu.RLock()
-	st.Index.Kind, st.Index.Fingerprint, st.Index.Stale = s.cfg.Index, v.emb.Fingerprint(), v.dirty
-	if v.idx != nil {
-		st.Index.Vectors = v.idx.Len()
-		st.Index.Dims = v.idx.Dims()
-	}
-	v.mu.RUnlock()
-	st.Index.Done, st.Index.Total, st.Index.Rebuilding = s.indexProgress()
+	st.Index.Kind, st.Index.Fingerprint = s.cfg.Index, s.vec.Embedder().Fingerprint()
+	st.Index.Vectors, st.Index.Dims, st.Index.Stale = s.vec.Stats()
+	st.Index.Done, st.Index.Total, st.Index.Rebuilding = s.vec.Progress()
 	st.Guard = s.guardStats()
 	return st, nil
 }
@@ -150,7 +145,7 @@ type CompactResult struct {
 // Compact expires old quarantine entries, rewrites the vector cache from
 // the live atoms and every metadata file, and reports bytes reclaimed.
 func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
-	if err := s.vec.waitReady(ctx); err != nil {
+	if err := s.vec.WaitReady(ctx); err != nil {
 		return CompactResult{}, err
 	}
 	var r CompactResult

@@ -12,6 +12,7 @@ import (
 
 	"github.com/odekmem/odekmem/memcore/guard"
 	"github.com/odekmem/odekmem/memcore/internal/disk"
+	"github.com/odekmem/odekmem/memcore/internal/index"
 )
 
 // File names inside the store directory (FORMATS.md).
@@ -161,7 +162,7 @@ type Store struct {
 	problems []Problem
 	reported map[string]bool
 
-	vec *vectorState
+	vec *index.State
 
 	chunkNames map[string]bool  // chunk file names seen by the last repairing load
 	chunkSize  map[string]int64 // their allocated sizes (during that load)
@@ -238,20 +239,20 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.lock = l
-	s.vec = newVectorState(s, emb)
+	s.vec = index.New(cfg.Index, emb)
 	if err := s.lock.Lock(context.Background(), true); err != nil {
 		l.Close()
 		return nil, err
 	}
 	s.gen = s.lock.Generation()
-	s.vec.startLoadCache()
+	s.startVectorLoad()
 	err = s.loadAllLocked(true)
-	s.vec.finishLoadCache()
+	s.finishVectorLoad()
 	s.lock.Unlock()
 	if err == nil {
 		// Without the file lock: filling the index may embed texts the
 		// cache lacks (a network call with an HTTP embedder).
-		err = s.vec.open(context.Background())
+		err = s.vec.Open(context.Background(), liveAtoms{s})
 	}
 	if err != nil {
 		l.Close()
@@ -279,7 +280,7 @@ func (s *Store) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
-	s.vec.close()
+	s.vec.Close()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lock.Close()
@@ -327,7 +328,7 @@ func (s *Store) changedLocked() bool {
 
 // syncLocked reloads the metadata from disk when another process changed
 // the store and reports whether it did; the caller then reconciles the
-// vector index (s.vec.reconcile) after releasing the file lock, because
+// vector index (reconcileVectorsLocked) after releasing the file lock, because
 // that may embed texts, a network call with an HTTP embedder. The caller
 // holds s.mu (write) and the file lock.
 func (s *Store) syncLocked(repair bool) (bool, error) {
@@ -354,7 +355,7 @@ func (s *Store) withWrite(fn func() error) error {
 // are released).
 func (s *Store) withWriteCtx(ctx context.Context, fn func() error) error {
 	embed, err := s.withWriteLocked(ctx, fn)
-	if cerr := s.vec.catchUp(ctx, embed); err == nil {
+	if cerr := s.vec.CatchUp(ctx, embed); err == nil {
 		err = cerr
 	}
 	return err
@@ -381,9 +382,9 @@ func (s *Store) withWriteLocked(ctx context.Context, fn func() error) (func(cont
 	}
 	s.lock.Unlock()
 	var embed func(context.Context) error
-	if reloaded || s.vec.stale.Load() {
+	if reloaded || s.vec.Stale() {
 		var rerr error
-		if embed, rerr = s.vec.reconcile(); err == nil {
+		if embed, rerr = s.reconcileVectorsLocked(); err == nil {
 			err = rerr
 		}
 	}
@@ -398,7 +399,7 @@ func (s *Store) Refresh() (bool, error) { return s.refresh(context.Background())
 // atoms another process added) end with ctx.
 func (s *Store) refresh(ctx context.Context) (bool, error) {
 	changed, embed, err := s.refreshLocked(ctx)
-	if cerr := s.vec.catchUp(ctx, embed); err == nil {
+	if cerr := s.vec.CatchUp(ctx, embed); err == nil {
 		err = cerr
 	}
 	return changed, err
@@ -411,8 +412,8 @@ func (s *Store) refreshLocked(ctx context.Context) (bool, func(context.Context) 
 		return false, nil, ErrClosed
 	}
 	if !s.changedLocked() {
-		if s.vec.stale.Load() {
-			embed, err := s.vec.reconcile()
+		if s.vec.Stale() {
+			embed, err := s.reconcileVectorsLocked()
 			return false, embed, err
 		}
 		return false, nil, nil
@@ -449,7 +450,7 @@ func (s *Store) refreshLocked(ctx context.Context) (bool, func(context.Context) 
 			return true, nil, err
 		}
 	}
-	embed, err := s.vec.reconcile()
+	embed, err := s.reconcileVectorsLocked()
 	return true, embed, err
 }
 
@@ -464,7 +465,7 @@ func (s *Store) read(fn func()) error {
 		return err
 	}
 	if embed != nil {
-		s.vec.stale.Store(true)
+		s.vec.MarkStale()
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()

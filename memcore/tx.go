@@ -197,7 +197,7 @@ func (t *tx) write() error {
 		s.files.Remove(chunkRel(id))
 	}
 	if t.vectors {
-		return s.vec.snapshot()
+		return s.vec.Snapshot(s.writeVectors)
 	}
-	return s.vec.maybeSnapshot(false)
+	return s.maybeSnapshotLocked()
 }

@@ -163,10 +163,10 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 		p.result.Atom = p.atom
 		return p, nil
 	}
-	if err := s.vec.waitReady(ctx); err != nil {
+	if err := s.vec.WaitReady(ctx); err != nil {
 		return nil, err
 	}
-	vec, err := s.vec.embed(ctx, text)
+	vec, err := s.vec.Embed(ctx, text)
 	if err != nil {
 		return nil, fmt.Errorf("embed atom: %w", err)
 	}
@@ -257,7 +257,7 @@ func (s *Store) commitLocked(t *tx, p *prepared) error {
 	s.removeVictimsFromMetaLocked(t, victims)
 	t.writeChunk(p.atom.ID, p.atom.Text)
 	t.atoms = true
-	if err := s.vec.add(p.atom.ID, p.atom.Text, p.vec); err != nil {
+	if err := s.vec.Add(p.atom.ID, p.atom.Text, p.vec); err != nil {
 		return err
 	}
 	p.result.Evicted = s.finishVictimsLocked(t, victims)
@@ -273,7 +273,7 @@ func (s *Store) findTwinLocked(p *prepared) *entry {
 	if s.cfg.DedupThreshold <= 0 || p.vec == nil || p.exactDedup {
 		return nil
 	}
-	id, cos := s.vec.nearest(p.vec)
+	id, cos := s.vec.Nearest(p.vec)
 	if id != "" && cos >= float32(s.cfg.DedupThreshold) {
 		if e := s.byID[id]; e != nil && sameFacts(e.atom.Text, p.atom.Text) {
 			return e

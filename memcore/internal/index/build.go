@@ -1,26 +1,16 @@
-package memcore
+package index
 
 import (
 	"context"
 	"fmt"
-	"github.com/odekmem/odekmem/memcore/internal/index"
 
 	"github.com/odekmem/odekmem/memcore/vindex"
 )
 
-// startBuild embeds many atoms in the background; searches wait for it.
-func (v *vectorState) startBuild(ids []string) {
-	list := make([]string, len(ids))
-	for i, id := range ids {
-		list[i] = v.s.byID[id].atom.Text
-	}
-	v.startBuildJob(nil, ids, list)
-}
-
 // startBuildJob fills the indexes in the background, first from cached
 // vectors, then by embedding the atoms in ids (whose texts are given: the
 // job never reads the store's state). Searches and writes wait for it.
-func (v *vectorState) startBuildJob(cached []index.Item, ids, idTexts []string) {
+func (v *State) startBuildJob(cached []Item, ids, idTexts []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	v.cancel = cancel
 	ready := make(chan struct{})
@@ -72,7 +62,7 @@ func (v *vectorState) startBuildJob(cached []index.Item, ids, idTexts []string) 
 			v.lsh = nil
 			for i, vec := range vecs {
 				id := ids[start+i]
-				if v.idx.Add(id, index.RoundTrip(vec)) == nil {
+				if v.idx.Add(id, RoundTrip(vec)) == nil {
 					v.lex.Add(id, chunk[i])
 					v.texts[id] = chunk[i]
 					v.dirty++
@@ -84,12 +74,12 @@ func (v *vectorState) startBuildJob(cached []index.Item, ids, idTexts []string) 
 	}()
 }
 
-func (v *vectorState) waitBuild() {
+func (v *State) waitBuild() {
 	<-v.ready
 }
 
-// waitReady blocks until a background rebuild is done or ctx ends.
-func (v *vectorState) waitReady(ctx context.Context) error {
+// WaitReady blocks until a background rebuild is done or ctx ends.
+func (v *State) WaitReady(ctx context.Context) error {
 	select {
 	case <-v.ready:
 		if err, _ := v.buildErr.Load().(error); err != nil {
@@ -101,11 +91,14 @@ func (v *vectorState) waitReady(ctx context.Context) error {
 	}
 }
 
-func (s *Store) indexProgress() (done, total int64, running bool) {
-	return s.vec.done.Load(), s.vec.total.Load(), s.vec.building.Load()
+// Progress reports a background build: done and total atoms, and whether
+// it is still running.
+func (v *State) Progress() (done, total int64, running bool) {
+	return v.done.Load(), v.total.Load(), v.building.Load()
 }
 
-func (v *vectorState) close() {
+// Close cancels a background build and waits for it.
+func (v *State) Close() {
 	if v.cancel != nil {
 		v.cancel()
 	}

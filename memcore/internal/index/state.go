@@ -1,0 +1,414 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+	"sync/atomic"
+
+	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/memcore/vindex"
+)
+
+// Tuning of the vector state.
+const (
+	// SnapshotEvery is the number of changes after which MaybeSnapshot
+	// writes the cache.
+	SnapshotEvery = 512
+	// syncEmbedLimit is the most missing atoms a reconcile embeds in the
+	// caller's embed; more are embedded by a background build.
+	syncEmbedLimit = 4096
+	// asyncLoadMin is the number of cached vectors from which the indexes
+	// fill in the background.
+	asyncLoadMin = 2048
+)
+
+// Live is the store's live atoms as the vector state sees them, read while
+// the store's caller holds its lock.
+type Live interface {
+	// Text is the live atom's text (false when id is not live).
+	Text(id string) (string, bool)
+	// Each calls fn for every live atom, in the store's order.
+	Each(fn func(id, text string))
+}
+
+// State is the store's vector state: the vector index, the lexical index
+// and the hybrid search over both, the int8 forms the cache stores, the
+// near-duplicate lookup, the cache loaded at open, and the background
+// build that fills a large index. It never reads the store: the caller
+// hands it the live atoms (Live) while holding the store's lock, and every
+// embedding it needs is either done by the caller's ctx outside the
+// store's locks (the embed a Reconcile returns, Embed) or by the
+// background build, which Close cancels and waits for.
+type State struct {
+	kind  string // vindex kind
+	emb   embed.Embedder
+	calib *calibrator
+
+	mu    sync.RWMutex
+	idx   vindex.Index
+	lex   *vindex.BM25
+	hy    *vindex.Hybrid
+	texts map[string]string // id → text of indexed atoms
+
+	cache     map[string]CacheEntry // loaded at open, consumed by the store's load
+	cacheDone chan loaded           // pending StartLoad
+	dirty     int
+
+	lsh *LSH // candidates for write-time dedup; nil = build on demand
+
+	// stale is set when embedding the atoms a reconcile found missing
+	// failed (a cancelled ctx, an embedder error): the next operation
+	// reconciles again.
+	stale atomic.Bool
+
+	qmu sync.Mutex
+	qv  map[string][]byte // id → f32 scale + int8 vector as the cache stores it
+
+	ready    chan struct{}
+	building atomic.Bool
+	done     atomic.Int64
+	total    atomic.Int64
+	buildErr atomic.Value
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// New is an empty vector state whose indexes are of kind (see vindex.New)
+// and whose vectors come from emb.
+func New(kind string, emb embed.Embedder) *State {
+	v := &State{kind: kind, emb: emb, calib: &calibrator{emb: emb}, texts: map[string]string{}, ready: make(chan struct{})}
+	close(v.ready)
+	return v
+}
+
+// Embedder is the embedder the state was made with.
+func (v *State) Embedder() embed.Embedder { return v.emb }
+
+func (v *State) newIndexes(dims int) error {
+	idx, err := vindex.New(v.kind, dims, vindex.Options{IDF: v.emb.Sparse()})
+	if err != nil {
+		return err
+	}
+	v.idx = idx
+	v.lsh = nil
+	v.lex = vindex.NewBM25()
+	v.calib.bg.Store(nil)
+	v.hy = vindex.NewHybrid(idx, v.lex, v.calib.cal, vindex.DefaultHybridOptions(v.emb.Sparse()))
+	v.texts = map[string]string{}
+	v.qmu.Lock()
+	v.qv = nil
+	v.qmu.Unlock()
+	return nil
+}
+
+// CachedText is id's text as the cache loaded by StartLoad holds it, so
+// the store's load can skip reading its chunk. FinishLoad must have been
+// called.
+func (v *State) CachedText(id string) (string, bool) {
+	if e, ok := v.cache[id]; ok {
+		return e.Text, true
+	}
+	return "", false
+}
+
+// Damage is what loading the cache file found wrong with it: the file is
+// to be moved aside; Rebuild says the vectors are rebuilt from the texts.
+type Damage struct {
+	Problem string
+	Rebuild bool
+}
+
+type loaded struct {
+	cache  map[string]CacheEntry
+	damage *Damage
+}
+
+// StartLoad reads (read returns the cache file's bytes) and decodes the
+// cache in the background while the store sweeps its directory and parses
+// its metadata; FinishLoad waits for it. validID rejects ids the store
+// could not hold. A cache of another embedder keeps its texts; its vectors
+// are dropped. The indexes are filled from the cache by Open, in the
+// background for a large store: filling them while the store parses
+// atoms.json made it usable later on two cores (384 ms against 279 ms at
+// 18k atoms).
+func (v *State) StartLoad(read func() ([]byte, error), validID func(string) bool) {
+	v.cache = nil
+	ch := make(chan loaded, 1)
+	v.cacheDone = ch
+	// Not a pool: a future that the store's parse of atoms.json overlaps.
+	go func() { ch <- v.readCache(read, validID) }()
+}
+
+// FinishLoad waits for StartLoad and returns the damage it found (nil when
+// none, or when StartLoad is not pending).
+func (v *State) FinishLoad() *Damage {
+	if v.cacheDone == nil {
+		return nil
+	}
+	l := <-v.cacheDone
+	v.cacheDone = nil
+	v.cache = l.cache
+	return l.damage
+}
+
+func (v *State) readCache(read func() ([]byte, error), validID func(string) bool) loaded {
+	data, err := read()
+	if errors.Is(err, fs.ErrNotExist) {
+		return loaded{}
+	}
+	if err != nil {
+		return loaded{damage: &Damage{Problem: err.Error()}}
+	}
+	fp, entries, err := DecodeCache(data, validID)
+	if err != nil {
+		return loaded{damage: &Damage{Problem: "damaged vector cache: " + err.Error(), Rebuild: true}}
+	}
+	if fp != v.emb.Fingerprint() {
+		// Texts are still good; vectors are rebuilt.
+		for id, e := range entries {
+			e.Raw = nil
+			entries[id] = e
+		}
+	}
+	return loaded{cache: entries}
+}
+
+// Open builds the indexes from the cache StartLoad loaded and the live
+// atoms, embedding with ctx what the cache lacks (a large store fills in
+// the background instead); the store's caller holds no lock (the store is
+// not open yet). The loaded cache is dropped afterwards.
+func (v *State) Open(ctx context.Context, live Live) error {
+	defer func() { v.cache = nil }()
+	embed, err := v.reconcileFrom(live, v.cache)
+	if err == nil && embed != nil {
+		err = embed(ctx)
+	}
+	return err
+}
+
+// Reconcile makes the index match the live atoms after a reload. The
+// store's caller holds its lock; the returned embed (nil when nothing is
+// missing) embeds the atoms the index lacks and must be called once that
+// lock is released, with the caller's ctx (CatchUp): with an HTTP embedder
+// it is a network call. If it fails, Stale makes the next operation try
+// again.
+func (v *State) Reconcile(live Live) (embed func(context.Context) error, err error) {
+	return v.reconcileFrom(live, nil)
+}
+
+// Stale reports whether the last catch-up failed, so that the next
+// operation must reconcile again.
+func (v *State) Stale() bool { return v.stale.Load() }
+
+// MarkStale makes the next operation reconcile again (a read left the
+// embedding of a reconcile to it).
+func (v *State) MarkStale() { v.stale.Store(true) }
+
+// CatchUp runs the embed a Reconcile returned; no store lock is held.
+func (v *State) CatchUp(ctx context.Context, embed func(context.Context) error) error {
+	if embed == nil {
+		return nil
+	}
+	if err := embed(ctx); err != nil {
+		v.stale.Store(true)
+		return err
+	}
+	return nil
+}
+
+// reconcileFrom makes the indexes match the live atoms, taking vectors
+// from cache where it has them; see Reconcile.
+func (v *State) reconcileFrom(live Live, cache map[string]CacheEntry) (func(context.Context) error, error) {
+	v.stale.Store(false)
+	v.waitBuild()
+	v.mu.Lock()
+	if v.idx == nil {
+		dims := v.emb.Dims()
+		if dims == 0 {
+			for _, e := range cache {
+				if e.Dims() > 0 {
+					dims = e.Dims()
+					break
+				}
+			}
+		}
+		if dims == 0 {
+			// HTTP embedder of unknown width: learn it lazily.
+			v.mu.Unlock()
+			return v.missingEmbed(live, nil), nil
+		}
+		if err := v.newIndexes(dims); err != nil {
+			v.mu.Unlock()
+			return nil, err
+		}
+	}
+	v.lsh = nil
+	for id := range v.texts {
+		if t, ok := live.Text(id); !ok || t != v.texts[id] {
+			v.idx.Remove(id)
+			v.lex.Remove(id)
+			delete(v.texts, id)
+			v.dropQuantized(id)
+		}
+	}
+	var missing, missingTexts []string
+	var cached []Item
+	live.Each(func(id, text string) {
+		if _, ok := v.texts[id]; ok {
+			return
+		}
+		if c, ok := cache[id]; ok && c.Dims() == v.idx.Dims() && c.Text == text {
+			cached = append(cached, Item{ID: id, Text: text, Raw: c.Raw})
+			return
+		}
+		missing, missingTexts = append(missing, id), append(missingTexts, text)
+	})
+	if len(cached) >= asyncLoadMin {
+		// A large store: Open returns once the metadata is loaded and the
+		// indexes fill from the cache in the background; searches and
+		// writes wait for them (WaitReady, waitBuild).
+		v.mu.Unlock()
+		v.startBuildJob(cached, missing, missingTexts)
+		return nil, nil
+	}
+	v.loadCachedLocked(cached)
+	v.mu.Unlock()
+	if len(missing) == 0 {
+		return nil, nil
+	}
+	if len(missing) <= syncEmbedLimit {
+		return func(ctx context.Context) error { return v.embedMissing(ctx, missing, missingTexts) }, nil
+	}
+	v.startBuildJob(nil, missing, missingTexts)
+	return nil, nil
+}
+
+// missingEmbed captures the texts of the atoms in ids (nil = every live
+// atom) while the store's caller holds its lock, and returns the
+// embedding of them to run once that lock is released.
+func (v *State) missingEmbed(live Live, ids []string) func(context.Context) error {
+	var texts []string
+	if ids == nil {
+		live.Each(func(id, text string) { ids, texts = append(ids, id), append(texts, text) })
+	} else {
+		texts = make([]string, len(ids))
+		for i, id := range ids {
+			texts[i], _ = live.Text(id)
+		}
+	}
+	return func(ctx context.Context) error { return v.embedMissing(ctx, ids, texts) }
+}
+
+// loadCachedLocked adds cached vectors to the vector and lexical indexes.
+// v.mu is held.
+func (v *State) loadCachedLocked(items []Item) {
+	if len(items) == 0 {
+		return
+	}
+	ok := Fill(v.idx, v.lex, items)
+	v.qmu.Lock()
+	if v.qv == nil {
+		v.qv = make(map[string][]byte, len(items))
+	}
+	for i, it := range items {
+		if ok[i] {
+			v.texts[it.ID] = it.Text
+			v.qv[it.ID] = it.Raw
+		} else {
+			v.lex.Remove(it.ID)
+		}
+	}
+	v.qmu.Unlock()
+}
+
+// embedMissing embeds atoms that have no vector yet and indexes them. It
+// reads no store state (the texts are given), so no store lock is needed.
+func (v *State) embedMissing(ctx context.Context, ids, texts []string) error {
+	const batch = 256
+	for start := 0; start < len(ids); start += batch {
+		end := min(start+batch, len(ids))
+		vecs, err := v.emb.Embed(ctx, texts[start:end])
+		if err != nil {
+			return fmt.Errorf("embed %d atoms: %w", end-start, err)
+		}
+		v.mu.Lock()
+		if v.idx == nil && len(vecs) > 0 {
+			if err := v.newIndexes(len(vecs[0])); err != nil {
+				v.mu.Unlock()
+				return err
+			}
+		}
+		v.lsh = nil
+		for i, vec := range vecs {
+			id := ids[start+i]
+			if err := v.idx.Add(id, RoundTrip(vec)); err != nil {
+				v.mu.Unlock()
+				return fmt.Errorf("index atom %s: %w", id, err)
+			}
+			v.lex.Add(id, texts[start+i])
+			v.texts[id] = texts[start+i]
+			v.dirty++
+		}
+		v.mu.Unlock()
+		v.done.Add(int64(end - start))
+	}
+	return nil
+}
+
+// Add indexes a live atom whose vector was computed already.
+func (v *State) Add(id, text string, vec []float32) error {
+	v.waitBuild()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.idx == nil {
+		if err := v.newIndexes(len(vec)); err != nil {
+			return err
+		}
+	}
+	if err := v.idx.Add(id, vec); err != nil {
+		return fmt.Errorf("index atom %s: %w", id, err)
+	}
+	if v.lsh != nil {
+		v.lsh.Add(id, vec)
+	}
+	v.storeQuantized(id, vec)
+	v.lex.Add(id, text)
+	v.texts[id] = text
+	v.dirty++
+	return nil
+}
+
+// Remove takes id out of the indexes.
+func (v *State) Remove(id string) {
+	v.waitBuild()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.idx == nil {
+		return
+	}
+	if v.idx.Remove(id) {
+		v.dirty++
+	}
+	if v.lsh != nil {
+		v.lsh.Remove(id)
+	}
+	v.lex.Remove(id)
+	delete(v.texts, id)
+	v.dropQuantized(id)
+}
+
+// Embed computes one document vector, quantised as the cache stores it so
+// every process scores the same numbers.
+func (v *State) Embed(ctx context.Context, text string) ([]float32, error) {
+	vecs, err := v.emb.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != 1 {
+		return nil, fmt.Errorf("embedder returned %d vectors for 1 text", len(vecs))
+	}
+	return RoundTrip(vecs[0]), nil
+}
