@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -26,7 +25,7 @@ func (s *Store) loadAllLocked(repair bool) error {
 		if err := s.sweepLocked(); err != nil {
 			return err
 		}
-		if err := os.Mkdir(filepath.Join(s.dir, dirChunks), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := s.files.Mkdir(dirChunks); err != nil {
 			return fmt.Errorf("create chunks directory: %w", err)
 		}
 	}

@@ -2,7 +2,6 @@ package memcore
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -173,6 +172,5 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 
 // presentOr reports whether the file exists or has content to hold.
 func (s *Store) presentOr(name string, hasContent bool) bool {
-	_, err := os.Lstat(filepath.Join(s.dir, name))
-	return err == nil || hasContent
+	return hasContent || s.files.Exists(name)
 }

@@ -56,6 +56,14 @@ func (d *Dir) Exists(rel string) bool {
 	return err == nil
 }
 
+// Mkdir creates the directory rel (mode 0700) unless it exists.
+func (d *Dir) Mkdir(rel string) error {
+	if err := os.Mkdir(d.Abs(rel), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
 // Remove removes rel if it is there.
 func (d *Dir) Remove(rel string) {
 	os.Remove(d.Abs(rel))
