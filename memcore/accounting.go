@@ -135,16 +135,6 @@ func (s *Store) forgetEntryLocked(e *entry) {
 	}
 }
 
-// popEntryLocked undoes appendEntryLocked for the last entry.
-func (s *Store) popEntryLocked(e *entry) {
-	if n := len(s.order); n > 0 && s.order[n-1] == e {
-		s.order[n-1] = nil
-		s.order = s.order[:n-1]
-	}
-	delete(s.byID, e.atom.ID)
-	s.forgetEntryLocked(e)
-}
-
 // quarEntrySize is what q adds to quarantine.json.
 func (s *Store) quarEntrySize(q *QuarantinedAtom) int64 {
 	if n, ok := s.size.quarSizes[q]; ok {

@@ -1,5 +1,7 @@
 package memcore
 
+import "context"
+
 // Test-only access for the black-box tests in package memcore_test. These
 // are internal steps of the Hook and the Store, not part of the API.
 
@@ -32,9 +34,9 @@ var RenderBlock = (*Store).renderBlock
 // write does this too) and returns how many went.
 func ExpireQuarantine(s *Store) (int, error) {
 	n := 0
-	err := s.withWrite(func() error {
+	err := s.update(context.Background(), func(t *tx) error {
 		before := len(s.quar)
-		s.expireLocked(nil)
+		s.expireLocked(t)
 		n = before - len(s.quar)
 		return nil
 	})

@@ -29,26 +29,22 @@ func (s *Store) forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 	var a Atom
 	var q *QuarantinedAtom
 	var links []Link
-	err := s.withWriteCtx(ctx, func() error {
+	err := s.update(ctx, func(t *tx) error {
 		links = s.graph.neighbours(id)
 		if e := s.byID[id]; e != nil {
 			a = cloneAtom(e.atom)
-			s.removeVictimsFromMetaLocked(nil, []string{id})
-			if err := s.writeAtomsLocked(); err != nil {
-				return err
-			}
-			s.finishVictimsLocked(nil, []string{id})
-			return s.maybeSnapshotLocked()
+			s.removeVictimsFromMetaLocked(t, []string{id})
+			t.atoms = true
+			s.finishVictimsLocked(t, []string{id})
+			return nil
 		}
 		if i := s.quarIndex(id); i >= 0 {
 			c := *s.quar[i]
 			q = &c
 			a = c.Atom
 			s.quar = append(s.quar[:i], s.quar[i+1:]...)
-			if err := s.writeQuarantineLocked(); err != nil {
-				return err
-			}
-			s.dropLinksLocked(nil, id)
+			s.saveQuarantineLocked(t)
+			s.dropLinksLocked(t, id)
 			return nil
 		}
 		return missingAtom(id)
@@ -87,9 +83,11 @@ func (s *Store) Promote(ctx context.Context, id string) (Atom, error) {
 	return a, err
 }
 
-// commitPromoteLocked replaces quarantine entry id by the live atom a.
-// Caller holds the write locks.
-func (s *Store) commitPromoteLocked(id string, a Atom, vec []float32) error {
+// commitPromoteLocked replaces quarantine entry id by the live atom a in
+// t. The commit writes the chunk and atoms.json before quarantine.json: a
+// crash in between leaves the atom in both, which the next load resolves
+// in favour of the live copy; the other order could lose it.
+func (s *Store) commitPromoteLocked(t *tx, id string, a Atom, vec []float32) error {
 	i := s.quarIndex(id)
 	if i < 0 || s.byID[id] != nil {
 		return notFound("%s is no longer quarantined", id)
@@ -101,24 +99,14 @@ func (s *Store) commitPromoteLocked(id string, a Atom, vec []float32) error {
 	e := &entry{atom: a}
 	s.appendEntryLocked(e)
 	s.quar = append(s.quar[:i:i], s.quar[i+1:]...)
-	s.removeVictimsFromMetaLocked(nil, victims)
-	// atoms.json first: a crash before quarantine.json is rewritten
-	// leaves the atom in both, which the next load resolves in favour
-	// of the live copy; the other order could lose it.
-	if err := s.writeChunkAndAtomsLocked(a.ID, a.Text); err != nil {
-		s.popEntryLocked(e)
-		s.invalidateLocked()
-		return err
-	}
-	if err := s.writeQuarantineLocked(); err != nil {
-		s.invalidateLocked()
-		return err
-	}
+	s.removeVictimsFromMetaLocked(t, victims)
+	t.writeChunk(a.ID, a.Text)
+	t.atoms, t.quar = true, true
 	if err := s.vec.Add(a.ID, a.Text, vec); err != nil {
 		return err
 	}
-	s.finishVictimsLocked(nil, victims)
-	return s.maybeSnapshotLocked()
+	s.finishVictimsLocked(t, victims)
+	return nil
 }
 
 // SetPin pins or unpins a live atom. Pinned atoms are never evicted. Undo
@@ -143,7 +131,7 @@ func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, error) {
 func (s *Store) setPin(ctx context.Context, id string, pin bool) (Atom, bool, error) {
 	var a Atom
 	var was bool
-	err := s.withWriteCtx(ctx, func() error {
+	err := s.update(ctx, func(t *tx) error {
 		e := s.byID[id]
 		if e == nil {
 			if s.quarIndex(id) >= 0 {
@@ -153,16 +141,12 @@ func (s *Store) setPin(ctx context.Context, id string, pin bool) (Atom, bool, er
 		}
 		was = e.atom.Pin
 		if e.atom.Pin != pin {
-			oldRaw := e.raw
+			// A failed commit reloads the store: memory never stays
+			// ahead of disk.
 			e.atom.Pin = pin
 			e.raw = nil
 			s.track(e)
-			if err := s.writeAtomsLocked(); err != nil {
-				e.atom.Pin = !pin
-				e.raw = oldRaw
-				s.track(e)
-				return err
-			}
+			t.atoms = true
 		}
 		a = cloneAtom(e.atom)
 		return nil

@@ -155,6 +155,6 @@ func (s *Store) promote(ctx context.Context, id string, allowBlocked bool) (Atom
 	if err != nil {
 		return Atom{}, fmt.Errorf("embed atom: %w", err)
 	}
-	err = s.withWriteCtx(ctx, func() error { return s.commitPromoteLocked(id, a, vec) })
+	err = s.update(ctx, func(t *tx) error { return s.commitPromoteLocked(t, id, a, vec) })
 	return a, err
 }

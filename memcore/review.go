@@ -44,7 +44,7 @@ func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, er
 func (s *Store) settlePending(ctx context.Context, pendingID string, apply bool) (PendingReview, string, error) {
 	var p PendingReview
 	var prev string
-	err := s.withWriteCtx(ctx, func() error {
+	err := s.update(ctx, func(t *tx) error {
 		i := s.pendingIndex(pendingID)
 		if i < 0 {
 			return notFound("no pending review %s", pendingID)
@@ -62,21 +62,10 @@ func (s *Store) settlePending(ctx context.Context, pendingID string, apply bool)
 			}
 		}
 		m.Pending = append(m.Pending[:i:i], m.Pending[i+1:]...)
-		return s.saveModelLocked(m)
+		s.setModelLocked(t, m)
+		return nil
 	})
 	return p, prev, err
-}
-
-// saveModelLocked makes m the user model and writes it; on a failed write
-// the previous model stays, so memory never runs ahead of disk.
-func (s *Store) saveModelLocked(m UserModel) error {
-	old := s.model
-	s.model = m
-	if err := s.writeUserModelLocked(); err != nil {
-		s.model = old
-		return err
-	}
-	return nil
 }
 
 func (s *Store) pendingIndex(id string) int {

@@ -342,17 +342,12 @@ func (s *Store) syncLocked(repair bool) (bool, error) {
 	return true, nil
 }
 
-// withWrite runs fn holding the process mutex and the exclusive file lock,
-// after reloading anything another process changed. The vector index
-// catches up with such a reload after the file lock is released: until
-// then write-time dedup may miss the other process's atoms, which is all.
-func (s *Store) withWrite(fn func() error) error {
-	return s.withWriteCtx(context.Background(), fn)
-}
-
-// withWriteCtx is withWrite whose wait for the file lock ends with ctx,
-// as does the embedding of atoms another process added (after both locks
-// are released).
+// withWriteCtx runs fn holding the process mutex and the exclusive file
+// lock, after reloading anything another process changed; the wait for the
+// file lock ends with ctx. The vector index catches up with such a reload
+// after both locks are released, with ctx: until then write-time dedup may
+// miss the other process's atoms, which is all. Writes go through update,
+// which runs fn with a tx.
 func (s *Store) withWriteCtx(ctx context.Context, fn func() error) error {
 	embed, err := s.withWriteLocked(ctx, fn)
 	if cerr := s.vec.CatchUp(ctx, embed); err == nil {

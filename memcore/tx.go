@@ -15,10 +15,7 @@ import (
 // lists them. Add is a tx of one atom, AddBatch (ingest, import) a tx of
 // many: both commit once.
 //
-// Every write runs in a tx except Forget, Promote, SetPin and the
-// user-model verbs Confirm, Reject and UndoConfirm, which still write
-// through at once (passing a nil *tx where they share a helper: its
-// methods then write immediately).
+// Every write runs in a tx.
 type tx struct {
 	s                  *Store
 	atoms, quar, assoc bool              // files to rewrite at commit
@@ -77,15 +74,13 @@ func (t *tx) writeChunk(id, text string) {
 	t.s.setUsage(filepath.Join(dirChunks, id+chunkExt), roundUp(int64(len(text)), t.s.size.blockSz))
 }
 
-// removeChunkLocked removes an evicted or forgotten atom's chunk: at once
-// without a tx, else after commit (atoms.json lists the atom until then).
+// removeChunkLocked removes an evicted or forgotten atom's chunk after
+// commit (atoms.json lists the atom until then).
 // Its bytes leave the accounting now, or every later atom of the tx would
 // evict again for space already freed.
 func (s *Store) removeChunkLocked(t *tx, id string) {
 	s.dropUsage(filepath.Join(dirChunks, id+chunkExt))
 	switch {
-	case t == nil:
-		s.files.Remove(chunkRel(id))
 	case t.chunks[id] != "":
 		delete(t.chunks, id)
 	default:
@@ -93,25 +88,11 @@ func (s *Store) removeChunkLocked(t *tx, id string) {
 	}
 }
 
-// saveQuarantineLocked rewrites quarantine.json at t's commit, or at once
-// without a tx.
-func (s *Store) saveQuarantineLocked(t *tx) {
-	if t != nil {
-		t.quar = true
-		return
-	}
-	s.writeQuarantineLocked()
-}
+// saveQuarantineLocked rewrites quarantine.json at t's commit.
+func (s *Store) saveQuarantineLocked(t *tx) { t.quar = true }
 
-// saveAssocLocked rewrites the associations at t's commit, or at once
-// without a tx.
-func (s *Store) saveAssocLocked(t *tx) {
-	if t != nil {
-		t.assoc = true
-		return
-	}
-	s.writeAssocLocked()
-}
+// saveAssocLocked rewrites the associations at t's commit.
+func (s *Store) saveAssocLocked(t *tx) { t.assoc = true }
 
 // commit writes what the tx collected: chunks, atoms.json, quarantine.json,
 // the contradictions, the associations, the user model and logs, then

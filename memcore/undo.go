@@ -116,7 +116,7 @@ func (s *Store) unconfirm(ctx context.Context, p PendingReview, prev string) err
 	if field == "" {
 		return fmt.Errorf("%w %q", ErrUnknownField, p.Field)
 	}
-	return s.withWriteCtx(ctx, func() error {
+	return s.update(ctx, func(t *tx) error {
 		m := s.model.clone()
 		if err := m.setField(field, prev); err != nil {
 			return err
@@ -125,7 +125,8 @@ func (s *Store) unconfirm(ctx context.Context, p PendingReview, prev string) err
 			m.Pending = append(m.Pending, p)
 			sortPending(m.Pending)
 		}
-		return s.saveModelLocked(m)
+		s.setModelLocked(t, m)
+		return nil
 	})
 }
 
