@@ -85,24 +85,17 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 		need -= c.free
 	}
 	// Then live atoms by ascending retention, from the eviction index: no
-	// scan or sort of every atom per add. Entries of atoms that left the
-	// store are dropped from its front here, so a run of evictions (an
-	// import into a full store) does not walk them again on every add.
-	idx := s.evictionOrderLocked()
-	for len(idx) > 0 && s.byID[idx[0].atom.ID] != idx[0] {
-		idx, s.dup.evictStale = idx[1:], max(0, s.dup.evictStale-1)
-	}
-	s.dup.evictIdx = idx
-	for _, e := range idx {
+	// scan or sort of every atom per add.
+	s.evictionWalkLocked(now, func(e *entry) bool {
 		if need <= capB {
-			break
+			return false
 		}
-		if e.atom.Pin || s.byID[e.atom.ID] != e {
-			continue
+		if !e.atom.Pin {
+			victims = append(victims, e.atom.ID)
+			need -= s.size.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + e.recLen + e.cacheLen
 		}
-		victims = append(victims, e.atom.ID)
-		need -= s.size.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + e.recLen + e.cacheLen
-	}
+		return true
+	})
 	if need > capB {
 		return nil, fmt.Errorf("%w: store would use %s of the %s cap (max_size_mb %g) and every remaining atom is pinned; unpin or forget atoms, or raise max_size_mb",
 			ErrCapExceeded, humanBytes(need), humanBytes(capB), s.cfg.MaxSizeMB)
@@ -110,37 +103,111 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 	return victims, nil
 }
 
-// evictKey orders live atoms by retention independently of the clock:
-// retention = confidence × 0.5^((now − created)/half_life), so comparing
-// log2(confidence) + created/half_life compares retention at any now.
-// (Atoms dated in the future, whose age Retention clamps to zero, are
-// ordered as if they were not clamped.)
-func (s *Store) evictKey(e *entry) float64 {
-	k := math.Log2(score.Confidence(e.atom.Confidence))
-	if h := s.cfg.DecayHalfLifeDays; h > 0 {
+// evictHalfLife is the half-life class of e in the eviction index: its
+// type's half-life (pinned atoms are never evicted, so a pin does not move
+// an atom between classes).
+func (s *Store) evictHalfLife(e *entry) float64 {
+	if h, ok := s.hl[e.atom.Type]; ok {
+		return h
+	}
+	return s.cfg.DecayHalfLifeDays
+}
+
+// evictKey orders the live atoms of one half-life h by retention
+// independently of the clock: log2 retention = log2(confidence × trust)
+// − (now − created)/h, so comparing log2(confidence × trust) + created/h
+// compares retention at any now. (Atoms dated in the future, whose age
+// retention clamps to zero, are ordered as if they were not clamped.)
+func evictKey(e *entry, h float64) float64 {
+	k := math.Log2(score.Confidence(e.atom.Confidence) * score.Trust(e.atom.SourceClass))
+	if h > 0 {
 		k += float64(e.atom.CreatedAt.UnixNano()) / (h * 24 * float64(time.Hour))
 	}
 	return k
 }
 
-func (s *Store) evictLess(a, b *entry) bool {
-	ka, kb := s.evictKey(a), s.evictKey(b)
+// evictLogRetention is log2 of e's retention at now, from its key.
+func evictLogRetention(e *entry, h float64, now time.Time) float64 {
+	k := evictKey(e, h)
+	if h > 0 {
+		k -= float64(now.UnixNano()) / (h * 24 * float64(time.Hour))
+	}
+	return k
+}
+
+func evictLess(a, b *entry, h float64) bool {
+	ka, kb := evictKey(a, h), evictKey(b, h)
 	if ka != kb {
 		return ka < kb
 	}
 	return a.atom.CreatedAt.Before(b.atom.CreatedAt)
 }
 
-// evictionOrderLocked returns live atoms (and possibly stale entries, which
-// callers skip) by ascending retention, rebuilding the index if needed.
-func (s *Store) evictionOrderLocked() []*entry {
-	if s.dup.evictIdx == nil || s.dup.evictStale > len(s.dup.evictIdx)/2+64 {
-		idx := make([]*entry, len(s.order))
-		copy(idx, s.order)
-		sort.SliceStable(idx, func(i, j int) bool { return s.evictLess(idx[i], idx[j]) })
+// evictionIndexLocked returns the eviction index (which may hold stale
+// entries; callers skip them), rebuilding it if needed.
+func (s *Store) evictionIndexLocked() map[float64][]*entry {
+	if s.dup.evictIdx == nil || s.dup.evictStale > s.dup.evictLen()/2+64 {
+		idx := map[float64][]*entry{}
+		for _, e := range s.order {
+			h := s.evictHalfLife(e)
+			idx[h] = append(idx[h], e)
+		}
+		for h, list := range idx {
+			sort.SliceStable(list, func(i, j int) bool { return evictLess(list[i], list[j], h) })
+		}
 		s.dup.evictIdx, s.dup.evictStale = idx, 0
 	}
 	return s.dup.evictIdx
+}
+
+func (d *derived) evictLen() int {
+	n := 0
+	for _, list := range d.evictIdx {
+		n += len(list)
+	}
+	return n
+}
+
+// evictionWalkLocked calls fn with the live atoms (pinned ones included)
+// by ascending retention at now, merging the half-life lists, until fn
+// returns false. Entries of atoms that left the store are dropped from
+// the front of each list on the way, so a run of evictions (an import into
+// a full store) does not walk them again on every add.
+func (s *Store) evictionWalkLocked(now time.Time, fn func(e *entry) bool) {
+	idx := s.evictionIndexLocked()
+	type head struct {
+		h    float64
+		list []*entry
+	}
+	heads := make([]head, 0, len(idx))
+	for h, list := range idx {
+		for len(list) > 0 && s.byID[list[0].atom.ID] != list[0] {
+			list, s.dup.evictStale = list[1:], max(0, s.dup.evictStale-1)
+		}
+		idx[h] = list
+		if len(list) > 0 {
+			heads = append(heads, head{h, list})
+		}
+	}
+	for len(heads) > 0 {
+		best, bestR := -1, 0.0
+		for i, hd := range heads {
+			r := evictLogRetention(hd.list[0], hd.h, now)
+			if best < 0 || r < bestR || r == bestR && hd.list[0].atom.CreatedAt.Before(heads[best].list[0].atom.CreatedAt) {
+				best, bestR = i, r
+			}
+		}
+		e := heads[best].list[0]
+		if heads[best].list = heads[best].list[1:]; len(heads[best].list) == 0 {
+			heads = append(heads[:best], heads[best+1:]...)
+		}
+		if s.byID[e.atom.ID] != e {
+			continue
+		}
+		if !fn(e) {
+			return
+		}
+	}
 }
 
 // insertEvictionLocked adds a new live entry to the eviction index.
@@ -148,10 +215,13 @@ func (s *Store) insertEvictionLocked(e *entry) {
 	if s.dup.evictIdx == nil {
 		return
 	}
-	i := sort.Search(len(s.dup.evictIdx), func(i int) bool { return s.evictLess(e, s.dup.evictIdx[i]) })
-	s.dup.evictIdx = append(s.dup.evictIdx, nil)
-	copy(s.dup.evictIdx[i+1:], s.dup.evictIdx[i:])
-	s.dup.evictIdx[i] = e
+	h := s.evictHalfLife(e)
+	list := s.dup.evictIdx[h]
+	i := sort.Search(len(list), func(i int) bool { return evictLess(e, list[i], h) })
+	list = append(list, nil)
+	copy(list[i+1:], list[i:])
+	list[i] = e
+	s.dup.evictIdx[h] = list
 }
 
 // reindexEvictionLocked repositions e after its confidence or timestamp
@@ -160,9 +230,11 @@ func (s *Store) reindexEvictionLocked(e *entry) {
 	if s.dup.evictIdx == nil {
 		return
 	}
-	for i, x := range s.dup.evictIdx {
+	h := s.evictHalfLife(e)
+	list := s.dup.evictIdx[h]
+	for i, x := range list {
 		if x == e {
-			s.dup.evictIdx = append(s.dup.evictIdx[:i], s.dup.evictIdx[i+1:]...)
+			s.dup.evictIdx[h] = append(list[:i], list[i+1:]...)
 			break
 		}
 	}

@@ -106,15 +106,16 @@ type EvictionCandidate struct {
 	Retention float64 `json:"retention"`
 }
 
-// NextEvictions lists the n unpinned live atoms with the lowest retention,
-// in the order eviction would take them.
+// NextEvictions lists the n unpinned live atoms with the lowest retention
+// (each at its type's half-life), in the order eviction would take them;
+// none for n ≤ 0.
 func (s *Store) NextEvictions(n int) ([]EvictionCandidate, error) {
 	var out []EvictionCandidate
 	if err := s.read(func() {
 		now := s.now()
 		for _, e := range s.order {
 			if !e.atom.Pin {
-				out = append(out, EvictionCandidate{Atom: cloneAtom(e.atom), Retention: e.atom.retention(now, s.cfg.DecayHalfLifeDays)})
+				out = append(out, EvictionCandidate{Atom: cloneAtom(e.atom), Retention: e.atom.retention(now, s.evictHalfLife(e))})
 			}
 		}
 	}); err != nil {
@@ -126,8 +127,8 @@ func (s *Store) NextEvictions(n int) ([]EvictionCandidate, error) {
 		}
 		return out[i].Atom.CreatedAt.Before(out[j].Atom.CreatedAt)
 	})
-	if len(out) > n {
-		out = out[:n]
+	if len(out) > max(n, 0) {
+		out = out[:max(n, 0)]
 	}
 	return out, nil
 }

@@ -125,8 +125,11 @@ type derived struct {
 	normIdx  map[string]*entry // normalised text → newest live atom; nil = rebuild
 	normDups int               // texts held by more than one live atom
 
-	evictIdx   []*entry // live atoms by ascending retention; nil = rebuild
-	evictStale int      // entries in evictIdx that left the store
+	// evictIdx holds the live atoms by ascending retention, one list per
+	// half-life (atoms of one half-life keep their order as time passes;
+	// atoms of different half-lives do not); nil = rebuild.
+	evictIdx   map[float64][]*entry
+	evictStale int // entries in evictIdx that left the store
 }
 
 // Store is an open extended-memory directory. All methods are safe for
@@ -136,6 +139,7 @@ type derived struct {
 type Store struct {
 	dir  string
 	cfg  Config
+	hl   halfLifeTable // cfg's half-life per atom type
 	now  func() time.Time
 	opts Options
 
@@ -219,7 +223,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Store{dir: dir, cfg: cfg, now: now, opts: opts, byID: map[string]*entry{}, graph: newAssocGraph(),
+	s := &Store{dir: dir, cfg: cfg, hl: cfg.halfLifeTable(), now: now, opts: opts, byID: map[string]*entry{}, graph: newAssocGraph(),
 		sigs: map[string]disk.Sig{}, size: sizes{usage: map[string]int64{}, blockSz: 4096}, reported: map[string]bool{}}
 	s.files = &disk.Dir{Path: dir, Now: now, Report: s.report, Changed: func() { s.wrote = true }}
 	// Only the directory itself: chunks/ is checked (never followed as a

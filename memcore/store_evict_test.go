@@ -250,3 +250,42 @@ func TestStoreVectorCacheReused(t *testing.T) {
 		t.Fatalf("index after second reopen %+v", st.Index)
 	}
 }
+
+// TestEvictionUsesEachTypesHalfLife: eviction ranks by retention at each
+// atom's own half-life (decay_half_life_days_by_type), as recall does. A
+// decision from 60 days ago (half-life three years: retention 0.96) outlives
+// an intent from 10 days ago (30 days: 0.79); both go before fresh facts.
+// NextEvictions shows the same order.
+func TestEvictionUsesEachTypesHalfLife(t *testing.T) {
+	clk := stNewClock()
+	s := stOpen(t, stDir(t), memcore.Options{Now: clk.Now, Config: stSmallCapConfig(0.1)})
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(7))
+	now := clk.Now()
+	decision := must(s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserSaid, Type: memcore.TypeDecision, Text: stText(r, 300), CreatedAt: now.Add(-60 * 24 * time.Hour)}))
+	intent := must(s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserSaid, Type: memcore.TypeIntent, Text: stText(r, 300), CreatedAt: now.Add(-10 * 24 * time.Hour)}))
+	next := must(s.NextEvictions(2))
+	if len(next) != 2 || next[0].Atom.ID != intent.Atom.ID || next[1].Atom.ID != decision.Atom.ID {
+		t.Fatalf("NextEvictions: %+v", next)
+	}
+	if got := next[1].Retention; got < 0.95 || got > 0.97 {
+		t.Fatalf("decision's retention %.3f, want 0.5^(60/1095) ≈ 0.963", got)
+	}
+	var evicted []string
+	for i := 0; len(evicted) < 2; i++ {
+		res, err := s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserSaid, Type: memcore.TypeFact, Text: stText(r, 300)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		evicted = append(evicted, res.Evicted...)
+		if i > 200 {
+			t.Fatal("never evicted")
+		}
+	}
+	if evicted[0] != intent.Atom.ID || evicted[1] != decision.Atom.ID {
+		t.Fatalf("evicted %v, want the intent %s then the decision %s", evicted, intent.Atom.ID, decision.Atom.ID)
+	}
+	if _, err := s.NextEvictions(-1); err != nil {
+		t.Fatal(err)
+	}
+}
