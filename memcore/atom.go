@@ -22,7 +22,8 @@ const (
 	SourceAgentGenerated = vocab.SourceAgentGenerated // "agent_generated": the agent's own words
 )
 
-// Atom types. Observation is the legacy fallback for unknown types.
+// Atom types. Add refuses any other type (ErrUnknownType); a type the
+// memory LLM makes up becomes observation.
 const (
 	TypePreference  = vocab.TypePreference  // "preference"
 	TypeIntent      = vocab.TypeIntent      // "intent"
@@ -33,7 +34,7 @@ const (
 	TypeFile        = vocab.TypeFile        // "file"
 	TypeError       = vocab.TypeError       // "error"
 	TypeQuestion    = vocab.TypeQuestion    // "question"
-	TypeObservation = vocab.TypeObservation // "observation": the legacy fallback
+	TypeObservation = vocab.TypeObservation // "observation"
 )
 
 // AtomContext records where in the conversation an atom came from.

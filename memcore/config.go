@@ -22,8 +22,12 @@ import (
 // DefaultConfig value, so &Config{SemanticSearchTopK: 5} changes only the
 // top K. To set a field to zero on purpose (no cap, no min-score gate, a
 // feature off), start from DefaultConfig() and change it: a Config that
-// came from DefaultConfig keeps its zero values.
+// came from DefaultConfig keeps its zero values. JSON decoded into a zero
+// Config starts from DefaultConfig() too (UnmarshalJSON), so "false" and
+// 0 in a file are kept.
 type Config struct {
+	// Enabled is odek's switch for Extended Memory; memcore does not read
+	// it (whoever calls Open has decided).
 	Enabled                 bool    `json:"enabled"`
 	MaxSizeMB               float64 `json:"max_size_mb"`
 	SemanticSearchTopK      int     `json:"semantic_search_top_k"`
@@ -181,8 +185,8 @@ func defaultHalfLives() HalfLives {
 // atom types. It is held in a canonical text form ("decision=1095,…", the
 // types in the order of the Type constants) so that Config stays a comparable value; in
 // JSON it is an object {"decision": 1095, …}, and an object in a config
-// file overrides the types it names and keeps the others. Build one with
-// halfLivesOf.
+// file overrides the types it names and keeps the others. Set it from JSON
+// or start from DefaultConfig().
 type HalfLives string
 
 // halfLivesOf builds the canonical form of m (unknown types are kept
@@ -289,7 +293,8 @@ func (c Config) halfLife(typ string) float64 {
 	return c.DecayHalfLifeDays
 }
 
-// HalfLifeFor is the half-life in days that ages a, for Atom.Retention:
+// HalfLifeFor is the half-life in days that ages a in retention (Search's
+// ranking and eviction):
 // its type's entry in decay_half_life_days_by_type, else
 // decay_half_life_days; 0 (never decaying) for a pinned atom.
 func (c Config) HalfLifeFor(a Atom) float64 {
@@ -400,4 +405,15 @@ func parseHalfLives(value string, base map[string]float64) (map[string]float64, 
 		out[strings.ToLower(strings.TrimSpace(k))] = x
 	}
 	return out, nil
+}
+
+// UnmarshalJSON reads a Config over its current value. Decoded into a zero
+// Config it starts from DefaultConfig(), so an explicit false or 0 in the
+// JSON is kept rather than read as "unset, use the default".
+func (c *Config) UnmarshalJSON(b []byte) error {
+	if *c == (Config{}) {
+		*c = DefaultConfig()
+	}
+	type plain Config // without this method
+	return json.Unmarshal(b, (*plain)(c))
 }

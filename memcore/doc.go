@@ -58,9 +58,9 @@
 // The store is one extended/ directory in the on-disk format odek writes
 // (atoms.json, chunks/<id>.md, quarantine.json, user_model.json,
 // associations.json and a derived vector cache). Every write is atomic and
-// taken under a lock file; a process reloads whatever another process
-// changed before it writes; every file keeps the fields odekmem does not
-// know.
+// taken under a lock file (shared for readers, exclusive for writers); a
+// process reloads whatever another process changed before it reads or
+// writes; every file keeps the fields odekmem does not know.
 //
 // # Caveats
 //
@@ -74,9 +74,12 @@
 //   - The vector cache is written every 512 changes and on Compact; after
 //     a crash, missing vectors are re-embedded from the chunk files at the
 //     next open, so open time grows with the number of unsnapshotted atoms.
-//   - odek itself does not take the store's lock. odekmem's writes are
-//     atomic and it reloads on change, but an odek process writing at the
-//     same moment can still overwrite a concurrent odekmem change.
+//   - odek itself does not take the store's lock, so an odek write can
+//     drop an odekmem record it did not read. odekmem re-checks its own
+//     records after each write and re-adds any dropped within ten minutes;
+//     a record dropped while no odekmem process was running is adopted
+//     from its orphan chunk at the next open, but as an untrusted
+//     quarantine entry (source class recovered), for a person to promote.
 //   - The offline hash embedder is lexical at heart; an HTTP embedder such
 //     as nomic-embed-text gives better paraphrase recall.
 package memcore

@@ -9,12 +9,13 @@ import (
 	"github.com/odekmem/odekmem/internal/textutil"
 )
 
-// ErrNotFound means no live or quarantined atom, or no pending review, has
-// the given id.
+// ErrNotFound means no live or quarantined atom, pending review or
+// contradiction has the given id.
 var ErrNotFound = errors.New("not found")
 
-// ErrInvalidID means an id is not 32 lowercase hex digits (ids become file
-// names, so anything else is refused).
+// ErrInvalidID means an id cannot be one: an atom id is 32 lowercase hex
+// digits (ids become file names, so anything else is refused); a pending
+// review or contradiction id is lowercase letters, digits, '-' and '_'.
 var ErrInvalidID = errors.New("invalid id")
 
 // ErrCapExceeded means a write would push the store over max_size_mb and no
@@ -69,6 +70,12 @@ func notFound(format string, a ...any) error {
 // digits) — a typo or a made-up id — and ErrNotFound when it is (the atom
 // was forgotten, evicted or never existed here). Ids other programs wrote in
 // other safe spellings are still found: this runs only after the lookup.
+// invalidID is ErrInvalidID for an id of what (a pending review, a
+// contradiction) outside the id alphabet.
+func invalidID(what, id string) error {
+	return fmt.Errorf("%w: %s is not a %s id", ErrInvalidID, strconv.Quote(scanRedact(textutil.TruncateChars(id, 80))), what)
+}
+
 func missingAtom(id string) error {
 	if !isHexID(id) {
 		return fmt.Errorf("%w: %s is not an atom id (odekmem ids are 32 lowercase hex digits)", ErrInvalidID, strconv.Quote(scanRedact(textutil.TruncateChars(id, 80))))

@@ -69,3 +69,12 @@ var Associate = (*Store).associate
 
 // NewHashEmbedder is the offline default embedder.
 var NewHashEmbedder = newHashEmbedder
+
+// WithID is r with an existing id (as import and undo set it).
+func WithID(r AddRequest, id string) AddRequest {
+	r.id = id
+	return r
+}
+
+// ApplyField sets a user-model field on m as a confirm does.
+func ApplyField(m *UserModel, field, value string) error { return m.apply(field, value) }

@@ -136,7 +136,7 @@ func (h *Hook) extractTurn(ctx context.Context, msg string, at AtomContext, when
 		}
 		for _, c := range cands {
 			reqs = append(reqs, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: part.source,
-				QuarantineReason: part.reason, CreatedAt: when, Context: at})
+				quarantineReason: part.reason, CreatedAt: when, Context: at})
 		}
 	}
 	return reqs, how, warnings

@@ -55,7 +55,7 @@ type ImportOptions struct {
 	// Source names the input in pending-review evidence ("" = "import").
 	Source string
 	// Progress, when set, is called after every committed batch, every
-	// progressEvery lines read, and at the end, always from the goroutine
+	// 4,096 lines read, and at the end, always from the goroutine
 	// that called Import.
 	Progress func(ImportProgress)
 }
@@ -90,7 +90,7 @@ type ImportResult struct {
 	Trusted int `json:"trusted"`
 	// Lines is how many lines were read.
 	Lines int `json:"lines"`
-	// Errors lists the records that were refused (at most maxImportErrors;
+	// Errors lists the records that were refused (the first 100;
 	// ErrorCount has the total).
 	Errors     []string `json:"errors,omitempty"`
 	ErrorCount int      `json:"error_count,omitempty"`
@@ -101,7 +101,7 @@ const (
 	importBatchBytes = 16 << 20 // text bytes per AddBatch
 	importChunkLines = 256      // lines per pipeline chunk
 	importChunkBytes = 1 << 20  // input bytes per pipeline chunk
-	linkBatch        = 8192     // links per AddLinks
+	linkBatch        = 8192     // links per addLinks call
 	maxImportErrors  = 100
 	progressEvery    = 4096
 )
@@ -153,8 +153,14 @@ func (im *importer) progress(done bool) {
 
 // Import reads JSONL written by Export. Atoms whose id exists already
 // are skipped. A bad line is reported with its number and skipped; nothing
-// already stored is touched. See the comment at the top of import.go for
-// what is checked and how the input streams.
+// already stored is touched. Nothing a file says is trusted blindly: every
+// text field is scanned and its secrets redacted, ids must be valid,
+// user-model values pass the checks an inferred value passes, future
+// timestamps are clamped to now, a line naming a key twice is refused, and
+// ImportOptions.AsUntrusted quarantines every atom and queues every
+// user-model value for review. The input streams: memory stays bounded
+// however long the file, and what was committed before an error or a
+// cancel stays.
 func (s *Store) Import(ctx context.Context, r io.Reader, opts ImportOptions) (ImportResult, error) {
 	if s.isClosed() {
 		return ImportResult{}, ErrClosed
@@ -334,7 +340,7 @@ func (im *importer) flushAtoms(ctx context.Context) error {
 		im.res.Evicted += len(r.Evicted)
 		switch {
 		case errs[i] != nil:
-			im.fail(im.lines[i], fmt.Sprintf("atom %s: %v", im.reqs[i].ID, errs[i]))
+			im.fail(im.lines[i], fmt.Sprintf("atom %s: %v", im.reqs[i].id, errs[i]))
 		case r.Duplicate:
 			im.res.Skipped++
 		case r.Quarantined:

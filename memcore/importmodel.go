@@ -88,7 +88,7 @@ func (im *importer) applyModel(ctx context.Context, plan *modelPlan) error {
 			if cur, _ := m.Get(x[0]); cur != "" && !umfield.IsList(x[0]) {
 				continue
 			}
-			if err := m.Apply(x[0], x[1]); err == nil {
+			if err := m.apply(x[0], x[1]); err == nil {
 				im.res.ModelValues++
 				im.res.Trusted++
 				changed = true

@@ -156,7 +156,7 @@ func (p *recordParser) atomRequest(it *importItem, rec exportRecord) (AddRequest
 	}
 	// A restore keeps the file's atoms as they were: only the same id or
 	// the same normalised text counts as already present (exactDedup).
-	req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt, Origin: importedOrigin(a.Origin),
+	req := AddRequest{id: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt, origin: importedOrigin(a.Origin),
 		exactDedup: true}
 	if req.Source == "" {
 		req.Source = SourceAgentGenerated // unknown provenance is never trusted
@@ -207,19 +207,19 @@ func (p *recordParser) atomRequest(it *importItem, rec exportRecord) (AddRequest
 				reason = r.RejectReason()
 			}
 		}
-		req.QuarantineReason = textutil.Truncate(reason, maxReasonBytes)
+		req.quarantineReason = textutil.Truncate(reason, maxReasonBytes)
 		if rec.QuarantinedAt != nil {
-			req.QuarantinedAt = *rec.QuarantinedAt
-			if req.QuarantinedAt.After(p.now) {
-				req.QuarantinedAt = p.now
+			req.quarantinedAt = *rec.QuarantinedAt
+			if req.quarantinedAt.After(p.now) {
+				req.quarantinedAt = p.now
 			}
 		}
-		if req.QuarantineReason == "" {
-			req.QuarantineReason = "tainted"
+		if req.quarantineReason == "" {
+			req.quarantineReason = "tainted"
 		}
 	}
 	if len(blocked) > 0 {
-		req.QuarantineReason = textutil.Truncate("scan_rejected: the scanner blocked the imported "+strings.Join(blocked, " and ")+" (dropped)", maxReasonBytes)
+		req.quarantineReason = textutil.Truncate("scan_rejected: the scanner blocked the imported "+strings.Join(blocked, " and ")+" (dropped)", maxReasonBytes)
 	}
 	if p.opts.AsUntrusted {
 		req.Pin = false
@@ -227,8 +227,8 @@ func (p *recordParser) atomRequest(it *importItem, rec exportRecord) (AddRequest
 		if !vocab.IsTainted(req.Source) {
 			req.Source = SourceAgentGenerated
 		}
-		if req.QuarantineReason == "" || req.QuarantineReason == "tainted" {
-			req.QuarantineReason = "imported as untrusted; the file claimed " + claim
+		if req.quarantineReason == "" || req.quarantineReason == "tainted" {
+			req.quarantineReason = "imported as untrusted; the file claimed " + claim
 		}
 	}
 	return req, true

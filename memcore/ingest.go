@@ -135,7 +135,8 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 // MayApprove reports whether RecordUserMessages would treat message, a
 // message of the person's, as holding an inline command ("odek, remember
 // …"): the same parse, so a caller that batches a transcript can keep file
-// order exactly where it matters (cmd ingest's first pass).
+// order exactly where it matters (odekmem's ingest checks every message
+// with it before batching the rest).
 func (h *Hook) MayApprove(message string) bool {
 	// Every command says "remember"; the untrusted wrapper is the only
 	// text the parse removes before looking (which could join a word).

@@ -48,7 +48,10 @@ func Example_quickStart() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("blocks:", len(tc.Blocks), "stored:", len(rr.Added), rr.Added[0].Atom.Type)
+	for _, a := range rr.Added { // the atoms extraction stored (none when nothing was worth keeping)
+		fmt.Println("stored:", a.Atom.Type, a.Atom.SourceClass)
+	}
+	fmt.Println("blocks before this turn:", len(tc.Blocks))
 
 	// The agent's memory tool: its schema is data (memcore.MemoryToolSpec(),
 	// a JSON Schema; json.Marshal of it is the OpenAI function object).
@@ -63,13 +66,16 @@ func Example_quickStart() {
 
 	// A later turn recalls it.
 	next := hook.BeforeTurn(ctx, memcore.Turn{Message: "which database does the ledger use?", SessionID: "s1", Project: "payments-api"})
-	fmt.Println("recalled:", len(next.Memory.Atoms), next.Memory.Atoms[0].Atom.Type)
+	for _, a := range next.Memory.Atoms {
+		fmt.Println("recalled:", a.Atom.Type, a.Atom.Text)
+	}
 	// quick start: end
 
 	// Output:
-	// blocks: 0 stored: 1 decision
+	// stored: decision user_said
+	// blocks before this turn: 0
 	// tool ok: true
-	// recalled: 1 decision
+	// recalled: decision User decided to use PostgreSQL for the ledger
 }
 
 // TestReadmeQuickStartIsTheExample checks that the README's quick start is

@@ -1,15 +1,21 @@
 package memcore
 
 import (
+	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
+
+	"github.com/odekmem/odekmem/internal/vocab"
 )
 
 // ---- readers ----
 
-// Filter selects atoms for List. Empty fields match everything. Project is
-// compared as the Hook compares projects: by base name, case-insensitive,
-// so "/src/app" and "App" match.
+// Filter selects atoms for List. Empty fields match everything. Type is
+// one of the Type constants, in any letter case (another is
+// ErrUnknownType). Project is compared as the Hook compares projects: by
+// base name, case-insensitive, so "/src/app" and "App" match.
 type Filter struct {
 	Type, Source, Project, Session string
 }
@@ -22,6 +28,10 @@ func (f Filter) match(a Atom) bool {
 // List returns live atoms matching f, newest first.
 func (s *Store) List(f Filter) ([]Atom, error) {
 	var out []Atom
+	var err error
+	if f.Type, err = filterType(f.Type); err != nil {
+		return nil, err
+	}
 	if err := s.read(func() {
 		out = make([]Atom, 0, len(s.order))
 		for i := len(s.order) - 1; i >= 0; i-- {
@@ -100,12 +110,33 @@ func (s *Store) Pending() ([]PendingReview, error) {
 	return m.Pending, nil
 }
 
-// Links returns an atom's associations.
+// Links returns a live or quarantined atom's associations; ErrNotFound
+// when there is no such atom.
 func (s *Store) Links(id string) ([]Link, error) {
 	var out []Link
-	err := s.read(func() { out = s.graph.neighbours(id) })
+	var missing error
+	err := s.read(func() {
+		if s.byID[id] == nil && s.quarIndex(id) < 0 {
+			missing = missingAtom(id)
+			return
+		}
+		out = s.graph.neighbours(id)
+	})
+	if err == nil {
+		err = missing
+	}
 	return out, err
 }
 
 // Now is the store's clock.
 func (s *Store) Now() time.Time { return s.now() }
+
+// filterType is a type filter as the stores compare it: "" (any), or one
+// of the Type constants in lower case; another is ErrUnknownType.
+func filterType(t string) (string, error) {
+	t = strings.ToLower(strings.TrimSpace(t))
+	if t == "" || slices.Contains(vocab.AtomTypes, t) {
+		return t, nil
+	}
+	return "", fmt.Errorf("%w %q: allowed %s", ErrUnknownType, t, strings.Join(vocab.AtomTypes, ", "))
+}

@@ -23,9 +23,11 @@ type SearchOptions struct {
 	// them: by lower-cased base name, so "/home/me/payments-api" and
 	// "payments-api" match.
 	Project string
-	// Type and Source filter candidates exactly.
+	// Type keeps one atom type (a Type constant, in any letter case;
+	// another is ErrUnknownType); Source one source class, exactly.
 	Type, Source string
-	// Types, when set, admits only these types (type-targeted recall).
+	// Types, when set, admits only these types (type-targeted recall),
+	// checked as Type is.
 	Types []string
 	// MinScore overrides semantic_search_min_score when non-nil.
 	MinScore *float64
@@ -101,6 +103,19 @@ func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	var err error
+	if opts.Type, err = filterType(opts.Type); err != nil {
+		return nil, err
+	}
+	if len(opts.Types) > 0 {
+		types := make([]string, len(opts.Types))
+		for i, t := range opts.Types {
+			if types[i], err = filterType(t); err != nil {
+				return nil, err
+			}
+		}
+		opts.Types = types
 	}
 	if strings.TrimSpace(query) == "" {
 		return nil, nil

@@ -3,10 +3,11 @@ package memcore
 import (
 	"context"
 	"fmt"
+	"strings"
+
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/internal/vocab"
-	"strings"
 
 	"github.com/odekmem/odekmem/memcore/scan"
 )
@@ -44,6 +45,9 @@ func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, er
 func (s *Store) settlePending(ctx context.Context, pendingID string, apply bool) (PendingReview, string, error) {
 	var p PendingReview
 	var prev string
+	if !vocab.ValidID(pendingID) {
+		return p, "", invalidID("pending review", pendingID)
+	}
 	err := s.update(ctx, func(t *tx) error {
 		i := s.pendingIndex(pendingID)
 		if i < 0 {
@@ -57,7 +61,7 @@ func (s *Store) settlePending(ctx context.Context, pendingID string, apply bool)
 			if err != nil {
 				return fmt.Errorf("confirm %s: %w", pendingID, err)
 			}
-			if err := m.Apply(p.Field, v); err != nil {
+			if err := m.apply(p.Field, v); err != nil {
 				return fmt.Errorf("confirm %s: %w", pendingID, err)
 			}
 		}
@@ -141,7 +145,7 @@ func (s *Store) applyDirect(ctx context.Context, field, value string) error {
 	}
 	return s.update(ctx, func(t *tx) error {
 		m := s.model.clone()
-		if err := m.Apply(field, value); err != nil {
+		if err := m.apply(field, value); err != nil {
 			return err
 		}
 		s.setModelLocked(t, m)

@@ -134,8 +134,9 @@ type derived struct {
 
 // Store is an open extended-memory directory. All methods are safe for
 // concurrent use, within a process and across processes sharing the
-// directory: writers hold an flock on the store's lock file and reload
-// whatever another process changed before they modify anything.
+// directory: a reader holds the store's lock file shared and a writer
+// exclusively (flock, LockFileEx on Windows), and each reloads whatever
+// another process changed before it reads or modifies anything.
 type Store struct {
 	dir  string
 	cfg  Config
@@ -391,7 +392,9 @@ func (s *Store) withWriteLocked(ctx context.Context, fn func() error) (func(cont
 }
 
 // Refresh reloads the store if another process changed it and reports
-// whether anything changed. Readers call it before showing data.
+// whether anything changed (every read reloads anyway: Refresh is for a
+// surface that redraws only on change). Methods without a ctx wait for the
+// lock up to Options.LockTimeout.
 func (s *Store) Refresh() (bool, error) { return s.refresh(context.Background()) }
 
 // refresh is Refresh whose waits (the shared file lock, the embedding of

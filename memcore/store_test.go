@@ -104,9 +104,9 @@ func TestStoreFileShapes(t *testing.T) {
 	cfg.AtomMaxChars = 10
 	s := stOpen(t, dir, memcore.Options{Now: clk.Now, Config: &cfg})
 	loc := time.FixedZone("X", 3600)
-	stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, ID: stID(1), Text: "short one\n\n", CreatedAt: time.Date(2026, 1, 2, 4, 4, 5, 123456789, loc)})
-	stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, ID: stID(2), Text: "aéééééé", Type: "decision", Pin: true, Confidence: 0.5,
-		Context: memcore.AtomContext{SessionID: "s1", Turn: 3, Project: "p", RelatedAtomIDs: []string{stID(1)}}})
+	stAdd(t, s, memcore.WithID(memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "short one\n\n", CreatedAt: time.Date(2026, 1, 2, 4, 4, 5, 123456789, loc)}, stID(1)))
+	stAdd(t, s, memcore.WithID(memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "aéééééé", Type: "decision", Pin: true, Confidence: 0.5,
+		Context: memcore.AtomContext{SessionID: "s1", Turn: 3, Project: "p", RelatedAtomIDs: []string{stID(1)}}}, stID(2)))
 	want := `[
   {
     "id": "00000000000000000000000000000001",
@@ -143,7 +143,7 @@ func TestStoreFileShapes(t *testing.T) {
 		t.Fatalf("chunk 2 %q (cut on a rune boundary at 10 bytes)", c2)
 	}
 	// quarantine.json: full atom with text, quarantined_at, reason.
-	stAdd(t, s, memcore.AddRequest{ID: stID(3), Text: "web page", Source: memcore.SourceWeb})
+	stAdd(t, s, memcore.WithID(memcore.AddRequest{Text: "web page", Source: memcore.SourceWeb}, stID(3)))
 	wantQ := `[
   {
     "id": "00000000000000000000000000000003",

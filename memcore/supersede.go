@@ -158,6 +158,9 @@ func (s *Store) ResolveContradiction(ctx context.Context, id, resolution string)
 		return Contradiction{}, fmt.Errorf("%w, got %q", ErrBadResolution, resolution)
 	}
 	var out Contradiction
+	if !vocab.ValidID(id) {
+		return out, invalidID("contradiction", id)
+	}
 	err := s.update(ctx, func(t *tx) error {
 		for i, c := range s.contra {
 			if c.ID != id {

@@ -61,11 +61,16 @@ type toolQuarantined struct {
 }
 
 // Tool is the agent's memory tool. Provenance is decided here, never by the
-// model: add_atom stores user_said only when the text passes
-// verbatimUserSpan against the person's message, and agent_generated (in
-// quarantine) otherwise. The tool may forget or pin only atoms it added
-// itself in the same session; it cannot promote, confirm, unpin or edit
-// the user model. A Tool is safe for concurrent use.
+// model: add_atom stores user_said only when the text is a whole,
+// meaning-preserving span of the person's message (Turn.Message), and
+// agent_generated (in quarantine) otherwise. The tool may forget or pin
+// only atoms it added itself in the same session; it may list the
+// quarantine (hidden characters spelled out, blocked entries withheld) and
+// the pending reviews, and reject a pending review (the person asked the
+// agent to drop an inference); it cannot promote, confirm, unpin or edit
+// the user model. Its acts are not recorded in the Store's undo log (Undo
+// takes back the person's acts only). The arguments and the answer are
+// described by MemoryToolSpec. A Tool is safe for concurrent use.
 type Tool struct {
 	store *Store
 
@@ -231,7 +236,7 @@ func (t *Tool) call(ctx context.Context, c toolCall, turn Turn) toolResult {
 		if !t.proposedHere(turn.SessionID, c.AtomID) {
 			return fail(errNotYours)
 		}
-		if _, _, err := t.store.Forget(ctx, c.AtomID); err != nil {
+		if _, _, _, err := t.store.forget(ctx, c.AtomID); err != nil { // not the person's act: no undo record
 			return fail(err)
 		}
 		t.forgetProposal(turn.SessionID, c.AtomID)
@@ -243,7 +248,7 @@ func (t *Tool) call(ctx context.Context, c toolCall, turn Turn) toolResult {
 		if !t.proposedHere(turn.SessionID, c.AtomID) {
 			return fail(errNotYours)
 		}
-		if _, err := t.store.SetPin(ctx, c.AtomID, true); err != nil {
+		if _, _, err := t.store.setPin(ctx, c.AtomID, true); err != nil {
 			return fail(err)
 		}
 		return toolResult{OK: true, AtomID: c.AtomID}
@@ -279,7 +284,7 @@ func (t *Tool) call(ctx context.Context, c toolCall, turn Turn) toolResult {
 		if err := need(c.PendingID, "pending_id"); err != nil {
 			return fail(err)
 		}
-		if _, err := t.store.Reject(ctx, c.PendingID); err != nil {
+		if _, _, err := t.store.settlePending(ctx, c.PendingID, false); err != nil {
 			return fail(err)
 		}
 		return toolResult{OK: true, Message: "rejected " + c.PendingID}

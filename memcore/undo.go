@@ -8,9 +8,10 @@ import (
 	"github.com/odekmem/odekmem/internal/umfield"
 )
 
-// The undo log. Every act a person (or the agent's tool) makes through a
-// Store value — Forget, Promote, SetPin, Confirm, Reject — records how to
-// take it back, and Undo takes back the latest one. The log is for one
+// The undo log. Every act made by calling a Store value's Forget, Promote,
+// SetPin, Confirm or Reject records how to take it back, and Undo takes
+// back the latest one. The Tool's and the Hook's own writes are not acts:
+// they are not recorded. The log is for one
 // session, not a history: it lives in memory, belongs to this Store value
 // and keeps the latest undoDepth acts.
 
@@ -49,9 +50,12 @@ func (l *undoLog) pop() (undoAct, bool) {
 	return a, true
 }
 
-// Undo takes back the latest act made through this Store value that is not
-// undone yet — a Forget, Promote, SetPin, Confirm or Reject — and returns
-// what it was ("forget 0f3a…"). A forgotten atom comes back with its id,
+// Undo takes back the latest act made by calling this Store value's
+// Forget, Promote, SetPin, Confirm or Reject that is not undone yet, and
+// returns what it was ("forget 0f3a1c2d", "confirm style.tone"). The
+// agent's Tool and the Hook do not record their writes here. A SetPin that
+// changed nothing is still one act (its undo changes nothing), so a
+// surface can undo exactly the acts it made. A forgotten atom comes back with its id,
 // source class, times and links (and goes through the scanner again); a
 // promoted one goes back to the quarantine as it was; a confirmed field gets
 // back its old value and the review is queued again; a rejected review is
@@ -75,14 +79,14 @@ func (s *Store) Undo(ctx context.Context) (string, error) {
 // restore puts back an atom that forget removed, with its id, source class
 // and timestamps. It goes through the scanner again.
 func (s *Store) restore(ctx context.Context, a Atom, q *QuarantinedAtom) error {
-	req := AddRequest{ID: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt,
-		Origin: a.Origin}
+	req := AddRequest{id: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt,
+		origin: a.Origin}
 	if q != nil {
-		req.QuarantineReason, req.QuarantinedAt = q.Reason, q.QuarantinedAt
+		req.quarantineReason, req.quarantinedAt = q.Reason, q.QuarantinedAt
 		// Undoing the forget of an entry whose TTL has run out restarts its
 		// clock; otherwise the next write's expiry sweep would remove it again.
 		if exp := q.ExpiresAt(s.cfg.QuarantineTTLDays); !exp.IsZero() && !s.now().Before(exp) {
-			req.QuarantinedAt = s.now()
+			req.quarantinedAt = s.now()
 		}
 	}
 	_, err := s.Add(ctx, req)

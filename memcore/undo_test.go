@@ -153,3 +153,25 @@ func TestUndoTakesBackActsNewestFirst(t *testing.T) {
 		t.Fatalf("undo with an empty log: %v", err)
 	}
 }
+
+// TestToolActsAreNotInTheUndoLog: the model's forget and pin through the
+// tool are not the person's acts: a review surface's u must not take them
+// back (and so take back nothing of the person's by mistake).
+func TestToolActsAreNotInTheUndoLog(t *testing.T) {
+	ctx := context.Background()
+	st := hOpen(t, nil, nil)
+	tool := memcore.NewTool(st)
+	turn := memcore.Turn{Message: "we deploy payments-api from the release branch", SessionID: "s1", Project: "p"}
+	added := hTool(t, tool, `{"action":"add_atom","content":"we deploy payments-api from the release branch","atom_type":"convention"}`, turn)
+	if !added.OK {
+		t.Fatalf("add: %+v", added)
+	}
+	for _, args := range []string{`{"action":"pin_atom","atom_id":"` + added.AtomID + `"}`, `{"action":"forget_atom","atom_id":"` + added.AtomID + `"}`} {
+		if r := hTool(t, tool, args, turn); !r.OK {
+			t.Fatalf("%s: %+v", args, r)
+		}
+	}
+	if label, err := st.Undo(ctx); !errors.Is(err, memcore.ErrNothingToUndo) {
+		t.Fatalf("undo took back a tool act %q: %v", label, err)
+	}
+}

@@ -236,7 +236,7 @@ type modelField struct {
 
 // modelFields is every field confirm understands, in canonical spelling
 // and display order (umfield.Fields, which is llm.UserStateFields, the
-// paths inference may propose); Get, Apply and Undo of a confirm all go through
+// paths inference may propose); Get, apply and Undo of a confirm all go through
 // it. A test keeps the table in step with umfield (names, order, which
 // fields are lists).
 var modelFields = []modelField{
@@ -285,9 +285,9 @@ func (m UserModel) Get(field string) (string, bool) {
 	return *f.str(&m), true
 }
 
-// Apply sets the value at a dotted path; list fields append unique items
+// apply sets the value at a dotted path; list fields append unique items
 // (a value "a, b" appends both). An unknown path is ErrUnknownField.
-func (m *UserModel) Apply(field, value string) error {
+func (m *UserModel) apply(field, value string) error {
 	value = strings.TrimSpace(value)
 	f, ok := lookupField(field)
 	switch {
@@ -328,7 +328,7 @@ func (m *UserModel) setField(field, value string) error {
 		*f.list(m) = splitItems(value)
 		return nil
 	}
-	return m.Apply(field, value)
+	return m.apply(field, value)
 }
 
 // splitItems splits a comma-separated list value into its non-empty,

@@ -146,7 +146,7 @@ func confirmedOnly(m UserModel) UserModel {
 	c := UserModel{}
 	vals, _ := m.PromptValues()
 	for _, kv := range vals {
-		c.Apply(kv[0], kv[1])
+		c.apply(kv[0], kv[1])
 	}
 	return c
 }

@@ -14,7 +14,7 @@ import (
 func TestUserModelApplyGetEveryField(t *testing.T) {
 	for _, f := range umfield.Fields {
 		var m memcore.UserModel
-		if err := m.Apply(f, " first "); err != nil {
+		if err := memcore.ApplyField(&m, f, " first "); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		if got, ok := m.Get(f); !ok || got != "first" {
@@ -23,7 +23,7 @@ func TestUserModelApplyGetEveryField(t *testing.T) {
 		if vals := m.Values(); len(vals) != 1 || vals[0] != [2]string{f, "first"} {
 			t.Errorf("%s: Values = %v, want only this field", f, vals)
 		}
-		_ = m.Apply(f, "First, second")
+		_ = memcore.ApplyField(&m, f, "First, second")
 		want := "First, second"
 		if umfield.IsList(f) {
 			want = "first, second"
@@ -33,19 +33,19 @@ func TestUserModelApplyGetEveryField(t *testing.T) {
 		}
 	}
 	var m memcore.UserModel
-	_ = m.Apply("current_focus.blocker", "flaky CI")
+	_ = memcore.ApplyField(&m, "current_focus.blocker", "flaky CI")
 	if got, _ := m.Get("focus.blocker"); got != "flaky CI" || m.Focus.Blocker == nil {
 		t.Fatalf("blocker = %q", got)
 	}
-	_ = m.Apply("Focus.Blocker", "none")
+	_ = memcore.ApplyField(&m, "Focus.Blocker", "none")
 	if m.Focus.Blocker != nil {
 		t.Errorf("blocker %q not cleared by none", *m.Focus.Blocker)
 	}
-	_ = m.Apply("interaction_patterns.common_openers", "hi")
+	_ = memcore.ApplyField(&m, "interaction_patterns.common_openers", "hi")
 	if len(m.Interaction.CommonOpeners) != 1 || !umfield.IsList("INTERACTION.common_openers") {
 		t.Errorf("common_openers = %v", m.Interaction.CommonOpeners)
 	}
-	if err := m.Apply("style.shoe_size", "44"); !errors.Is(err, memcore.ErrUnknownField) {
+	if err := memcore.ApplyField(&m, "style.shoe_size", "44"); !errors.Is(err, memcore.ErrUnknownField) {
 		t.Errorf("unknown field: %v", err)
 	}
 	if _, ok := m.Get("style"); ok || umfield.IsList("technical.nope") {

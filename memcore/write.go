@@ -20,8 +20,8 @@ import (
 // AddRequest describes a new atom.
 type AddRequest struct {
 	Text string
-	// Type is one of vocab.AtomTypes (case-insensitive); "" means fact, anything
-	// else is ErrUnknownType.
+	// Type is one of the Type constants (case-insensitive); "" means fact,
+	// anything else is ErrUnknownType.
 	Type string
 	// Source is the atom's source class. Trust is never the zero value: ""
 	// stores the atom as agent_generated, in quarantine. A human surface
@@ -34,17 +34,15 @@ type AddRequest struct {
 	Confidence float64
 	Pin        bool
 	Context    AtomContext
-	// Origin keeps where a promoted atom came from (import and undo pass
-	// it back); nil for a new atom.
-	Origin *Origin
 	// CreatedAt defaults to now (import and tests set it).
 	CreatedAt time.Time
-	// ID keeps an existing id (import, undo); empty means a fresh one.
-	ID string
-	// QuarantineReason and QuarantinedAt keep an imported quarantine entry's
-	// history.
-	QuarantineReason string
-	QuarantinedAt    time.Time
+	// origin keeps where a promoted atom came from, id an existing id, and
+	// quarantineReason and quarantinedAt a quarantine entry's history:
+	// only import and undo set them, so a caller cannot forge provenance.
+	origin           *Origin
+	id               string
+	quarantineReason string
+	quarantinedAt    time.Time
 	// exactDedup limits write-time dedup to the same normalised text (and
 	// the same id): import restores atoms as they were where they came
 	// from, where near duplicates were distinct atoms, and a vector search
@@ -118,7 +116,7 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 		p.result.Redacted = true
 	}
 	text = textutil.Truncate(text, s.cfg.AtomMaxChars)
-	id := req.ID
+	id := req.id
 	if id == "" {
 		id = vocab.NewID()
 	} else if !vocab.ValidID(id) {
@@ -136,27 +134,27 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	// Context strings reach atoms.json too: no secret in them either.
 	ctxc.SessionID, ctxc.Project = scanRedact(ctxc.SessionID), scanRedact(ctxc.Project)
 	p.atom = Atom{ID: id, SourceClass: src, Type: typ, CreatedAt: created.UTC(), Context: ctxc, Pin: req.Pin, Confidence: conf, Text: text,
-		Origin: cleanOrigin(req.Origin)}
+		Origin: cleanOrigin(req.origin)}
 
 	guardReason := s.guardWriteReason(ctx, text, src, res)
 	reason := ""
 	switch {
-	case res.Blocked() && strings.HasPrefix(req.QuarantineReason, "scan_rejected"):
-		reason = textutil.Truncate(req.QuarantineReason, 200) // an import keeps its history
+	case res.Blocked() && strings.HasPrefix(req.quarantineReason, "scan_rejected"):
+		reason = textutil.Truncate(req.quarantineReason, 200) // an import keeps its history
 	case res.Blocked():
 		reason = res.RejectReason()
 	case guardReason != "":
 		reason = guardReason
-	case req.QuarantineReason != "":
-		reason = textutil.Truncate(req.QuarantineReason, 200)
+	case req.quarantineReason != "":
+		reason = textutil.Truncate(req.quarantineReason, 200)
 	case vocab.IsTainted(src):
 		reason = "tainted"
 	}
 	if reason != "" {
 		p.atom.Pin = false
 		qa := s.now().UTC()
-		if !req.QuarantinedAt.IsZero() {
-			qa = req.QuarantinedAt.UTC()
+		if !req.quarantinedAt.IsZero() {
+			qa = req.quarantinedAt.UTC()
 		}
 		p.quar = &QuarantinedAtom{Atom: p.atom, QuarantinedAt: qa, Reason: reason}
 		p.result.Quarantined, p.result.Reason = true, reason

@@ -84,7 +84,7 @@ func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 	u := NewUserModel(d)
 	u.SetSize(120, 40)
 	var um memcore.UserModel
-	_ = um.Apply("style.tone", hostile)
+	um.Style.Tone = hostile
 	u.Update(UserModelLoadedMsg{Model: um})
 	assertSafe(t, "user model", u.View())
 }

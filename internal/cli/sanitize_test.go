@@ -43,14 +43,18 @@ func hostileHome(t *testing.T) (home string, live, quar string, pend string) {
 	if err != nil || l.Quarantined {
 		t.Fatalf("live atom: %+v %v", l, err)
 	}
-	q, err := st.Add(ctx, memcore.AddRequest{Text: "Run this " + hostil + " now", Source: memcore.SourceWeb, QuarantineReason: "tainted " + hostil,
-		Context: memcore.AtomContext{SessionID: "s1" + osc52}})
-	if err != nil || !q.Quarantined {
-		t.Fatalf("quarantined atom: %+v %v", q, err)
+	// A quarantine entry whose reason carries escapes, as an import (or
+	// another writer) can bring one.
+	qid := "7777000000000000000000000000000a"
+	rec, _ := json.Marshal(map[string]any{"kind": "quarantine", "id": qid, "source_class": "web", "type": "fact",
+		"created_at": "2026-11-01T00:00:00Z", "text": "Run this " + hostil + " now", "context": map[string]any{"session_id": "s1" + osc52},
+		"quarantined_at": "2026-11-01T00:00:00Z", "reason": "tainted " + hostil})
+	if res, err := st.Import(ctx, strings.NewReader(string(rec)+"\n"), memcore.ImportOptions{}); err != nil || res.Quarantined != 1 {
+		t.Fatalf("import the quarantined atom: %+v %v", res, err)
 	}
 	st.Close()
 	// A link whose kind carries an escape, as another writer could leave it.
-	a, b := l.Atom.ID, q.Atom.ID
+	a, b := l.Atom.ID, qid
 	if a > b {
 		a, b = b, a
 	}
@@ -67,7 +71,7 @@ func hostileHome(t *testing.T) (home string, live, quar string, pend string) {
 	if err := os.WriteFile(filepath.Join(dir, "user_model.json"), []byte(um), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return home, l.Atom.ID, q.Atom.ID, pend
+	return home, l.Atom.ID, qid, pend
 }
 
 func jsonEsc(s string) string {

@@ -3,8 +3,9 @@
 // the cache loaded at open, the background build that fills a large index,
 // snapshots, near-duplicate lookup — without ever reading the store: the
 // store shows it the live atoms (Live) under its own lock, and embedding
-// happens outside that lock with the caller's ctx (the embed Reconcile
-// returns, Embed) or in the background build that Close cancels and
+// happens outside that lock with the caller's ctx (Reconcile returns the
+// embedding work, which CatchUp runs after the lock is released; Embed
+// embeds one text) or in the background build that Close cancels and
 // waits for. Beside it are the pieces that know nothing of any state: the
 // int8 quantisation every process scores with, the one vector cache format
 // (vectors.odm), the bulk fill of both indexes from that cache, the
