@@ -85,7 +85,7 @@ func TestEscInHelp(t *testing.T) {
 	send(tm, keyEsc)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("? help")) && !bytes.Contains(b, []byte("go to pane"))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(30*time.Second))
 	send(tm, runes("t"))
 	waitOut(t, tm, "esc clear filter")
 	m := finish(t, tm)

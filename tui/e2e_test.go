@@ -192,7 +192,7 @@ func TestE2ELiveRefresh(t *testing.T) {
 	}
 	start := time.Now()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("Live refresh canary")) },
-		teatest.WithDuration(2500*time.Millisecond), teatest.WithCheckInterval(20*time.Millisecond))
+		teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	t.Logf("seen after %v", time.Since(start))
 	m := finish(t, tm)
 	want := must(st.List(memcore.Filter{}))[3].ID // was row 2; the new atom is row 0

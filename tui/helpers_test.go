@@ -134,7 +134,8 @@ var (
 
 func lipglossWidth(s string) int { return lipgloss.Width(s) }
 
-// waitOut waits until every want has appeared in output not yet read.
+// waitOut waits until every want has appeared in output not yet read (up
+// to 30 s: an upper bound for a loaded machine, not a timing claim).
 // Things that change in one frame must be awaited in one call: a call
 // consumes the output it reads.
 func waitOut(t *testing.T, tm *teatest.TestModel, wants ...string) {
@@ -146,13 +147,13 @@ func waitOut(t *testing.T, tm *teatest.TestModel, wants ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
 func waitRe(t *testing.T, tm *teatest.TestModel, re *regexp.Regexp) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return re.Match(b) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
 func send(tm *teatest.TestModel, keys ...tea.KeyMsg) {
