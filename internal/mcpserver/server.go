@@ -54,6 +54,8 @@ type Server struct {
 	mu       sync.Mutex
 	proposed map[string]map[string]proposal // MCP session id → atom id → what was stored
 	fallback map[string]string              // MCP session id → session id used when no hook session links
+
+	verdicts verdictCache // the final scan's verdicts, by text
 }
 
 // New builds the server and registers its tools, resources and prompt.

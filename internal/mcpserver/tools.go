@@ -217,7 +217,7 @@ func (s *Server) searchMemories(ctx context.Context, req *mcp.CallToolRequest, a
 	for _, h := range hits {
 		// The same final scan as the recall block: a promoted injection or a
 		// tampered chunk is not handed over.
-		if scan.Scan(h.Atom.Text).Blocked() {
+		if s.verdicts.blocked(h.Atom.Text) {
 			out.Withheld++
 			continue
 		}
