@@ -355,7 +355,7 @@ func (h *Hook) approve(ctx context.Context, t Turn, mark *approvalMark, c approv
 	var errs []string
 	for i := len(cands) - 1; i >= 0; i-- {
 		q := cands[i]
-		if _, err := h.store.promote(ctx, q.ID, false); err != nil {
+		if _, _, err := h.store.promote(ctx, q.ID, false); err != nil {
 			errs = append(errs, err.Error())
 			continue
 		}

@@ -261,7 +261,7 @@ func (h *HalfLives) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// halfLifeTable resolves every type's half-life once (for a search).
+// halfLifeTable resolves every type's half-life once (at Open: the Store keeps it).
 type halfLifeTable map[string]float64
 
 func (c Config) halfLifeTable() halfLifeTable {
@@ -277,10 +277,15 @@ func (t halfLifeTable) forAtom(c Config, a Atom) float64 {
 	if a.Pin {
 		return 0
 	}
-	if h, ok := t[a.Type]; ok {
+	return t.forType(c, a.Type)
+}
+
+// forType is Config.halfLife from the table.
+func (t halfLifeTable) forType(c Config, typ string) float64 {
+	if h, ok := t[typ]; ok {
 		return h
 	}
-	return c.halfLife(a.Type)
+	return c.halfLife(typ)
 }
 
 // halfLife is the half-life in days of an atom type: its entry in

@@ -106,12 +106,7 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 // evictHalfLife is the half-life class of e in the eviction index: its
 // type's half-life (pinned atoms are never evicted, so a pin does not move
 // an atom between classes).
-func (s *Store) evictHalfLife(e *entry) float64 {
-	if h, ok := s.hl[e.atom.Type]; ok {
-		return h
-	}
-	return s.cfg.DecayHalfLifeDays
-}
+func (s *Store) evictHalfLife(e *entry) float64 { return s.hl.forType(s.cfg, e.atom.Type) }
 
 // evictKey orders the live atoms of one half-life h by retention
 // independently of the clock: log2 retention = log2(confidence × trust)

@@ -43,7 +43,7 @@ func (h *Hook) resumeBlock(ctx context.Context, t Turn, st *sessionState, now ti
 	recentAtoms := scoped[:min(len(scoped), 12)]
 	var texts []string
 	for i := len(recentAtoms) - 1; i >= 0; i-- {
-		if a := recentAtoms[i]; !scan.Scan(a.Text).Blocked() {
+		if a := recentAtoms[i]; !h.store.verdicts.Blocked(a.Text) {
 			texts = append(texts, a.Text)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 
 	"github.com/odekmem/odekmem/memcore/llm"
-	"github.com/odekmem/odekmem/memcore/scan"
 )
 
 // User-state inference: its cadence in the background and one run.
@@ -75,7 +74,7 @@ func (h *Hook) infer(ctx context.Context) error {
 		if len(texts) >= 30 {
 			break
 		}
-		if !scan.Scan(a.Text).Blocked() {
+		if !h.store.verdicts.Blocked(a.Text) {
 			texts = append(texts, "["+a.Type+"] "+a.Text)
 		}
 	}

@@ -61,40 +61,34 @@ func (s *Store) forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 //
 // Undo puts the entry back in the quarantine as it was, with its links.
 func (s *Store) Promote(ctx context.Context, id string) (Atom, error) {
-	var before *QuarantinedAtom
-	var links []Link
-	if err := s.read(func() {
-		if i := s.quarIndex(id); i >= 0 {
-			c := *s.quar[i]
-			before, links = &c, s.graph.neighbours(id)
-		}
-	}); err != nil {
-		return Atom{}, err
-	}
-	a, err := s.promote(ctx, id, true)
+	a, before, err := s.promote(ctx, id, true)
 	if err == nil {
-		s.undo.push("promote "+shortID(id), func(ctx context.Context) error {
-			if before == nil { // another process quarantined it between the read and the promote
-				return fmt.Errorf("%s was not quarantined when the promote began", id)
-			}
-			return s.unpromote(ctx, *before, links)
-		})
+		s.undo.push("promote "+shortID(id), func(ctx context.Context) error { return s.unpromote(ctx, before.q, before.links) })
 	}
 	return a, err
 }
 
+// promoted is a quarantine entry as a promote found it under the write
+// lock, with its links: what its undo puts back.
+type promoted struct {
+	q     QuarantinedAtom
+	links []Link
+}
+
 // commitPromoteLocked replaces quarantine entry id by the live atom a in
-// t. The commit writes the chunk and atoms.json before quarantine.json: a
-// crash in between leaves the atom in both, which the next load resolves
-// in favour of the live copy; the other order could lose it.
-func (s *Store) commitPromoteLocked(t *tx, id string, a Atom, vec []float32) error {
+// t and returns the entry as it was, with its links. The commit writes the
+// chunk and atoms.json before quarantine.json: a crash in between leaves
+// the atom in both, which the next load resolves in favour of the live
+// copy; the other order could lose it.
+func (s *Store) commitPromoteLocked(t *tx, id string, a Atom, vec []float32) (promoted, error) {
 	i := s.quarIndex(id)
 	if i < 0 || s.byID[id] != nil {
-		return notFound("%s is no longer quarantined", id)
+		return promoted{}, notFound("%s is no longer quarantined", id)
 	}
+	before := promoted{q: *s.quar[i], links: s.graph.neighbours(id)}
 	victims, err := s.planEvictionLocked(a, nil)
 	if err != nil {
-		return err
+		return promoted{}, err
 	}
 	e := &entry{atom: a}
 	s.appendEntryLocked(e)
@@ -103,10 +97,10 @@ func (s *Store) commitPromoteLocked(t *tx, id string, a Atom, vec []float32) err
 	t.writeChunk(a.ID, a.Text)
 	t.atoms, t.quar = true, true
 	if err := s.vec.Add(a.ID, a.Text, vec); err != nil {
-		return err
+		return promoted{}, err
 	}
 	s.finishVictimsLocked(t, victims)
-	return nil
+	return before, nil
 }
 
 // SetPin pins or unpins a live atom. Pinned atoms are never evicted. Undo

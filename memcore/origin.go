@@ -131,30 +131,36 @@ func (s *Store) promotedAtom(q *QuarantinedAtom, allowBlocked bool) (Atom, error
 	return a, nil
 }
 
-// promote moves a quarantined atom to the live store (see Promote).
-func (s *Store) promote(ctx context.Context, id string, allowBlocked bool) (Atom, error) {
+// promote moves a quarantined atom to the live store (see Promote) and
+// returns the entry as it was.
+func (s *Store) promote(ctx context.Context, id string, allowBlocked bool) (Atom, promoted, error) {
 	_, q, err := s.Get(id)
 	if err != nil {
-		return Atom{}, err
+		return Atom{}, promoted{}, err
 	}
 	if q == nil {
-		return Atom{}, fmt.Errorf("%w: %s", ErrNotQuarantined, id)
+		return Atom{}, promoted{}, fmt.Errorf("%w: %s", ErrNotQuarantined, id)
 	}
 	a, err := s.promotedAtom(q, allowBlocked)
 	if err != nil {
-		return Atom{}, err
+		return Atom{}, promoted{}, err
 	}
 	// A flagged entry gets the guard's second opinion (when configured).
 	if strings.HasPrefix(q.Reason, "scan_rejected") && s.guardRejects(ctx, a.Text) {
-		return Atom{}, fmt.Errorf("promote %s: %w; it stays in quarantine", id, ErrGuardRejected)
+		return Atom{}, promoted{}, fmt.Errorf("promote %s: %w; it stays in quarantine", id, ErrGuardRejected)
 	}
 	if err := s.vec.WaitReady(ctx); err != nil {
-		return Atom{}, err
+		return Atom{}, promoted{}, err
 	}
 	vec, err := s.vec.Embed(ctx, a.Text)
 	if err != nil {
-		return Atom{}, fmt.Errorf("embed atom: %w", err)
+		return Atom{}, promoted{}, fmt.Errorf("embed atom: %w", err)
 	}
-	err = s.update(ctx, func(t *tx) error { return s.commitPromoteLocked(t, id, a, vec) })
-	return a, err
+	var before promoted
+	err = s.update(ctx, func(t *tx) error {
+		var err error
+		before, err = s.commitPromoteLocked(t, id, a, vec)
+		return err
+	})
+	return a, before, err
 }

@@ -2,7 +2,6 @@ package memcore
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,7 +28,7 @@ func (f Filter) match(a Atom) bool {
 func (s *Store) List(f Filter) ([]Atom, error) {
 	var out []Atom
 	var err error
-	if f.Type, err = filterType(f.Type); err != nil {
+	if f.Type, err = atomType(f.Type); err != nil {
 		return nil, err
 	}
 	if err := s.read(func() {
@@ -131,12 +130,13 @@ func (s *Store) Links(id string) ([]Link, error) {
 // Now is the store's clock.
 func (s *Store) Now() time.Time { return s.now() }
 
-// filterType is a type filter as the stores compare it: "" (any), or one
-// of the Type constants in lower case; another is ErrUnknownType.
-func filterType(t string) (string, error) {
-	t = strings.ToLower(strings.TrimSpace(t))
-	if t == "" || slices.Contains(vocab.AtomTypes, t) {
-		return t, nil
+// atomType reads a type as Add and the type filters take it: any letter
+// case, "" (the caller's default), or one of the Type constants; another
+// is ErrUnknownType.
+func atomType(t string) (string, error) {
+	lt := strings.ToLower(strings.TrimSpace(t))
+	if lt == "" || vocab.ValidType(lt) {
+		return lt, nil
 	}
 	return "", fmt.Errorf("%w %q: allowed %s", ErrUnknownType, t, strings.Join(vocab.AtomTypes, ", "))
 }

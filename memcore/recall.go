@@ -105,13 +105,13 @@ func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([
 		return nil, err
 	}
 	var err error
-	if opts.Type, err = filterType(opts.Type); err != nil {
+	if opts.Type, err = atomType(opts.Type); err != nil {
 		return nil, err
 	}
 	if len(opts.Types) > 0 {
 		types := make([]string, len(opts.Types))
 		for i, t := range opts.Types {
-			if types[i], err = filterType(t); err != nil {
+			if types[i], err = atomType(t); err != nil {
 				return nil, err
 			}
 		}
@@ -254,7 +254,6 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 	}
 	all := hy.CandidatesMulti(vecs, hqs)
 	now := s.now()
-	hls := s.cfg.halfLifeTable()
 	succ := s.supersededLocked()
 	for i, cands := range all {
 		p := plans[i]
@@ -267,7 +266,7 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 			if e == nil || !qs[i].Options.allows(e.atom) || float64(c.Sim) < p.minScore {
 				continue
 			}
-			sc := s.score(e.atom, c.Cosine, c.Sim, c.Lex, c.LexRank, now, hls)
+			sc := s.score(e.atom, c.Cosine, c.Sim, c.Lex, c.LexRank, now)
 			sc.VecSim = float64(c.VecSim)
 			res = append(res, sc)
 		}
@@ -285,12 +284,9 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 // score computes every part of an atom's rank: retention = confidence ×
 // decay (with the half-life of the atom's type; none when pinned) × trust
 // boost, composite = 0.6·similarity + 0.4·retention.
-func (s *Store) score(a Atom, cos, sim float32, lex float64, lexRank int, now time.Time, hls halfLifeTable) Scored {
+func (s *Store) score(a Atom, cos, sim float32, lex float64, lexRank int, now time.Time) Scored {
 	age := score.AgeDays(a.CreatedAt, now)
-	hl := s.cfg.HalfLifeFor(a)
-	if hls != nil {
-		hl = hls.forAtom(s.cfg, a)
-	}
+	hl := s.hl.forAtom(s.cfg, a)
 	sc := Scored{Atom: cloneAtom(a), Cosine: float64(cos), Sim: float64(sim), Lexical: lex, LexRank: lexRank,
 		Confidence: score.Confidence(a.Confidence), AgeDays: age, HalfLife: hl, Decay: score.Decay(age, hl), Trust: score.Trust(a.SourceClass)}
 	sc.Retention = sc.Confidence * sc.Decay * sc.Trust
@@ -347,7 +343,7 @@ func (s *Store) renderBlock(atoms []Scored) Block {
 	var clean []Scored
 	for _, a := range atoms {
 		line := "- [" + a.Atom.Type + "] " + oneLine(a.Atom.Text)
-		if scan.Scan(line).Blocked() {
+		if s.verdicts.Blocked(line) {
 			b.Dropped = append(b.Dropped, a.Atom.ID)
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/odekmem/odekmem/memcore/guard"
 	"github.com/odekmem/odekmem/memcore/internal/disk"
 	"github.com/odekmem/odekmem/memcore/internal/index"
+	"github.com/odekmem/odekmem/memcore/scan"
 )
 
 // File names inside the store directory (FORMATS.md).
@@ -174,7 +175,8 @@ type Store struct {
 
 	bg sync.WaitGroup // background compactions
 
-	undo undoLog // the acts Undo can take back
+	undo     undoLog       // the acts Undo can take back
+	verdicts scan.Verdicts // the final scan's verdicts before text reaches a prompt
 
 	// own holds the live atoms this process wrote in the last ownWindow,
 	// to re-add any that a writer without the lock (odek) drops by

@@ -98,12 +98,12 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	if !vocab.ValidSource(src) {
 		return nil, fmt.Errorf("unknown source class %q: allowed %s", src, strings.Join(vocab.SourceClasses, ", "))
 	}
-	typ := strings.ToLower(strings.TrimSpace(req.Type))
+	typ, err := atomType(req.Type)
+	if err != nil {
+		return nil, err
+	}
 	if typ == "" {
 		typ = TypeFact
-	}
-	if !vocab.ValidType(typ) {
-		return nil, fmt.Errorf("%w %q: allowed %s", ErrUnknownType, req.Type, strings.Join(vocab.AtomTypes, ", "))
 	}
 	if c := req.Confidence; math.IsNaN(c) || c < 0 || c > 1 {
 		return nil, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1 (0 means unset: 1.0)", ErrInvalidConfidence, c)

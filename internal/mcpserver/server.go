@@ -55,7 +55,7 @@ type Server struct {
 	proposed map[string]map[string]proposal // MCP session id → atom id → what was stored
 	fallback map[string]string              // MCP session id → session id used when no hook session links
 
-	verdicts verdictCache // the final scan's verdicts, by text
+	verdicts scan.Verdicts // the final scan's verdicts, by text
 }
 
 // New builds the server and registers its tools, resources and prompt.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/scan"
 )
 
 // typeEnum is the JSON-schema enum of atom types.
@@ -217,7 +216,7 @@ func (s *Server) searchMemories(ctx context.Context, req *mcp.CallToolRequest, a
 	for _, h := range hits {
 		// The same final scan as the recall block: a promoted injection or a
 		// tampered chunk is not handed over.
-		if s.verdicts.blocked(h.Atom.Text) {
+		if s.verdicts.Blocked(h.Atom.Text) {
 			out.Withheld++
 			continue
 		}
@@ -377,7 +376,7 @@ type QuarantineEntry struct {
 
 func (s *Server) quarantineEntry(q memcore.QuarantinedAtom) QuarantineEntry {
 	text := untrusted("quarantine_"+q.SourceClass, q.Text)
-	if scan.Scan(q.Text).Blocked() {
+	if s.verdicts.Blocked(q.Text) {
 		// The scanner rejected it: the reviewer sees it in the TUI, a model
 		// only learns that it exists.
 		text = "(withheld: " + clean(q.Reason) + ")"
