@@ -7,23 +7,23 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/keymap"
-	"github.com/odekmem/odekmem/memcore"
 )
 
 // GEdge is an association to a neighbour, with the neighbour's own
 // neighbours at depth 2.
 type GEdge struct {
 	Kind     string
-	Atom     memcore.Atom
+	Atom     engine.Atom
 	Children []GEdge
 	More     int // neighbours left out
 }
 
 // Graph is an atom's neighbourhood.
 type Graph struct {
-	Centre memcore.Atom
+	Centre engine.Atom
 	Edges  []GEdge
 }
 

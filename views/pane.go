@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/keymap"
-	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/theme"
 )
 
@@ -48,7 +48,7 @@ type Selector interface {
 // Deps is what every pane needs: the store, keys, styles and clock.
 type Deps struct {
 	Ctx    context.Context
-	Store  *memcore.Store
+	Store  *engine.Store
 	Keys   keymap.KeyMap
 	Styles *theme.Styles
 	// Now is the clock for ages and expiry (the store's clock).
@@ -95,8 +95,8 @@ func (s *Seen) Has(id string) bool {
 
 // NewDeps fills Deps from a store. st may be nil (benchmarks feed panes
 // directly); then the design defaults are used.
-func NewDeps(ctx context.Context, st *memcore.Store, styles *theme.Styles, glamourStyle string) Deps {
-	cfg := memcore.DefaultConfig()
+func NewDeps(ctx context.Context, st *engine.Store, styles *theme.Styles, glamourStyle string) Deps {
+	cfg := engine.DefaultConfig()
 	now := time.Now
 	if st != nil {
 		cfg = st.Config()

@@ -7,14 +7,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/keymap"
-	"github.com/odekmem/odekmem/memcore"
 )
 
 // RecallResultMsg carries what the agent would receive for a message.
 type RecallResultMsg struct {
 	Message string
-	TC      memcore.TurnContext
+	TC      engine.TurnContext
 	Err     error
 }
 
@@ -28,8 +28,8 @@ func RecallCmd(d Deps, msg string) func() tea.Msg {
 			project = strings.TrimPrefix(f[0], "project:")
 			msg = strings.TrimSpace(strings.TrimPrefix(msg, f[0]))
 		}
-		hook := memcore.NewHook(d.Store, memcore.HookOptions{})
-		tc := hook.BeforeTurn(d.Ctx, memcore.Turn{Message: msg, Project: project, SessionID: "odekmem-tui-preview"})
+		hook := engine.NewHook(d.Store, engine.HookOptions{})
+		tc := hook.BeforeTurn(d.Ctx, engine.Turn{Message: msg, Project: project, SessionID: "odekmem-tui-preview"})
 		return RecallResultMsg{Message: msg, TC: tc}
 	}
 }

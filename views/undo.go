@@ -5,14 +5,14 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/engine"
 )
 
 // ForgetCmd forgets atoms (live or quarantined); u brings them back with
 // their links.
 func ForgetCmd(d Deps, ids []string) func() tea.Msg {
 	return func() tea.Msg {
-		var last memcore.Atom
+		var last engine.Atom
 		for i, id := range ids {
 			at, _, err := d.Store.Forget(d.Ctx, id)
 			if err != nil {

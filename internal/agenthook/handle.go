@@ -22,7 +22,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
@@ -45,8 +45,8 @@ type Payload struct {
 // Runtime is what a hook call runs against: an open store and a per-turn
 // hook (long-lived in odekmem serve, fresh per call otherwise).
 type Runtime struct {
-	Store *memcore.Store
-	Hook  *memcore.Hook
+	Store *engine.Store
+	Hook  *engine.Hook
 	// Later, when set (odekmem serve), runs a turn's writes after the
 	// answer is sent, one at a time in arrival order; nil runs them before
 	// answering (a process per prompt must finish before it exits).
@@ -65,7 +65,7 @@ type mark struct {
 // last message, when the session was last active, and whether it has
 // been seen: the session log, or what this runtime queued since.
 func (rt *Runtime) previous(sid string) (turn int, msgAt, updated time.Time, ok bool) {
-	var a memcore.AgentSession
+	var a engine.AgentSession
 	if list, err := rt.Store.AgentSessions(sid); err == nil && len(list) > 0 {
 		a, ok = list[0], true
 	}
@@ -175,7 +175,7 @@ func userPromptSubmit(ctx context.Context, rt *Runtime, o Options, p Payload, ra
 	// PreviousMessageAt: a process per prompt keeps no Hook across turns,
 	// so the session log says when the person last spoke, which bounds
 	// what an inline approval ("odek, remember the web page") answers.
-	turn := memcore.Turn{Message: p.Prompt, SessionID: p.SessionID, Project: project, TurnIndex: turnIdx, Time: now, PreviousMessageAt: prevAt}
+	turn := engine.Turn{Message: p.Prompt, SessionID: p.SessionID, Project: project, TurnIndex: turnIdx, Time: now, PreviousMessageAt: prevAt}
 	if typed {
 		rt.note(p.SessionID, turnIdx, now)
 	}
@@ -239,7 +239,7 @@ func sessionStart(ctx context.Context, rt *Runtime, p Payload) ([]byte, error) {
 	if sid == "" {
 		sid = "session-start"
 	}
-	tc := rt.Hook.BeforeTurn(ctx, memcore.Turn{SessionID: sid, Project: project, Time: rt.Store.Now()})
+	tc := rt.Hook.BeforeTurn(ctx, engine.Turn{SessionID: sid, Project: project, Time: rt.Store.Now()})
 	if len(tc.Warnings) > 0 {
 		logTo(rt.Store.Dir(), "SessionStart %s: %s", p.SessionID, strings.Join(tc.Warnings, "; "))
 	}

@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/config"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/config"
+
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/hookproto"
-	"github.com/odekmem/odekmem/memcore"
 )
 
 // Options are the hook command's flags that change what it does.
@@ -27,7 +28,7 @@ func SocketPath(storeDir string) string { return hookproto.SocketPath(storeDir) 
 
 // OpenStore opens the configured store with its embedder, memory LLM and
 // guard, as the CLI does.
-func OpenStore(s config.Settings) (*memcore.Store, error) {
+func OpenStore(s config.Settings) (*engine.Store, error) {
 	return s.OpenStore(s.StoreDir(), nil, nil)
 }
 
@@ -122,7 +123,7 @@ func call(ctx context.Context, s config.Settings, a hookproto.Args, payload []by
 		return nil, "", err
 	}
 	defer st.Close()
-	h := memcore.NewHook(st, memcore.HookOptions{Timeout: HookTimeout(s, a.Timeout)})
+	h := engine.NewHook(st, engine.HookOptions{Timeout: HookTimeout(s, a.Timeout)})
 	out, err := Handle(ctx, &Runtime{Store: st, Hook: h}, a.Options, payload)
 	h.Close(context.Background()) // waits for the background inference
 	return out, "process", err

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/memcore/eval"
 )
 
@@ -52,7 +52,7 @@ func (c *ctx) evalOptions() (eval.Options, error) {
 	cfg.LLM = nil // evaluation measures retrieval: no memory LLM
 	embCfg := c.settings.EffectiveEmbedding()
 	return eval.Options{K: k, Config: &cfg, Limit: limit,
-		Embedder: func() (memcore.Embedder, error) { return memcore.NewEmbedder(embCfg) }}, nil
+		Embedder: func() (engine.Embedder, error) { return engine.NewEmbedder(embCfg) }}, nil
 }
 
 func cmdEvalLoCoMo(c *ctx) error {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/memcore/scan"
 )
 
@@ -37,7 +37,7 @@ func cmdPromote(c *ctx) error {
 		return err
 	}
 	a, err := c.store.Promote(c, id)
-	if errors.Is(err, memcore.ErrNotQuarantined) {
+	if errors.Is(err, engine.ErrNotQuarantined) {
 		return fmt.Errorf("%s is live already: only quarantined atoms are promoted", id)
 	}
 	if err != nil {
@@ -59,7 +59,7 @@ func cmdPin(c *ctx, pin bool) error {
 		return err
 	}
 	a, err := c.store.SetPin(c, id, pin)
-	if errors.Is(err, memcore.ErrNotLive) {
+	if errors.Is(err, engine.ErrNotLive) {
 		if _, q, gerr := c.store.Get(id); gerr == nil && q != nil {
 			return fmt.Errorf("that atom (%s) is quarantined: promote it first (odekmem promote %s)", id, id[:min(len(id), 8)])
 		}
@@ -80,7 +80,7 @@ func cmdPin(c *ctx, pin bool) error {
 
 // QuarantineEntry is quarantine's --json output element.
 type QuarantineEntry struct {
-	memcore.QuarantinedAtom
+	engine.QuarantinedAtom
 	ExpiresAt *time.Time     `json:"expires_at,omitempty"`
 	Findings  []scan.Finding `json:"findings,omitempty"`
 }
@@ -124,7 +124,7 @@ func cmdQuarantine(c *ctx) error {
 
 // PendingEntry is pending's --json output element.
 type PendingEntry struct {
-	memcore.PendingReview
+	engine.PendingReview
 	Current string `json:"current"`
 }
 
@@ -168,7 +168,7 @@ func cmdReview(c *ctx, confirm bool) error {
 	if err != nil {
 		return err
 	}
-	var p memcore.PendingReview
+	var p engine.PendingReview
 	if confirm {
 		p, err = c.store.Confirm(c, id)
 	} else {

@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/config"
 	"io"
 	"net"
 	"os"
@@ -26,9 +25,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/config"
+
 	"github.com/odekmem/odekmem/internal/agenthook"
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/hookproto"
-	"github.com/odekmem/odekmem/memcore"
 )
 
 // Options configure Run.
@@ -91,7 +92,7 @@ func Run(ctx context.Context, s config.Settings, o Options) error {
 		ln.Close()
 		return err
 	}
-	h := memcore.NewHook(st, memcore.HookOptions{Timeout: agenthook.HookTimeout(s, 10*time.Second)})
+	h := engine.NewHook(st, engine.HookOptions{Timeout: agenthook.HookTimeout(s, 10*time.Second)})
 	// A turn's writes run after the answer, in arrival order, on one
 	// worker: the agent's prompt does not wait for fsyncs, and turns of a
 	// session are stored in the order they came.

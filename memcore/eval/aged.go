@@ -8,8 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore"
 )
 
 // AgedFixture is the data of `odekmem eval aged` (testdata/aged/aged.json):
@@ -104,7 +104,7 @@ func RunAged(ctx context.Context, f AgedFixture, o Options) (AgedReport, error) 
 	}
 	defer os.RemoveAll(dir)
 	now := f.Now.UTC()
-	opts := memcore.Options{Config: o.Config, Now: func() time.Time { return now }}
+	opts := engine.Options{Config: o.Config, Now: func() time.Time { return now }}
 	if o.Embedder != nil {
 		emb, err := o.Embedder()
 		if err != nil {
@@ -112,7 +112,7 @@ func RunAged(ctx context.Context, f AgedFixture, o Options) (AgedReport, error) 
 		}
 		opts.Embedder = emb
 	}
-	st, err := memcore.Open(dir, opts)
+	st, err := engine.Open(dir, opts)
 	if err != nil {
 		return rep, err
 	}
@@ -122,9 +122,9 @@ func RunAged(ctx context.Context, f AgedFixture, o Options) (AgedReport, error) 
 		return rep, err
 	}
 	rep.Fingerprint = stats.Index.Fingerprint
-	reqs := make([]memcore.AddRequest, len(f.Atoms))
+	reqs := make([]engine.AddRequest, len(f.Atoms))
 	for i, a := range f.Atoms {
-		reqs[i] = memcore.AddRequest{Text: a.Text, Type: a.Type, Source: memcore.SourceUserSaid,
+		reqs[i] = engine.AddRequest{Text: a.Text, Type: a.Type, Source: engine.SourceUserSaid,
 			CreatedAt: now.Add(-time.Duration(a.AgeDays * 24 * float64(time.Hour)))}
 	}
 	results, errs, err := st.AddBatch(ctx, reqs)
@@ -146,7 +146,7 @@ func RunAged(ctx context.Context, f AgedFixture, o Options) (AgedReport, error) 
 	rep.Atoms = len(f.Atoms)
 	var top1, top3, mrr float64
 	for _, q := range f.Questions {
-		res, err := st.Search(ctx, q.Question, memcore.SearchOptions{K: 10})
+		res, err := st.Search(ctx, q.Question, engine.SearchOptions{K: 10})
 		if err != nil {
 			return rep, err
 		}

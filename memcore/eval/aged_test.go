@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/memcore/eval"
 )
 
@@ -80,7 +80,7 @@ func TestAgedRecall(t *testing.T) {
 	if rep.Top1 < 0.85 || rep.Top3 < 0.95 {
 		t.Fatalf("top-1 %.3f (target 0.85), top-3 %.3f (target 0.95)", rep.Top1, rep.Top3)
 	}
-	cfg := memcore.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.DecayHalfLifeByType = ""
 	flat, err := eval.RunAged(context.Background(), fx, eval.Options{Config: &cfg})
 	if err != nil {

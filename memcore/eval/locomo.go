@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/internal/engine"
 )
 
 // Conversation is one LoCoMo sample.
@@ -184,8 +184,8 @@ type Options struct {
 	// Categories to ask (default 1–4).
 	Categories []int
 	// Config and Embedder build each conversation's store (nil = defaults).
-	Config   *memcore.Config
-	Embedder func() (memcore.Embedder, error)
+	Config   *engine.Config
+	Embedder func() (engine.Embedder, error)
 	// Limit asks at most this many questions per conversation (0 = all).
 	Limit int
 	// Progress, when set, is called after each conversation.
@@ -256,7 +256,7 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 		}
 		err = func() error {
 			defer os.RemoveAll(dir)
-			opts := memcore.Options{Config: o.Config}
+			opts := engine.Options{Config: o.Config}
 			var asked time.Time
 			if o.Dated {
 				last := conv.LastDate()
@@ -273,7 +273,7 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 				}
 				opts.Embedder = emb
 			}
-			st, err := memcore.Open(dir, opts)
+			st, err := engine.Open(dir, opts)
 			if err != nil {
 				return err
 			}
@@ -283,7 +283,7 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 				return err
 			}
 			rep.Fingerprint = stats.Index.Fingerprint
-			reqs := make([]memcore.AddRequest, len(conv.Turns))
+			reqs := make([]engine.AddRequest, len(conv.Turns))
 			base := st.Now()
 			for i, t := range conv.Turns {
 				at := base
@@ -294,8 +294,8 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 					}
 					at = d.Add(time.Duration(t.Index) * time.Second)
 				}
-				reqs[i] = memcore.AddRequest{Text: t.Speaker + ": " + t.Text, Type: memcore.TypeFact, Source: memcore.SourceUserSaid,
-					CreatedAt: at, Context: memcore.AtomContext{SessionID: fmt.Sprintf("session_%d", t.Session), Turn: t.Index, Project: conv.ID}}
+				reqs[i] = engine.AddRequest{Text: t.Speaker + ": " + t.Text, Type: engine.TypeFact, Source: engine.SourceUserSaid,
+					CreatedAt: at, Context: engine.AtomContext{SessionID: fmt.Sprintf("session_%d", t.Session), Turn: t.Index, Project: conv.ID}}
 			}
 			results, errs, err := st.AddBatch(ctx, reqs)
 			if err != nil {
@@ -323,7 +323,7 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 				}
 				nasked++
 				t0 := time.Now()
-				res, err := st.Search(ctx, q.Question, memcore.SearchOptions{K: o.K})
+				res, err := st.Search(ctx, q.Question, engine.SearchOptions{K: o.K})
 				lat = append(lat, time.Since(t0))
 				if err != nil {
 					return err

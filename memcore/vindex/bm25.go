@@ -1,7 +1,7 @@
 package vindex
 
 import (
-	"github.com/odekmem/odekmem/memcore/internal/par"
+	"github.com/odekmem/odekmem/internal/par"
 	"math"
 	"slices"
 	"sort"

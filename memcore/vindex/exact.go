@@ -2,7 +2,7 @@ package vindex
 
 import (
 	"fmt"
-	"github.com/odekmem/odekmem/memcore/internal/par"
+	"github.com/odekmem/odekmem/internal/par"
 	"math"
 	"slices"
 	"sync"

@@ -3,7 +3,7 @@ package vindex
 import (
 	"slices"
 
-	"github.com/odekmem/odekmem/memcore/internal/par"
+	"github.com/odekmem/odekmem/internal/par"
 )
 
 // MultiSpec is one search of a multi-query pass: the query (an index into
