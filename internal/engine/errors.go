@@ -3,9 +3,9 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/disk"
 	"strconv"
 
+	"github.com/odekmem/odekmem/internal/disk"
 	"github.com/odekmem/odekmem/internal/textutil"
 )
 

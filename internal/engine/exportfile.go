@@ -3,11 +3,12 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/disk"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/odekmem/odekmem/internal/disk"
 )
 
 // ExportFile writes Export's output to a new file at path, never through a

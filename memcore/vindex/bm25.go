@@ -1,12 +1,12 @@
 package vindex
 
 import (
-	"github.com/odekmem/odekmem/internal/par"
 	"math"
 	"slices"
 	"sort"
 	"sync"
 
+	"github.com/odekmem/odekmem/internal/par"
 	"github.com/odekmem/odekmem/memcore/embed"
 )
 

@@ -2,10 +2,11 @@ package vindex
 
 import (
 	"fmt"
-	"github.com/odekmem/odekmem/internal/par"
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/odekmem/odekmem/internal/par"
 )
 
 // Exact is exact cosine search over a contiguous, row-major matrix of
