@@ -1,85 +1,17 @@
-// Package memcore is the Extended Memory library: it stores small typed
-// memories ("atoms") extracted from what a person tells their coding agent,
-// keeps anything the agent merely read in quarantine until a person
-// promotes it, and recalls the right few atoms each turn.
+// Package engine is Extended Memory's implementation: the store and its
+// files, the write transaction, trust and quarantine, extraction, recall
+// and ranking, associations, the user model and its review queue, the size
+// cap and eviction, the Hook and the memory tool.
 //
-// # An agent needs four things
+// Its API is the whole surface the odekmem binary needs (the TUI, the CLI,
+// the MCP server and the agent hooks). Agents use the small public facade
+// in package memcore, and package memcore/review for a person's acts; both
+// convert their own types to and from this package's.
 //
-//   - Open a Store on a directory with a Config (DefaultConfig, or a
-//     literal: zero fields mean the defaults). Open builds what the Config
-//     says: the embedder (Config.Embedding; nil is the offline hash
-//     embedder) and the memory LLM (Config.LLM; nil means rule-based
-//     fallbacks). Options.Embedder and Options.LLM override them. The
-//     library reads no configuration files and no environment.
-//   - NewHook is the per-turn entry point: BeforeTurn returns the blocks to
-//     inject (style guidance, user state, a return-after-break note, memory
-//     atoms); RecordUserMessage extracts atoms from the person's message,
-//     applies inline approvals ("odek, remember that …"; the name is
-//     Config.AgentName) and links associations.
-//   - NewTool is the agent's memory tool. MemoryToolSpec describes it as
-//     data (a JSON Schema; json.Marshal gives the OpenAI function object);
-//     CallJSON takes the model's arguments and returns the tool's JSON.
-//     Provenance comes from the Turn, never from the model: add_atom is
-//     user_said only when the text is the person's own words verbatim. The
-//     tool may forget or pin only what it added in the same session and
-//     cannot promote, confirm, unpin or change the user model.
-//   - Close the Hook (Hook.Close waits for or cancels its background
-//     inference), then the Store. After Close, methods return ErrClosed.
-//
-// # The Store
-//
-//   - Add and AddBatch write atoms. Every text is scanned (package scan)
-//     and secrets are redacted; user_said and user_approved atoms become
-//     live and recallable, every other source class — and an empty Source:
-//     trust is never the zero value — goes to quarantine.
-//   - Search and Recall rank by 0.6·similarity + 0.4·retention behind a
-//     min-score gate; retention is confidence × 0.5^(age/half-life) × trust
-//     (Config.HalfLifeFor gives an atom's half-life). Get and List read.
-//
-// An agent needs only what the section above names: Open, Options,
-// Config, Store.Add, Search, Recall, Get, Forget and Close, NewHook with
-// BeforeTurn, RecordUserMessage and Close, NewTool with CallJSON and
-// MemoryToolSpec, and the value types they take and return. The rest of
-// the API is for a review surface — the odekmem TUI and CLI are built on
-// exactly it — and for upkeep:
-//
-//   - The person's acts: Quarantined and Promote; SetPin and Forget;
-//     Pending, Confirm, Reject and UserModel for user-model inferences;
-//     Contradictions, DetectContradictions and ResolveContradiction;
-//     IDsWithPrefix for the short ids a person types. Undo takes back the
-//     latest act (Forget, Promote, SetPin, Confirm, Reject) of this Store
-//     value; the log is in memory and keeps the latest 256 acts.
-//   - Upkeep: Stats (sizes, counts, the index and its rebuild progress),
-//     Problems (damage found and repaired at open), Refresh, Compact,
-//     NextEvictions; Export, ExportFile and Import for JSONL backups;
-//     RecordAgentMessage and AgentSessions for hooks that run outside the
-//     agent process.
-//
-// The store is one extended/ directory in the on-disk format odek writes
-// (atoms.json, chunks/<id>.md, quarantine.json, user_model.json,
-// associations.json and a derived vector cache). Every write is atomic and
-// taken under a lock file (shared for readers, exclusive for writers); a
-// process reloads whatever another process changed before it reads or
-// writes; every file keeps the fields odekmem does not know.
-//
-// # Caveats
-//
-//   - The scanner's injection patterns are heuristics: quarantine until a
-//     person promotes is the real defence. A compromised memory LLM can
-//     still add misleading user_said atoms from the person's own message.
-//   - The size cap is enforced on an estimate of the store's allocated
-//     blocks (including the vector cache at its next snapshot); a file
-//     system with unusual block accounting can overshoot it by a block or
-//     two until the next write.
-//   - The vector cache is written every 512 changes and on Compact; after
-//     a crash, missing vectors are re-embedded from the chunk files at the
-//     next open, so open time grows with the number of unsnapshotted atoms.
-//   - odek itself does not take the store's lock, so an odek write can
-//     drop an odekmem record it did not read. odekmem re-checks its own
-//     records after each write and re-adds any dropped within ten minutes;
-//     a record dropped while no odekmem process was running is adopted
-//     from its orphan chunk at the next open, but as an untrusted
-//     quarantine entry (source class recovered), for a person to promote.
-//   - The offline hash embedder is lexical at heart; an HTTP embedder such
-//     as nomic-embed-text gives better paraphrase recall.
+// The store's on-disk format is odek's (FORMATS.md): atoms.json,
+// chunks/<id>.md, quarantine.json, user_model.json, associations.json and a
+// derived vector cache. Every write is one transaction (Store.update):
+// collected under the store's mutex and the exclusive file lock, committed
+// atomically, and reloaded from disk when a commit fails. The file layer is
+// internal/disk, the vector state internal/index.
 package engine

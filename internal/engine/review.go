@@ -27,16 +27,30 @@ func (s *Store) Confirm(ctx context.Context, pendingID string) (PendingReview, e
 }
 
 // Reject removes a pending inference without applying it and returns it.
-// Undo queues it again.
+// Undo puts the entry back as it was, even one whose field this version
+// does not know (another program, or a later odek, queued it).
 func (s *Store) Reject(ctx context.Context, pendingID string) (PendingReview, error) {
 	p, _, err := s.settlePending(ctx, pendingID, false)
 	if err == nil {
-		s.undo.push("reject "+p.Field, func(ctx context.Context) error {
-			_, _, err := s.queuePending(ctx, p)
-			return err
-		})
+		s.undo.push("reject "+p.Field, func(ctx context.Context) error { return s.requeue(ctx, p) })
 	}
 	return p, err
+}
+
+// requeue puts a settled review back in the queue unchanged: it was
+// checked when it was queued, and a person's undo is not a new inference
+// (no dedup against the model, no pending cap).
+func (s *Store) requeue(ctx context.Context, p PendingReview) error {
+	return s.update(ctx, func(t *tx) error {
+		if s.pendingIndex(p.ID) >= 0 {
+			return nil
+		}
+		m := s.model.clone()
+		m.Pending = append(m.Pending, p)
+		sortPending(m.Pending)
+		s.setModelLocked(t, m)
+		return nil
+	})
 }
 
 // settlePending removes a pending review from the queue, first applying

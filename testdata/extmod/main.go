@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 
 	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/review"
 )
 
 func main() {
@@ -129,7 +130,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
-	hook := memcore.NewHook(st, memcore.HookOptions{})
+	hook := memcore.NewHook(st)
 
 	// Turn 1: the person states a decision.
 	turn := memcore.Turn{Message: "We decided to use PostgreSQL for the ledger.", SessionID: "s1", Project: "/src/payments-api"}
@@ -198,7 +199,35 @@ func run() error {
 		return fmt.Errorf("BeforeTurn recalled nothing: %+v", tc)
 	}
 	fmt.Println("recall block atoms:", len(tc.Memory.Atoms))
-	stats, err := st.Stats()
+	// The person's side (package review), as an agent's own "memory
+	// promote" command would use it: the quarantined tool proposal is not
+	// recalled until the person promotes it, and undo takes that back.
+	rv := review.For(st)
+	quarantined, err := rv.Quarantined()
+	if err != nil || len(quarantined) != 1 || !strings.Contains(quarantined[0].Text, "password") {
+		return fmt.Errorf("quarantine %+v: %v", quarantined, err)
+	}
+	wiki := func() bool {
+		res, _ := st.Search(ctx, "where is the production password", memcore.SearchOptions{})
+		for _, r := range res {
+			if r.Atom.ID == quarantined[0].ID {
+				return true
+			}
+		}
+		return false
+	}
+	if wiki() {
+		return fmt.Errorf("a quarantined proposal was recalled")
+	}
+	promoted, err := rv.Promote(ctx, quarantined[0].ID)
+	if err != nil || promoted.SourceClass != memcore.SourceUserApproved || !wiki() {
+		return fmt.Errorf("promote %+v: %v", promoted, err)
+	}
+	if label, err := rv.Undo(ctx); err != nil || wiki() {
+		return fmt.Errorf("undo %q: %v", label, err)
+	}
+	fmt.Println("review: promote, then undo:", len(quarantined), "quarantined")
+	stats, err := rv.Stats()
 	if err != nil {
 		return fmt.Errorf("stats: %w", err)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package memcore_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Example_quickStart is the README's quick start, compiled and run; the
@@ -26,20 +26,20 @@ func Example_quickStart() {
 
 	// quick start: begin
 	ctx := context.Background()
-	cfg := engine.DefaultConfig()
+	cfg := memcore.DefaultConfig()
 	// Optional, any OpenAI-compatible endpoint (Ollama here); without them
 	// memcore uses rule-based extraction and the offline hash embedder:
-	// cfg.LLM = &engine.LLMConfig{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5:7b"}
-	// cfg.Embedding = &engine.EmbeddingConfig{Provider: "http", BaseURL: "http://localhost:11434/v1", Model: "nomic-embed-text"}
-	st, err := engine.Open(dir, engine.Options{Config: &cfg})
+	// cfg.LLM = &memcore.LLMConfig{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5:7b"}
+	// cfg.Embedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: "http://localhost:11434/v1", Model: "nomic-embed-text"}
+	st, err := memcore.Open(dir, memcore.Options{Config: &cfg})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer st.Close()
-	hook := engine.NewHook(st, engine.HookOptions{})
+	hook := memcore.NewHook(st)
 	defer hook.Close(ctx) // deferred last, runs first: the Hook closes before its Store
 
-	turn := engine.Turn{Message: "We decided to use PostgreSQL for the ledger.", SessionID: "s1", Project: "/src/payments-api"}
+	turn := memcore.Turn{Message: "We decided to use PostgreSQL for the ledger.", SessionID: "s1", Project: "/src/payments-api"}
 	// Before calling the main model: inject tc.Blocks into the system
 	// prompt and send tc.Message (pronoun resolved) as the user message.
 	tc := hook.BeforeTurn(ctx, turn)
@@ -53,10 +53,10 @@ func Example_quickStart() {
 	}
 	fmt.Println("blocks before this turn:", len(tc.Blocks))
 
-	// The agent's memory tool: its schema is data (engine.MemoryToolSpec(),
+	// The agent's memory tool: its schema is data (memcore.MemoryToolSpec(),
 	// a JSON Schema; json.Marshal of it is the OpenAI function object).
 	// CallJSON takes the model's arguments; provenance comes from the turn.
-	tool := engine.NewTool(st) // one per agent process: it remembers what it proposed per session
+	tool := memcore.NewTool(st) // one per agent process: it remembers what it proposed per session
 	out := tool.CallJSON(ctx, []byte(`{"action":"search_atoms","query":"which database for the ledger"}`), turn)
 	var res struct {
 		OK bool `json:"ok"`
@@ -65,7 +65,7 @@ func Example_quickStart() {
 	fmt.Println("tool ok:", res.OK)
 
 	// A later turn recalls it.
-	next := hook.BeforeTurn(ctx, engine.Turn{Message: "which database does the ledger use?", SessionID: "s1", Project: "payments-api"})
+	next := hook.BeforeTurn(ctx, memcore.Turn{Message: "which database does the ledger use?", SessionID: "s1", Project: "payments-api"})
 	for _, a := range next.Memory.Atoms {
 		fmt.Println("recalled:", a.Atom.Type, a.Atom.Text)
 	}

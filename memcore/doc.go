@@ -1,0 +1,72 @@
+// Package memcore is the Extended Memory library for coding agents: it
+// stores small typed memories ("atoms") extracted from what a person tells
+// their agent, keeps anything the agent merely read (tool output, files,
+// web pages, MCP results, subagents) in quarantine until a person promotes
+// it, and recalls the right few atoms each turn.
+//
+// # An agent needs four things
+//
+//   - Open a Store on a directory with a Config (DefaultConfig, or a
+//     literal: zero fields mean the defaults). Open builds what the Config
+//     says: the embedder (Config.Embedding; nil is the offline hash
+//     embedder) and the memory LLM (Config.LLM; nil means rule-based
+//     fallbacks). Options.Embedder and Options.LLM override them. The
+//     library reads no configuration files and no environment.
+//   - NewHook is the per-turn entry point: BeforeTurn returns the blocks to
+//     inject (style guidance, user state, a return-after-break note, memory
+//     atoms); RecordUserMessage extracts atoms from the person's message,
+//     applies inline approvals ("odek, remember that …"; the name is
+//     Config.AgentName) and links associations.
+//   - NewTool is the agent's memory tool. MemoryToolSpec describes it as
+//     data (a JSON Schema; json.Marshal gives the OpenAI function object);
+//     CallJSON takes the model's arguments and returns the tool's JSON.
+//     Provenance comes from the Turn, never from the model: add_atom is
+//     user_said only when the text is the person's own words verbatim. The
+//     tool may forget or pin only what it added in the same session and
+//     cannot promote, confirm, unpin or change the user model.
+//   - Close the Hook (it waits for or cancels its background inference),
+//     then the Store. After Close, methods return ErrClosed.
+//
+// Store.Add, Search, Recall, Get and Forget serve an agent that manages
+// memories itself. Add scans every text and redacts secrets before
+// anything touches disk; only SourceUserSaid and SourceUserApproved atoms
+// become live, and an empty Source is untrusted: trust is never the zero
+// value. Search and Recall rank by 0.6·similarity + 0.4·retention behind a
+// min-score gate, where retention is confidence × 0.5^(age/half-life) ×
+// trust.
+//
+// What a person does with their memory (promote or forget quarantined
+// atoms, pin, confirm or reject user-model inferences, resolve
+// contradictions, undo, compact, export and import) is package
+// memcore/review, for an agent that offers such commands itself; the
+// odekmem binary is the ready-made review surface (a TUI and a scriptable
+// CLI).
+//
+// The store is one extended/ directory in the on-disk format odek writes
+// (atoms.json, chunks/<id>.md, quarantine.json, user_model.json,
+// associations.json and a derived vector cache). Every write is atomic and
+// taken under a lock file (shared for readers, exclusive for writers); a
+// process reloads whatever another process changed before it reads or
+// writes; every file keeps the fields odekmem does not know.
+//
+// # Caveats
+//
+//   - The scanner's injection patterns are heuristics: quarantine until a
+//     person promotes is the real defence. A compromised memory LLM can
+//     still add misleading user_said atoms from the person's own message.
+//   - The size cap is enforced on an estimate of the store's allocated
+//     blocks (including the vector cache at its next snapshot); a file
+//     system with unusual block accounting can overshoot it by a block or
+//     two until the next write.
+//   - The vector cache is written every 512 changes and on Compact; after
+//     a crash, missing vectors are re-embedded from the chunk files at the
+//     next open, so open time grows with the number of unsnapshotted atoms.
+//   - odek itself does not take the store's lock, so an odek write can
+//     drop an odekmem record it did not read. odekmem re-checks its own
+//     records after each write and re-adds any dropped within ten minutes;
+//     a record dropped while no odekmem process was running is adopted
+//     from its orphan chunk at the next open, but as an untrusted
+//     quarantine entry (source class recovered), for a person to promote.
+//   - The offline hash embedder is lexical at heart; an HTTP embedder such
+//     as nomic-embed-text gives better paraphrase recall.
+package memcore
