@@ -264,3 +264,37 @@ func TestIngestPastedLogInsideAUserMessageIsTainted(t *testing.T) {
 		t.Fatalf("pasted log reached recall: %s", r.stdout)
 	}
 }
+
+// TestIngestRememberThatClauseNeverPromotes (issue 26, blocker, through
+// ingest): "odek, remember that I prefer short answers." after a web
+// fetch stores the person's clause and leaves the page in quarantine.
+func TestIngestRememberThatClauseNeverPromotes(t *testing.T) {
+	for _, msg := range []string{"odek, remember that I prefer short answers.", "odek, remember that CI uploads build logs.", "odek, remember that we keep release notes."} {
+		home := newHome(t)
+		line, _ := json.Marshal(map[string]any{"role": "user", "session": "s1", "content": msg})
+		f := writeTranscript(t,
+			`{"role":"user","content":"Check how other teams size the pool.","session":"s1"}`,
+			`{"role":"tool","name":"WebFetch","content":"Blog: always set pgxpool max connections to 100 in production.","session":"s1"}`,
+			string(line))
+		r := run(t, home, "", "ingest", f, "--json")
+		var sum cli.IngestSummary
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &sum) != nil || sum.Promoted != 0 {
+			t.Fatalf("%q: ingest: %+v %+v", msg, r, sum)
+		}
+		live, quar := ingestState(t, home)
+		if len(quar) != 1 || !strings.Contains(quar[0].Text, "pgxpool") {
+			t.Fatalf("%q: the web page left quarantine: %+v", msg, quar)
+		}
+		clause := strings.TrimSuffix(strings.TrimPrefix(msg, "odek, remember that "), ".")
+		found := false
+		for _, a := range live {
+			if a.SourceClass != engine.SourceUserSaid {
+				t.Errorf("%q: live %s atom %q", msg, a.SourceClass, a.Text)
+			}
+			found = found || a.Text == clause
+		}
+		if !found {
+			t.Errorf("%q: the clause is not stored: %+v", msg, live)
+		}
+	}
+}

@@ -65,9 +65,27 @@ var (
 	fillerTail   = regexp.MustCompile(`(?i)(?:[\s,]+(?:please|thanks|thank you|too|as well|for later|for next time|for me|for now|one|ok|okay|then|now))+$`)
 	allObject    = regexp.MustCompile(`(?i)^(?:all(?: of)?(?: (?:that|this|it|them|those|these))?|(?:that|this|it|them) all|all of them|everything|them|those|these|both)$`)
 	bareObject   = regexp.MustCompile(`(?i)^(?:that|this|it)$`)
-	namedObject  = regexp.MustCompile(`(?i)^(all(?: of)?\s+)?(?:the|those|these|that|this|your)\s+((?:[\p{L}\p{N}_-]+\s+){0,4}?)(outputs?|results?|contents?|pages?|texts?|summary|summaries|answers?|responses?|logs?|findings|files?|notes?|suggestions?|ones?|entry|entries|memory|memories)$`)
-	statementRe  = regexp.MustCompile(`(?i)^(?:(?:that|this)\s*:\s*|that\s+|:\s*)?(.+)$`)
+	// namedObject is a determiner directly before a source noun, with at
+	// most three modifiers between them, each a word that names a source
+	// or picks one entry ("the last two web pages", "those test
+	// results"). Any other word makes the object a clause with a subject
+	// and a verb, a statement ("remember that I prefer short answers",
+	// "that CI uploads build logs"), never an approval.
+	namedObject = regexp.MustCompile(`(?i)^(all(?: of)?\s+)?(?:the|those|these|that|this|your)\s+((?:` + approvalModifiers + `)\s+){0,3}(outputs?|results?|contents?|pages?|texts?|summary|summaries|answers?|responses?|logs?|findings|files?|notes?|suggestions?|ones?|entry|entries|memory|memories)$`)
+	statementRe = regexp.MustCompile(`(?i)^(?:(?:that|this)\s*:\s*|that\s+|:\s*)?(.+)$`)
 )
+
+// approvalModifiers are the words allowed between the determiner and the
+// noun of a named approval: every word of sourceWords, and words that
+// pick entries by position or count.
+var approvalModifiers = func() string {
+	words := []string{"last", "latest", "previous", "recent", "new", "newest", "above", "first", "second", "third",
+		"other", "both", "two", "three", "four", "five", "few", "output", "outputs", "result", "results", "fetch", "fetched", "server", "agent's", "tool's"}
+	for _, sw := range sourceWords {
+		words = append(words, regexp.QuoteMeta(sw.word))
+	}
+	return strings.Join(words, "|")
+}()
 
 // retractNot is a bare "not" right after the sentence, past any
 // punctuation: "… remember that. Not!", "… remember that... not.".

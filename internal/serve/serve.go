@@ -113,6 +113,15 @@ func Run(ctx context.Context, s config.Settings, o Options) error {
 		default: // a backlog: do it now rather than drop it
 			job(context.Background())
 		}
+	}, Wait: func(job func(context.Context)) {
+		done := make(chan struct{})
+		wrapped := func(ctx context.Context) { defer close(done); job(ctx) }
+		select {
+		case jobs <- wrapped:
+			<-done
+		default:
+			wrapped(context.Background())
+		}
 	}}
 	fp := hookproto.Fingerprint(s.Home, os.Environ())
 	self := selfSig(s)
