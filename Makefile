@@ -27,11 +27,11 @@ cross:
 # Benchmarks quoted in BENCHMARKS.md (about 15 minutes on 2 cores; the
 # 18k and 100k fixtures are built once per run). Output in bench.out.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./memcore/vindex/ ./memcore/embed/ ./memcore/scan/ ./views/ 2>&1 | tee bench.out
-	$(GO) test -run '^$$' -bench 'Open|List|AddDurable|BatchIngest|Recall|HookTurn|ImportLines' -benchtime 20x -timeout 60m ./internal/engine/ 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./internal/vindex/ ./memcore/embed/ ./internal/scan/ ./views/ 2>&1 | tee bench.out
+	$(GO) test -run '^$$' -bench 'Open|List|AddDurable|BatchIngest|Recall|HookTurn|ImportLines' -benchtime 20x -timeout 60m ./memcore/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench FirstFrame -benchtime 5x -timeout 30m ./tui/ 2>&1 | tee -a bench.out
-	ODEKMEM_CAPACITY=1 $(GO) test -run TestCapacity -v -count=1 -timeout 30m ./internal/engine/ 2>&1 | tee -a bench.out
-	$(GO) test -run 'TestCorpus|TestCredentialsSynthetic$$' -v -count=1 ./memcore/scan/ 2>&1 | grep -v '^    ---' | tee -a bench.out
+	ODEKMEM_CAPACITY=1 $(GO) test -run TestCapacity -v -count=1 -timeout 30m ./memcore/ 2>&1 | tee -a bench.out
+	$(GO) test -run 'TestCorpus|TestCredentialsSynthetic$$' -v -count=1 ./internal/scan/ 2>&1 | grep -v '^    ---' | tee -a bench.out
 	$(GO) run . eval locomo testdata/data/locomo/locomo-dev.json --dated 2>&1 | tee -a bench.out
 	$(GO) run . eval aged 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench HookEndToEnd -benchtime 30x -timeout 60m ./internal/agenthook/ 2>&1 | tee -a bench.out
@@ -51,6 +51,6 @@ lint:
 
 # Longer fuzzing of every parser (not part of make test).
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzLoadAtoms -fuzztime 30s ./internal/engine/
-	$(GO) test -run '^$$' -fuzz FuzzScanZeroWidth -fuzztime 30s ./memcore/scan/
+	$(GO) test -run '^$$' -fuzz FuzzLoadAtoms -fuzztime 30s ./memcore/
+	$(GO) test -run '^$$' -fuzz FuzzScanZeroWidth -fuzztime 30s ./internal/scan/
 	$(GO) test -run '^$$' -fuzz FuzzParseArray -fuzztime 30s ./memcore/llm/

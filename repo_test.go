@@ -39,3 +39,37 @@ func TestRepositoryStandsAlone(t *testing.T) {
 		}
 	}
 }
+
+// frontEnds are the packages that ship odekmem's surfaces: they use the
+// same API an agent author gets (memcore, memcore/review) and helpers
+// that sit beside it, never the mechanisms below memcore.
+var frontEnds = []string{".", "./tui", "./views", "./keymap", "./theme", "./internal/cli", "./internal/mcpserver",
+	"./internal/agenthook", "./internal/serve", "./internal/agentsetup", "./internal/config", "./cmd/odekmem-hook"}
+
+// belowMemcore are memcore's own mechanisms: the store's files, the vector
+// state, the worker pool and the index engines.
+var belowMemcore = []string{"internal/disk", "internal/index", "internal/par", "internal/vindex"}
+
+// TestFrontEndsUseThePublicAPI fails when a front end imports one of
+// memcore's mechanisms directly: if a front end needs something, the
+// public API grows.
+func TestFrontEndsUseThePublicAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", append([]string{"list", "-f", "{{.ImportPath}}: {{join .Imports \" \"}}"}, frontEnds...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	const mod = "github.com/odekmem/odekmem/"
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, ": ")
+		for _, imp := range strings.Fields(imports) {
+			for _, below := range belowMemcore {
+				if imp == mod+below {
+					t.Errorf("%s imports %s, below memcore's public API", pkg, below)
+				}
+			}
+		}
+	}
+}

@@ -35,12 +35,20 @@
 // min-score gate, where retention is confidence × 0.5^(age/half-life) ×
 // trust.
 //
-// What a person does with their memory (promote or forget quarantined
+// What a person does with their memory — promote or forget quarantined
 // atoms, pin, confirm or reject user-model inferences, resolve
-// contradictions, undo, compact, export and import) is package
-// memcore/review, for an agent that offers such commands itself; the
-// odekmem binary is the ready-made review surface (a TUI and a scriptable
-// CLI).
+// contradictions — are Store methods that each return the Undo of what
+// they did; package memcore/review runs them for one person and keeps the
+// history that undo walks back. Never hand these to a model: the model
+// gets the Tool. The odekmem binary is the ready-made review surface (a
+// TUI and a scriptable CLI) and uses exactly this API.
+//
+// # Inside
+//
+// Every write is one transaction (Store.update): collected under the
+// store's mutex and the exclusive file lock, committed atomically, and
+// reloaded from disk when a commit fails. The file layer is internal/disk,
+// the vector state internal/index.
 //
 // The store is one extended/ directory in the on-disk format odek writes
 // (atoms.json, chunks/<id>.md, quarantine.json, user_model.json,

@@ -2,24 +2,39 @@ package memcore
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/bridge"
-	"github.com/odekmem/odekmem/internal/engine"
-	"github.com/odekmem/odekmem/internal/mirror"
-	"github.com/odekmem/odekmem/memcore/embed"
-	"github.com/odekmem/odekmem/memcore/guard"
-	"github.com/odekmem/odekmem/memcore/llm"
+	"github.com/odekmem/odekmem/internal/disk"
+	"github.com/odekmem/odekmem/internal/guard"
+	"github.com/odekmem/odekmem/internal/index"
+	"github.com/odekmem/odekmem/internal/scan"
 )
 
-// Embedder turns text into L2-normalised vectors; see package embed.
-type Embedder = embed.Embedder
+// File names inside the store directory (FORMATS.md).
+const (
+	fileAtoms        = "atoms.json"
+	fileQuarantine   = "quarantine.json"
+	fileUserModel    = "user_model.json"
+	fileAssoc        = "associations.json"
+	fileAssocKinds   = "associations_kinds.json"
+	fileVectorsMeta  = "vectors_meta.json"
+	fileLockName     = ".lock"
+	dirChunks        = "chunks"
+	dirCorrupt       = "corrupt"
+	chunkExt         = ".md"
+	maxChunkReadSize = 1 << 20
+)
 
-// LLMClient is the memory LLM: one chat-completion call. Agents can hand
-// in their own client; see package llm for the OpenAI-compatible one.
-type LLMClient = llm.Client
-
-// Options configure Open.
+// Options configures Open. Open builds what the Config says (the embedder
+// from Config.Embedding, the memory LLM from Config.LLM); Embedder and LLM
+// override those. The zero Options is a store with DefaultConfig(), the
+// offline hash embedder and no LLM.
 type Options struct {
 	// Config is memory.extended; nil means DefaultConfig(), and zero
 	// fields of a literal Config take their defaults (see Config).
@@ -31,93 +46,435 @@ type Options struct {
 	Embedder Embedder
 	// LLM, when set, is used instead of the one Config.LLM names.
 	LLM LLMClient
-	// Guard is an optional second opinion (package guard) on text the
-	// local scanner passes on a tainted or inferred path. nil means none.
+	// Guard is the optional second opinion (memcore/guard): text the local
+	// scanner passes on a tainted or inferred path, and every promote of
+	// a flagged entry, gets its verdict. nil means none.
 	Guard *guard.Guard
 	// LockTimeout bounds the wait for the store's lock file while another
-	// process holds it; zero means 30 s.
+	// process holds it; zero means DefaultLockTimeout (30 s).
 	LockTimeout time.Duration
 }
 
-// Store is one Extended Memory store: a directory in the format odek
-// writes. Its methods are safe for concurrent use, and other processes
-// (odek, odekmem, a second agent) may use the same directory at once.
-type Store struct {
-	e *engine.Store
+// Problem is one piece of damage found while opening or reloading a store.
+type Problem struct {
+	File    string `json:"file"`
+	Problem string `json:"problem"`
+	Action  string `json:"action"`
 }
 
-func init() {
-	bridge.Engine = func(v any) *engine.Store {
-		if s, ok := v.(*Store); ok && s != nil {
-			return s.e
-		}
-		return nil
-	}
+func (p Problem) String() string {
+	return fmt.Sprintf("%s: %s (%s)", p.File, p.Problem, p.Action)
 }
 
-// Open opens the store in dir (the extended/ directory of odek's memory,
-// usually ~/.odek/memory/extended), creating it if needed, and builds the
-// embedder and memory LLM the Config names unless Options overrides them.
-// Damage never prevents opening: intact atoms load and damaged files are
-// moved into dir/corrupt/. A bad Config value is ErrInvalidConfig naming
-// the field.
-func Open(dir string, opts Options) (*Store, error) {
-	eo := engine.Options{Now: opts.Now, Embedder: opts.Embedder, LLM: opts.LLM, Guard: opts.Guard, LockTimeout: opts.LockTimeout}
-	if opts.Config != nil {
-		c, err := opts.Config.engine()
-		if err != nil {
-			return nil, err
-		}
-		eo.Config = &c
-	}
-	e, err := engine.Open(dir, eo)
+// QuarantinedAtom is an atom held back from recall until a person promotes
+// it, with why and since when.
+type QuarantinedAtom struct {
+	Atom
+	QuarantinedAt time.Time `json:"quarantined_at"`
+	Reason        string    `json:"reason"`
+	// orig is the entry as read from quarantine.json, for its unknown
+	// fields.
+	orig []byte
+}
+
+// quarEntry is a QuarantinedAtom in quarantine.json, with the unknown
+// fields it was read with.
+type quarEntry QuarantinedAtom
+
+// MarshalJSON writes the entry with the unknown fields it was read with.
+func (q quarEntry) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(QuarantinedAtom(q))
 	if err != nil {
 		return nil, err
 	}
-	return &Store{e: e}, nil
+	return keepUnknown(b, q.orig, schemaOf(reflect.TypeFor[QuarantinedAtom]())), nil
 }
 
-// Add stores one atom. Its text is scanned and its secrets redacted
-// before anything touches disk; a trusted source (SourceUserSaid,
-// SourceUserApproved) makes it live and recallable unless the scanner
-// blocks it, every other source puts it in quarantine (AddResult says
-// which, and why). A text matching a live atom refreshes that atom.
-func (s *Store) Add(ctx context.Context, req AddRequest) (AddResult, error) {
-	r, err := s.e.Add(ctx, mirror.Convert[engine.AddRequest](req))
-	return mirror.Convert[AddResult](r), err
+// ExpiresAt is when the TTL removes the entry; zero when TTL is disabled.
+func (q QuarantinedAtom) ExpiresAt(ttlDays float64) time.Time {
+	if ttlDays <= 0 {
+		return time.Time{}
+	}
+	return q.QuarantinedAt.Add(time.Duration(ttlDays * 24 * float64(time.Hour)))
 }
 
-// Search returns the live atoms most relevant to query, best first, ranked
-// by 0.6·similarity + 0.4·retention behind the min-score gate. Quarantined
-// atoms are never searched.
-func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([]Scored, error) {
-	r, err := s.e.Search(ctx, query, mirror.Convert[engine.SearchOptions](opts))
-	return mirror.Convert[[]Scored](r), err
+type entry struct {
+	atom Atom
+	raw  []byte // record bytes as laid out inside atoms.json; nil → marshal
+	orig []byte // the record as read, for its unknown fields (nil: ours)
+	norm string // textutil.Normalize(atom.Text), computed on first use
+
+	// Incremental size accounting (see track).
+	recLen, cacheLen int64
+	tracked          bool
 }
 
-// Recall is Search shaped for a prompt: the atoms that fit
-// memory_budget_chars, rescanned, as the text block to inject.
-func (s *Store) Recall(ctx context.Context, message string, opts SearchOptions) (Block, error) {
-	b, err := s.e.Recall(ctx, message, mirror.Convert[engine.SearchOptions](opts))
-	return mirror.Convert[Block](b), err
+// sizes is the store's allocated-size accounting: per-file usage, and
+// incremental counts of what the live atoms add to atoms.json and to the
+// vector cache and what each quarantine entry adds to quarantine.json
+// (see projectedLocked).
+type sizes struct {
+	usage                map[string]int64 // rel path → allocated bytes
+	usageSum             int64            // sum of usage
+	recBytes, cacheBytes int64
+	quarSizes            map[*QuarantinedAtom]int64
+	blockSz              int64 // the file system's allocation unit
 }
 
-// Get returns an atom by id, live or quarantined (quarantined is then
-// true: it is never recalled until a person promotes it). An unknown id
-// is ErrNotFound, a string that cannot be an id ErrInvalidID.
-func (s *Store) Get(id string) (a Atom, quarantined bool, err error) {
-	ea, q, err := s.e.Get(id)
-	return mirror.Convert[Atom](ea), q != nil, err
+// derived are indexes over the live atoms, rebuilt on demand.
+type derived struct {
+	normIdx  map[string]*entry // normalised text → newest live atom; nil = rebuild
+	normDups int               // texts held by more than one live atom
+
+	// evictIdx holds the live atoms by ascending retention, one list per
+	// half-life (atoms of one half-life keep their order as time passes;
+	// atoms of different half-lives do not); nil = rebuild.
+	evictIdx   map[float64][]*entry
+	evictStale int // entries in evictIdx that left the store
 }
 
-// Forget removes an atom, live or quarantined, with its chunk, vector and
-// links.
-func (s *Store) Forget(ctx context.Context, id string) error {
-	_, _, err := s.e.Forget(ctx, id)
+// Store is an open extended-memory directory. All methods are safe for
+// concurrent use, within a process and across processes sharing the
+// directory: a reader holds the store's lock file shared and a writer
+// exclusively (flock, LockFileEx on Windows), and each reloads whatever
+// another process changed before it reads or modifies anything.
+type Store struct {
+	dir  string
+	cfg  Config
+	hl   halfLifeTable // cfg's half-life per atom type
+	now  func() time.Time
+	opts Options
+
+	mu      sync.RWMutex
+	files   *disk.Dir // the store's files: reads, atomic writes, corrupt/
+	lock    *disk.Lock
+	closed  bool
+	closing bool // Close has begun: no new background work starts
+
+	order []*entry
+	byID  map[string]*entry
+	quar  []*QuarantinedAtom
+	model UserModel
+	graph *assocGraph
+	// contra are the recorded contradictions (contradictions.json).
+	contra []Contradiction
+
+	sigs  map[string]disk.Sig
+	gen   uint64  // write generation last seen in the lock file
+	size  sizes   // allocated-size accounting
+	dup   derived // the duplicate and eviction indexes
+	wrote bool    // a file changed during the current write
+
+	problems []Problem
+	reported map[string]bool
+
+	vec *index.State
+
+	chunkNames map[string]bool  // chunk file names seen by the last repairing load
+	chunkSize  map[string]int64 // their allocated sizes (during that load)
+
+	bg sync.WaitGroup // background compactions
+
+	verdicts scan.Verdicts // the final scan's verdicts before text reaches a prompt
+
+	// own holds the live atoms this process wrote in the last ownWindow,
+	// to re-add any that a writer without the lock (odek) drops by
+	// rewriting atoms.json from an older read (see readdOwnLocked).
+	own map[string]*ownRecord
+	// assocExtra holds members of associations.json that are not link
+	// lists (another writer's), written back as read.
+	assocExtra   map[string]json.RawMessage
+	readdPending bool // a non-repairing load re-added some: write them
+}
+
+// Dir is the store directory (…/memory/extended).
+func (s *Store) Dir() string { return s.dir }
+
+// Config is the configuration the store was opened with.
+func (s *Store) Config() Config { return s.cfg }
+
+// Open opens (creating if needed) the store in dir. Damage never prevents
+// opening: intact atoms load, damaged pieces are moved into dir/corrupt/
+// and reported by Problems.
+func Open(dir string, opts Options) (*Store, error) {
+	cfg := DefaultConfig()
+	if opts.Config != nil {
+		cfg = opts.Config.withDefaults()
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	emb := opts.Embedder
+	if emb == nil {
+		var ec EmbeddingConfig
+		if cfg.Embedding != nil {
+			ec = *cfg.Embedding
+		}
+		var err error
+		if emb, err = NewEmbedder(ec); err != nil {
+			return nil, err
+		}
+	}
+	if opts.LLM == nil && cfg.LLM != nil {
+		var err error
+		if opts.LLM, err = newLLM(*cfg.LLM); err != nil {
+			return nil, err
+		}
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	s := &Store{dir: dir, cfg: cfg, hl: cfg.halfLifeTable(), now: now, opts: opts, byID: map[string]*entry{}, graph: newAssocGraph(),
+		sigs: map[string]disk.Sig{}, size: sizes{usage: map[string]int64{}, blockSz: 4096}, reported: map[string]bool{}}
+	s.files = &disk.Dir{Path: dir, Now: now, Report: s.report, Changed: func() { s.wrote = true }}
+	// Only the directory itself: chunks/ is checked (never followed as a
+	// link) before the first load creates it.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create store %s: %w", dir, err)
+	}
+	// The directory is checked before anything is written into it: a
+	// store of another user, or one left writable by others, is refused
+	// without a lock file of ours appearing in it (the sweep under the
+	// lock checks it again with everything else).
+	if err := s.checkDirLocked(dir, true, false); err != nil {
+		return nil, err
+	}
+	l, err := openLock(filepath.Join(dir, fileLockName), opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	s.lock = l
+	s.vec = index.New(cfg.Index, emb)
+	if err := s.lock.Lock(context.Background(), true); err != nil {
+		l.Close()
+		return nil, err
+	}
+	s.gen = s.lock.Generation()
+	s.startVectorLoad()
+	err = s.loadAllLocked(true)
+	s.finishVectorLoad()
+	s.lock.Unlock()
+	if err == nil {
+		// Without the file lock: filling the index may embed texts the
+		// cache lacks (a network call with an HTTP embedder).
+		err = s.vec.Open(context.Background(), liveAtoms{s})
+	}
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close waits for the store's background work (a compaction, an index
+// build), then releases the lock file. Afterwards every method that reads
+// or writes the store returns ErrClosed (Dir, Config, Now and Problems
+// still answer). A Hook over the store must be closed first (Hook.Close).
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed || s.closing {
+		s.mu.Unlock()
+		return nil
+	}
+	// Background compactions start only inside a write, under mu, while
+	// the store is not closing: none starts after this, and one already
+	// started runs to its end.
+	s.closing = true
+	s.mu.Unlock()
+	s.bg.Wait()
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.vec.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lock.Close()
+}
+
+func (s *Store) isClosed() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.closed
+}
+
+// Problems returns the damage found since open, each reported once.
+func (s *Store) Problems() []Problem {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append([]Problem(nil), s.problems...)
+}
+
+func (s *Store) report(file, problem, action string) {
+	key := file + "\x00" + problem
+	if s.reported[key] {
+		return
+	}
+	s.reported[key] = true
+	s.problems = append(s.problems, Problem{File: file, Problem: problem, Action: action})
+}
+
+func (s *Store) tracked() []string {
+	return []string{fileAtoms, fileQuarantine, fileUserModel, fileAssoc, fileAssocKinds, fileContradictions}
+}
+
+// changedLocked reports whether any tracked file differs from what this
+// process last read or wrote.
+func (s *Store) changedLocked() bool {
+	if s.lock.Generation() != s.gen {
+		return true
+	}
+	for _, f := range s.tracked() {
+		if disk.StatSig(filepath.Join(s.dir, f)) != s.sigs[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// syncLocked reloads the metadata from disk when another process changed
+// the store and reports whether it did; the caller then reconciles the
+// vector index (reconcileVectorsLocked) after releasing the file lock, because
+// that may embed texts, a network call with an HTTP embedder. The caller
+// holds s.mu (write) and the file lock.
+func (s *Store) syncLocked(repair bool) (bool, error) {
+	if !s.changedLocked() {
+		return false, nil
+	}
+	s.gen = s.lock.Generation()
+	if err := s.loadAllLocked(repair); err != nil {
+		return true, err
+	}
+	return true, nil
+}
+
+// withWriteCtx runs fn holding the process mutex and the exclusive file
+// lock, after reloading anything another process changed; the wait for the
+// file lock ends with ctx. The vector index catches up with such a reload
+// after both locks are released, with ctx: until then write-time dedup may
+// miss the other process's atoms, which is all. Writes go through update,
+// which runs fn with a tx.
+func (s *Store) withWriteCtx(ctx context.Context, fn func() error) error {
+	embed, err := s.withWriteLocked(ctx, fn)
+	if cerr := s.vec.CatchUp(ctx, embed); err == nil {
+		err = cerr
+	}
 	return err
 }
 
-// Close waits for the store's background work, then releases it; close
-// every Hook over the store first. Afterwards every method returns
-// ErrClosed.
-func (s *Store) Close() error { return s.e.Close() }
+func (s *Store) withWriteLocked(ctx context.Context, fn func() error) (func(context.Context) error, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	if err := s.lock.Lock(ctx, true); err != nil {
+		return nil, err
+	}
+	s.wrote = false
+	reloaded, err := s.syncLocked(true)
+	if err == nil {
+		err = fn()
+	}
+	// Whatever was written (even by a write that failed half-way), other
+	// processes must reload before their next read-modify-write.
+	if s.wrote {
+		s.gen = s.lock.Bump()
+	}
+	s.lock.Unlock()
+	var embed func(context.Context) error
+	if reloaded || s.vec.Stale() {
+		var rerr error
+		if embed, rerr = s.reconcileVectorsLocked(); err == nil {
+			err = rerr
+		}
+	}
+	return embed, err
+}
+
+// Refresh reloads the store if another process changed it and reports
+// whether anything changed (every read reloads anyway: Refresh is for a
+// surface that redraws only on change). Methods without a ctx wait for the
+// lock up to Options.LockTimeout.
+func (s *Store) Refresh() (bool, error) { return s.refresh(context.Background()) }
+
+// refresh is Refresh whose waits (the shared file lock, the embedding of
+// atoms another process added) end with ctx.
+func (s *Store) refresh(ctx context.Context) (bool, error) {
+	changed, embed, err := s.refreshLocked(ctx)
+	if cerr := s.vec.CatchUp(ctx, embed); err == nil {
+		err = cerr
+	}
+	return changed, err
+}
+
+func (s *Store) refreshLocked(ctx context.Context) (bool, func(context.Context) error, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false, nil, ErrClosed
+	}
+	if !s.changedLocked() {
+		if s.vec.Stale() {
+			embed, err := s.reconcileVectorsLocked()
+			return false, embed, err
+		}
+		return false, nil, nil
+	}
+	if err := s.lock.Lock(ctx, false); err != nil {
+		return false, nil, err
+	}
+	if !s.changedLocked() {
+		s.lock.Unlock()
+		return false, nil, nil
+	}
+	s.gen = s.lock.Generation()
+	err := s.loadAllLocked(false)
+	s.lock.Unlock()
+	if err != nil {
+		return false, nil, err
+	}
+	if s.readdPending {
+		// Atoms of ours another writer dropped: write them back now.
+		if err := s.lock.Lock(ctx, true); err != nil {
+			return true, nil, err
+		}
+		s.wrote = false
+		s.readdPending = false
+		if _, err = s.syncLocked(true); err == nil && s.readdPending {
+			err = s.writeAtomsLocked()
+		}
+		s.readdPending = false
+		if s.wrote {
+			s.gen = s.lock.Bump()
+		}
+		s.lock.Unlock()
+		if err != nil {
+			return true, nil, err
+		}
+	}
+	embed, err := s.reconcileVectorsLocked()
+	return true, embed, err
+}
+
+// read runs fn under the read lock after refreshing from disk; after Close
+// it returns ErrClosed without running fn, and a failed reload (the wait
+// for the shared lock timed out) returns its error. Embedding atoms another
+// process added is not a read's business: it is left to the next search
+// or write, which does it with its caller's ctx.
+func (s *Store) read(fn func()) error {
+	_, embed, err := s.refreshLocked(context.Background())
+	if err != nil {
+		return err
+	}
+	if embed != nil {
+		s.vec.MarkStale()
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return ErrClosed
+	}
+	fn()
+	return nil
+}

@@ -14,10 +14,10 @@ trap 'git worktree remove --force "$tmp/base" >/dev/null 2>&1 || true; rm -rf "$
 git worktree add --detach "$tmp/base" "$base" >/dev/null 2>&1
 # The baseline gets this evaluation command and the credential generator,
 # with a block-level scan that does not exist there.
-mkdir -p "$tmp/base/memcore/scan/internal/evalscan" "$tmp/base/internal/testcreds"
-cp memcore/scan/internal/evalscan/main.go memcore/scan/internal/evalscan/cputime_*.go "$tmp/base/memcore/scan/internal/evalscan/"
+mkdir -p "$tmp/base/internal/scan/internal/evalscan" "$tmp/base/internal/testcreds"
+cp internal/scan/internal/evalscan/main.go internal/scan/internal/evalscan/cputime_*.go "$tmp/base/internal/scan/internal/evalscan/"
 cp internal/testcreds/testcreds.go "$tmp/base/internal/testcreds/"
-cat > "$tmp/base/memcore/scan/internal/evalscan/across.go" <<'GO'
+cat > "$tmp/base/internal/scan/internal/evalscan/across.go" <<'GO'
 package main
 
 // The baseline has no block-level scan.
@@ -25,5 +25,5 @@ func acrossBlocked([]string) bool { return false }
 GO
 echo "| corpus | scanner | measure | result | p50 µs | p99 µs |"
 echo "|---|---|---|---|---|---|"
-(cd "$tmp/base" && go run ./memcore/scan/internal/evalscan -root "$root" -label "before ($(git rev-parse --short "$base"))")
-go run ./memcore/scan/internal/evalscan -root "$root" -label "after ($(git rev-parse --short HEAD))"
+(cd "$tmp/base" && go run ./internal/scan/internal/evalscan -root "$root" -label "before ($(git rev-parse --short "$base"))")
+go run ./internal/scan/internal/evalscan -root "$root" -label "after ($(git rev-parse --short HEAD))"

@@ -12,8 +12,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/vocab"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 var (
@@ -43,7 +43,7 @@ func benchStore(b *testing.B, n int) string {
 		if benchErr != nil {
 			return
 		}
-		st, err := engine.Open(benchDir, engine.Options{Now: func() time.Time { return fixedNow }})
+		st, err := memcore.Open(benchDir, memcore.Options{Now: func() time.Time { return fixedNow }})
 		if err != nil {
 			benchErr = err
 			return
@@ -52,7 +52,7 @@ func benchStore(b *testing.B, n int) string {
 		rng := rand.New(rand.NewSource(1))
 		const batch = 1000
 		for done := 0; done < n; done += batch {
-			reqs := make([]engine.AddRequest, 0, batch)
+			reqs := make([]memcore.AddRequest, 0, batch)
 			for i := 0; i < batch && done+i < n; i++ {
 				var sb strings.Builder
 				fmt.Fprintf(&sb, "note %d: ", done+i)
@@ -60,9 +60,9 @@ func benchStore(b *testing.B, n int) string {
 					sb.WriteString(benchWords[rng.Intn(len(benchWords))])
 					sb.WriteByte(' ')
 				}
-				reqs = append(reqs, engine.AddRequest{Text: strings.TrimSpace(sb.String()), Source: engine.SourceUserSaid,
+				reqs = append(reqs, memcore.AddRequest{Text: strings.TrimSpace(sb.String()), Source: memcore.SourceUserSaid,
 					Type: vocab.AtomTypes[(done+i)%9], CreatedAt: fixedNow.Add(-time.Duration(done+i) * time.Minute),
-					Context: engine.AtomContext{Project: fmt.Sprintf("~/src/p%d", (done+i)%7), SessionID: fmt.Sprintf("s-%d", (done+i)/40)}})
+					Context: memcore.AtomContext{Project: fmt.Sprintf("~/src/p%d", (done+i)%7), SessionID: fmt.Sprintf("s-%d", (done+i)/40)}})
 			}
 			if _, _, err := st.AddBatch(context.Background(), reqs); err != nil {
 				benchErr = err
@@ -83,7 +83,7 @@ func benchStore(b *testing.B, n int) string {
 // 18,000 atoms (target ≤ 500 ms).
 func BenchmarkFirstFrame18k(b *testing.B) {
 	dir := benchStore(b, 18000)
-	st, err := engine.Open(dir, engine.Options{Now: func() time.Time { return fixedNow }})
+	st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func BenchmarkOpenAndFirstFrame18k(b *testing.B) {
 	dir := benchStore(b, 18000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		st, err := engine.Open(dir, engine.Options{Now: func() time.Time { return fixedNow }})
+		st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return fixedNow }})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // TestE2EContradictionsPane: a newer decision replaced an older one; the
@@ -15,8 +15,8 @@ func TestE2EContradictionsPane(t *testing.T) {
 	t.Parallel()
 	st, _ := demoStore(t)
 	ctx := context.Background()
-	add := func(text string) engine.Atom {
-		r, err := st.Add(ctx, engine.AddRequest{Text: text, Type: engine.TypeDecision, Source: engine.SourceUserApproved})
+	add := func(text string) memcore.Atom {
+		r, err := st.Add(ctx, memcore.AddRequest{Text: text, Type: memcore.TypeDecision, Source: memcore.SourceUserApproved})
 		if err != nil || r.Quarantined {
 			t.Fatalf("add %q: %v %+v", text, err, r)
 		}
@@ -39,7 +39,7 @@ func TestE2EContradictionsPane(t *testing.T) {
 		t.Errorf("focus %d", m.Focus())
 	}
 	all := must(st.Contradictions(true))
-	if len(all) != 1 || all[0].Resolution != engine.ResolveKeepNew || len(must(st.Contradictions(false))) != 0 {
+	if len(all) != 1 || all[0].Resolution != memcore.ResolveKeepNew || len(must(st.Contradictions(false))) != 0 {
 		t.Fatalf("store after n: %+v", all)
 	}
 	if succ, ok := supersededBy(st, old.ID); !ok || succ != newer.ID {
@@ -50,12 +50,12 @@ func TestE2EContradictionsPane(t *testing.T) {
 // supersededBy is the atom that supersedes id by the recorded
 // contradictions (an undecided one and keep-new supersede the older atom,
 // keep-old the newer), and whether there is one.
-func supersededBy(st *engine.Store, id string) (string, bool) {
+func supersededBy(st *memcore.Store, id string) (string, bool) {
 	for _, c := range must(st.Contradictions(true)) {
 		switch {
-		case (c.Resolution == "" || c.Resolution == engine.ResolveKeepNew) && c.Old == id:
+		case (c.Resolution == "" || c.Resolution == memcore.ResolveKeepNew) && c.Old == id:
 			return c.New, true
-		case c.Resolution == engine.ResolveKeepOld && c.New == id:
+		case c.Resolution == memcore.ResolveKeepOld && c.New == id:
 			return c.Old, true
 		}
 	}

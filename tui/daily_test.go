@@ -16,7 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/odekmem/odekmem/internal/demo"
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/views"
 )
 
@@ -30,7 +30,7 @@ import (
 func TestBurstOfKeysInOneMessage(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	atoms := must(st.List(engine.Filter{}))
+	atoms := must(st.List(memcore.Filter{}))
 	tm.Send(runes("jjj")) // one message, three keys
 	waitRe(t, tm, regexp.MustCompile(`> +fact +user_said`))
 	tm.Send(runes("/timestamptz")) // opens the filter, then text
@@ -48,8 +48,8 @@ func TestBurstOfKeysInOneMessage(t *testing.T) {
 	tm.Send(paste("dy")) // never a command: no forget prompt, nothing forgotten
 	waitOut(t, tm, "paste ignored")
 	m := finish(t, tm)
-	if m.mode == modePrompt || len(must(st.List(engine.Filter{}))) != 205 {
-		t.Fatalf("a paste acted as keys: mode %v, %d atoms", m.mode, len(must(st.List(engine.Filter{}))))
+	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 205 {
+		t.Fatalf("a paste acted as keys: mode %v, %d atoms", m.mode, len(must(st.List(memcore.Filter{}))))
 	}
 	if got := selectedID(m, PaneAtoms); got != atoms[0].ID {
 		t.Errorf("after clearing the filter the cursor is on %s, want the first atom", got)
@@ -66,11 +66,11 @@ func TestBurstNeverAnswersPrompt(t *testing.T) {
 		t.Fatal("d did not ask")
 	}
 	press(m, runes("yy"))
-	if m.mode == modePrompt || len(must(st.List(engine.Filter{}))) != 205 {
-		t.Fatalf("a burst answered the prompt: %d atoms", len(must(st.List(engine.Filter{}))))
+	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 205 {
+		t.Fatalf("a burst answered the prompt: %d atoms", len(must(st.List(memcore.Filter{}))))
 	}
 	press(m, runes("d"), paste("y"))
-	if len(must(st.List(engine.Filter{}))) != 205 {
+	if len(must(st.List(memcore.Filter{}))) != 205 {
 		t.Fatal("a pasted y answered the prompt")
 	}
 }
@@ -184,7 +184,7 @@ func TestOneClock(t *testing.T) {
 	if err := demo.Redate(dir, demo.Epoch, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	st, err := engine.Open(dir, engine.Options{}) // the real clock, as the CLI
+	st, err := memcore.Open(dir, memcore.Options{}) // the real clock, as the CLI
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,11 +214,11 @@ func TestOneClock(t *testing.T) {
 		}
 	}
 	waitOut(t, tm, append([]string{"Quarantine · 14 entries"}, wants...)...)
-	other, err := engine.Open(dir, engine.Options{})
+	other, err := memcore.Open(dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := other.Add(context.Background(), engine.AddRequest{Text: "One clock canary from another process", Source: engine.SourceUserSaid}); err != nil {
+	if _, err := other.Add(context.Background(), memcore.AddRequest{Text: "One clock canary from another process", Source: memcore.SourceUserSaid}); err != nil {
 		t.Fatal(err)
 	}
 	other.Close()
@@ -260,12 +260,12 @@ func TestCompactWordsAndAsks(t *testing.T) {
 	if !strings.Contains(m.status, "compacted: ") || !strings.Contains(m.status, "dropped 1 expired quarantine entry") {
 		t.Fatalf("status %q", m.status)
 	}
-	for _, r := range []engine.CompactResult{{Before: 1004 << 10, After: 1192 << 10, Reclaimed: -188 << 10, Vectors: 205}} {
+	for _, r := range []memcore.CompactResult{{Before: 1004 << 10, After: 1192 << 10, Reclaimed: -188 << 10, Vectors: 205}} {
 		if got := views.CompactWords(r); !strings.HasPrefix(got, "grew by 188.0 KiB") || !strings.Contains(got, "the vector cache was rebuilt") {
 			t.Errorf("CompactWords = %q", got)
 		}
 	}
-	if got := views.CompactWords(engine.CompactResult{Before: 2048, After: 1024, Reclaimed: 1024}); got != "reclaimed 1.0 KiB (2.0 KiB → 1.0 KiB)" {
+	if got := views.CompactWords(memcore.CompactResult{Before: 2048, After: 1024, Reclaimed: 1024}); got != "reclaimed 1.0 KiB (2.0 KiB → 1.0 KiB)" {
 		t.Errorf("CompactWords = %q", got)
 	}
 }
@@ -276,7 +276,7 @@ func TestSmallerThings(t *testing.T) {
 	m := newStatic(t, st, 100, 30)
 	pend := must(st.Pending())
 	for _, p := range pend[1:] {
-		if _, err := st.Reject(context.Background(), p.ID); err != nil {
+		if _, _, err := st.Reject(context.Background(), p.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -349,7 +349,7 @@ func TestDetailScrollIndicator(t *testing.T) {
 func TestMouseClicks(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	atoms := must(st.List(engine.Filter{}))
+	atoms := must(st.List(memcore.Filter{}))
 	click := func(x, y int) tea.MouseMsg {
 		return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
 	}
@@ -381,7 +381,7 @@ func TestCopyIDOSC52(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	drive(m, m.Init())
 	press(m, keyDown, runes("Y"))
-	id := must(st.List(engine.Filter{}))[1].ID
+	id := must(st.List(memcore.Filter{}))[1].ID
 	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(id))
 	if !strings.Contains(clip.String(), want) {
 		t.Fatalf("clipboard got %q, want %q", clip.String(), want)

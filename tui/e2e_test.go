@@ -17,11 +17,11 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // startApp runs the real program on st at 120×40 with live refresh on.
-func startApp(t *testing.T, st *engine.Store) *teatest.TestModel {
+func startApp(t *testing.T, st *memcore.Store) *teatest.TestModel {
 	t.Helper()
 	return startAppSize(t, st, 120, 40, appOptions())
 }
@@ -44,7 +44,7 @@ func TestE2EPromote(t *testing.T) {
 	if err != nil || qa != nil {
 		t.Fatalf("Get after promote: %v (quarantined=%v)", err, qa != nil)
 	}
-	if at.SourceClass != engine.SourceUserApproved {
+	if at.SourceClass != memcore.SourceUserApproved {
 		t.Fatalf("source = %s, want user_approved", at.SourceClass)
 	}
 }
@@ -71,7 +71,7 @@ func TestE2EConfirmReject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var um engine.UserModel
+	var um memcore.UserModel
 	if err := json.Unmarshal(raw, &um); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestE2EConfirmReject(t *testing.T) {
 func TestE2EForgetUndo(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	id := must(st.List(engine.Filter{}))[0].ID
+	id := must(st.List(memcore.Filter{}))[0].ID
 	send(tm, runes("d"))
 	waitOut(t, tm, "[y/N]")
 	send(tm, runes("n"))
@@ -107,7 +107,7 @@ func TestE2EForgetUndo(t *testing.T) {
 	waitOut(t, tm, "[y/N]")
 	send(tm, runes("y"))
 	waitOut(t, tm, "Atoms 204")
-	if _, _, err := st.Get(id); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := st.Get(id); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatalf("Get after forget: %v, want ErrNotFound", err)
 	}
 	send(tm, runes("u"))
@@ -123,7 +123,7 @@ func TestE2EFilter(t *testing.T) {
 	t.Parallel()
 	st, _ := demoStore(t)
 	n := 0
-	for _, a := range must(st.List(engine.Filter{})) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if strings.Contains(strings.ToLower(a.Text), "timestamptz") {
 			n++
 		}
@@ -185,8 +185,8 @@ func TestE2ELiveRefresh(t *testing.T) {
 	send(tm, keyDown, keyDown)
 	waitRe(t, tm, regexp.MustCompile(`> +intent`))
 	other := openStore(t, dir)
-	if _, err := other.Add(context.Background(), engine.AddRequest{
-		Text: "Live refresh canary: the TUI shows atoms another process adds", Source: engine.SourceUserSaid, Type: engine.TypeFact,
+	if _, err := other.Add(context.Background(), memcore.AddRequest{
+		Text: "Live refresh canary: the TUI shows atoms another process adds", Source: memcore.SourceUserSaid, Type: memcore.TypeFact,
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestE2ELiveRefresh(t *testing.T) {
 		teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	t.Logf("seen after %v", time.Since(start))
 	m := finish(t, tm)
-	want := must(st.List(engine.Filter{}))[3].ID // was row 2; the new atom is row 0
+	want := must(st.List(memcore.Filter{}))[3].ID // was row 2; the new atom is row 0
 	if got := m.Pane(PaneAtoms).(interface{ SelectedID() string }).SelectedID(); got != want {
 		t.Errorf("selection moved: %s, want %s", got, want)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/views"
 )
 
@@ -26,7 +26,7 @@ func TestCursorAfterFilter(t *testing.T) {
 	waitOut(t, tm, "esc clear filter") // the input closed
 	m := finish(t, tm)
 	first := ""
-	for _, a := range must(st.List(engine.Filter{})) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if strings.Contains(strings.ToLower(a.Text), "payouts") {
 			first = a.ID
 			break
@@ -43,7 +43,7 @@ func TestCursorAfterFilter(t *testing.T) {
 	press(m, runes("p")) // cycle the project filter
 	pa := m.Pane(PaneAtoms).(*views.Atoms)
 	proj := strings.TrimPrefix(strings.Fields(pa.FilterText())[0], "project:")
-	for _, a := range must(st.List(engine.Filter{})) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if strings.Contains(strings.ToLower(a.Context.Project), proj) {
 			first = a.ID
 			break

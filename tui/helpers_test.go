@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/testkit"
+	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/views"
 )
 
@@ -28,9 +28,9 @@ func copyDemo(tb testing.TB) string {
 	return dst
 }
 
-func openStore(tb testing.TB, dir string) *engine.Store {
+func openStore(tb testing.TB, dir string) *memcore.Store {
 	tb.Helper()
-	st, err := engine.Open(dir, engine.Options{Now: func() time.Time { return fixedNow }})
+	st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -39,14 +39,14 @@ func openStore(tb testing.TB, dir string) *engine.Store {
 }
 
 // demoStore opens a fresh copy of the demo store.
-func demoStore(tb testing.TB) (*engine.Store, string) {
+func demoStore(tb testing.TB) (*memcore.Store, string) {
 	dir := copyDemo(tb)
 	return openStore(tb, dir), dir
 }
 
 // startDemo runs the real program at w×h (live refresh on) on a copy of
 // the demo store and waits for the first frame.
-func startDemo(t *testing.T, w, h int) (*engine.Store, *teatest.TestModel) {
+func startDemo(t *testing.T, w, h int) (*memcore.Store, *teatest.TestModel) {
 	t.Helper()
 	st, _ := demoStore(t)
 	tm := startAppSize(t, st, w, h, appOptions())
@@ -94,7 +94,7 @@ func drive(m *Model, cmd tea.Cmd) {
 }
 
 // newStatic builds a model at a size and loads every pane.
-func newStatic(tb testing.TB, st *engine.Store, w, h int) *Model {
+func newStatic(tb testing.TB, st *memcore.Store, w, h int) *Model {
 	m := New(context.Background(), st, staticOptions())
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	drive(m, m.Init())
@@ -169,7 +169,7 @@ func finish(t *testing.T, tm *teatest.TestModel) *Model {
 }
 
 // startAppSize runs the real program on st at w×h.
-func startAppSize(t *testing.T, st *engine.Store, w, h int, opts Options) *teatest.TestModel {
+func startAppSize(t *testing.T, st *memcore.Store, w, h int, opts Options) *teatest.TestModel {
 	t.Helper()
 	tm := teatest.NewTestModel(t, New(context.Background(), st, opts), teatest.WithInitialTermSize(w, h))
 	t.Cleanup(func() {

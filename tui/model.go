@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/theme"
 	"github.com/odekmem/odekmem/views"
 )
@@ -87,7 +87,7 @@ type Model struct {
 	ticking bool
 	// damage is what the store reported moving aside or repairing; the
 	// banner shows it until dismissed.
-	damage    []engine.Problem
+	damage    []memcore.Problem
 	dismissed int // problems the person has dismissed (a prefix of damage)
 }
 
@@ -107,7 +107,7 @@ type undoneMsg struct {
 }
 
 // New builds the root model over an open store.
-func New(ctx context.Context, st *engine.Store, opts Options) *Model {
+func New(ctx context.Context, st *memcore.Store, opts Options) *Model {
 	if opts.Styles == nil {
 		opts.Styles = theme.NewStyles(theme.Default())
 	}
@@ -161,7 +161,7 @@ func (m *Model) tick() tea.Cmd {
 }
 
 // refreshCmd asks the store whether another process changed it.
-func refreshCmd(st *engine.Store) tea.Cmd {
+func refreshCmd(st *memcore.Store) tea.Cmd {
 	return func() tea.Msg {
 		changed, err := st.Refresh()
 		return refreshedMsg{changed: changed, err: err}
@@ -185,7 +185,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case refreshedMsg:
 		cmds := []tea.Cmd{m.tick()}
 		if msg.err != nil {
-			if errors.Is(msg.err, engine.ErrClosed) {
+			if errors.Is(msg.err, memcore.ErrClosed) {
 				m.fatal = msg.err
 				return m, nil
 			}

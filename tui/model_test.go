@@ -10,7 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/theme"
 )
 
@@ -75,7 +75,7 @@ func TestAddNote(t *testing.T) {
 	press(m, typed("Prefers squash merges on payments-api")...)
 	press(m, keyEnter)
 	found := false
-	for _, a := range must(st.List(engine.Filter{Source: engine.SourceUserApproved})) {
+	for _, a := range must(st.List(memcore.Filter{Source: memcore.SourceUserApproved})) {
 		if a.Text == "Prefers squash merges on payments-api" {
 			found = true
 		}
@@ -115,7 +115,7 @@ func TestBulkQuarantineForgetAndUndo(t *testing.T) {
 func TestPinToggle(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 100, 30)
-	id := must(st.List(engine.Filter{}))[0].ID
+	id := must(st.List(memcore.Filter{}))[0].ID
 	press(m, keySpace)
 	if a, _, _ := st.Get(id); !a.Pin {
 		t.Fatal("space did not pin")
@@ -165,10 +165,10 @@ func TestErrorView(t *testing.T) {
 func TestStoreTextSafeEndToEnd(t *testing.T) {
 	st, _ := demoStore(t)
 	text := "deploy note \x1b[31mred\x1b[0m csi \u009b2J zero\u200bwidth"
-	if _, err := st.Add(t.Context(), engine.AddRequest{Text: text, Source: engine.SourceUserSaid}); err != nil && !errors.Is(err, engine.ErrBlocked) {
+	if _, err := st.Add(t.Context(), memcore.AddRequest{Text: text, Source: memcore.SourceUserSaid}); err != nil && !errors.Is(err, memcore.ErrBlocked) {
 		t.Fatal(err)
 	}
-	if _, err := st.Add(t.Context(), engine.AddRequest{Text: "web says " + text, Source: engine.SourceWeb}); err != nil {
+	if _, err := st.Add(t.Context(), memcore.AddRequest{Text: "web says " + text, Source: memcore.SourceWeb}); err != nil {
 		t.Fatal(err)
 	}
 	m := newStatic(t, st, 120, 40)
@@ -239,7 +239,7 @@ func TestShowAssociationsFromAtoms(t *testing.T) {
 	if m.Focus() != PaneAssoc {
 		t.Fatalf("focus %d", m.Focus())
 	}
-	want := must(st.List(engine.Filter{}))[2]
+	want := must(st.List(memcore.Filter{}))[2]
 	if !strings.Contains(m.View(), want.Text[:30]) {
 		t.Fatalf("graph not centred on %q:\n%s", want.Text, m.View())
 	}

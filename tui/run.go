@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/theme"
 	"github.com/odekmem/odekmem/views"
 )
@@ -47,7 +47,7 @@ func (t terminal) Apply() string {
 
 // Run opens the TUI on an open store and blocks until the person quits.
 // title is shown in the header ("demo" for the demo store).
-func Run(ctx context.Context, st *engine.Store, settings config.Settings, title string) error {
+func Run(ctx context.Context, st *memcore.Store, settings config.Settings, title string) error {
 	if st == nil {
 		return RunError(ctx, errors.New("no store"))
 	}

@@ -7,23 +7,23 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // GEdge is an association to a neighbour, with the neighbour's own
 // neighbours at depth 2.
 type GEdge struct {
 	Kind     string
-	Atom     engine.Atom
+	Atom     memcore.Atom
 	Children []GEdge
 	More     int // neighbours left out
 }
 
 // Graph is an atom's neighbourhood.
 type Graph struct {
-	Centre engine.Atom
+	Centre memcore.Atom
 	Edges  []GEdge
 }
 

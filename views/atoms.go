@@ -8,15 +8,15 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // AtomRow is one live atom with the fields the list shows, computed once
 // when the data loads (not per frame).
 type AtomRow struct {
-	Atom      engine.Atom
+	Atom      memcore.Atom
 	lower     string
 	Age       float64
 	Retention float64
@@ -36,7 +36,7 @@ type SearchResultMsg struct {
 	Query string
 	// Filter is the Atoms filter the results were limited to ("" none).
 	Filter  string
-	Results []engine.Scored
+	Results []memcore.Scored
 	Err     error
 }
 
@@ -85,7 +85,7 @@ type Atoms struct {
 	preEdit string
 
 	detail   *Detail
-	search   []engine.Scored
+	search   []memcore.Scored
 	query    string
 	sfilter  string // the filter the search honoured
 	scur     Cursor
@@ -111,7 +111,7 @@ func LoadAtoms(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return AtomsLoadedMsg{}
 		}
-		atoms, err := d.Store.List(engine.Filter{})
+		atoms, err := d.Store.List(memcore.Filter{})
 		if err != nil {
 			return AtomsLoadedMsg{Err: err}
 		}
@@ -120,7 +120,7 @@ func LoadAtoms(d Deps) tea.Cmd {
 }
 
 // BuildRows computes the list fields for atoms (newest first as given).
-func BuildRows(d Deps, atoms []engine.Atom) []AtomRow {
+func BuildRows(d Deps, atoms []memcore.Atom) []AtomRow {
 	now := d.Now()
 	rows := make([]AtomRow, len(atoms))
 	for i, at := range atoms {
@@ -185,10 +185,10 @@ func (a *Atoms) SelectedID() string {
 	return a.rows[a.view[a.cur.Pos]].Atom.ID
 }
 
-func (a *Atoms) selected() (engine.Atom, bool) {
+func (a *Atoms) selected() (memcore.Atom, bool) {
 	if a.mode == atomsSearch {
 		if len(a.search) == 0 {
-			return engine.Atom{}, false
+			return memcore.Atom{}, false
 		}
 		return a.search[a.scur.Pos].Atom, true
 	}
@@ -196,7 +196,7 @@ func (a *Atoms) selected() (engine.Atom, bool) {
 		return a.detail.Atom, a.detail.ID != ""
 	}
 	if len(a.view) == 0 {
-		return engine.Atom{}, false
+		return memcore.Atom{}, false
 	}
 	return a.rows[a.view[a.cur.Pos]].Atom, true
 }
@@ -461,7 +461,7 @@ func (a *Atoms) browseHistory(older bool) {
 // PinCmd pins or unpins an atom.
 func PinCmd(d Deps, id string, pin bool) func() tea.Msg {
 	return func() tea.Msg {
-		at, err := d.Store.SetPin(d.Ctx, id, pin)
+		at, err := d.Review.SetPin(d.Ctx, id, pin)
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("pin: %w", err)}
 		}
@@ -476,7 +476,7 @@ func PinCmd(d Deps, id string, pin bool) func() tea.Msg {
 // AddCmd stores a note as a user_approved atom.
 func AddCmd(d Deps, text string) func() tea.Msg {
 	return func() tea.Msg {
-		res, err := d.Store.Add(d.Ctx, engine.AddRequest{Text: text, Source: engine.SourceUserApproved, Type: engine.TypeFact, Link: true})
+		res, err := d.Store.Add(d.Ctx, memcore.AddRequest{Text: text, Source: memcore.SourceUserApproved, Type: memcore.TypeFact, Link: true})
 		if err != nil && !(res.Quarantined && res.Atom.ID != "") {
 			return MutatedMsg{Err: fmt.Errorf("add: %w", err)}
 		}

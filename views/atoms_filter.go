@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // atomFilter is a parsed filter: key:value tokens plus free text.
@@ -146,14 +146,14 @@ func (a *Atoms) cycle(k string) {
 func SearchCmd(d Deps, q, filter string) func() tea.Msg {
 	return func() tea.Msg {
 		if filter == "" {
-			res, err := d.Store.Search(d.Ctx, q, engine.SearchOptions{})
+			res, err := d.Store.Search(d.Ctx, q, memcore.SearchOptions{})
 			return SearchResultMsg{Query: q, Results: res, Err: err}
 		}
 		k := d.Store.Config().SemanticSearchTopK
 		if k <= 0 {
 			k = 10
 		}
-		res, err := d.Store.Search(d.Ctx, q, engine.SearchOptions{K: 50 * k})
+		res, err := d.Store.Search(d.Ctx, q, memcore.SearchOptions{K: 50 * k})
 		f := parseFilter(filter)
 		kept := res[:0]
 		for _, r := range res {

@@ -8,22 +8,22 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/vocab"
+	"github.com/odekmem/odekmem/memcore"
 )
 
-func manyAtoms(n int) []engine.Atom {
+func manyAtoms(n int) []memcore.Atom {
 	words := strings.Fields("payouts report merchant timezone migration checkout flag deploy helm cronjob postgres replica cookie session retry idempotent webhook invoice ledger")
-	out := make([]engine.Atom, n)
+	out := make([]memcore.Atom, n)
 	for i := range out {
 		var b strings.Builder
 		for j := 0; b.Len() < 200; j++ {
 			b.WriteString(words[(i*7+j*13)%len(words)])
 			b.WriteByte(' ')
 		}
-		out[i] = engine.Atom{ID: fmt.Sprintf("%032x", i), SourceClass: engine.SourceUserSaid, Type: vocab.AtomTypes[i%9],
+		out[i] = memcore.Atom{ID: fmt.Sprintf("%032x", i), SourceClass: memcore.SourceUserSaid, Type: vocab.AtomTypes[i%9],
 			CreatedAt: now.Add(-time.Duration(i) * time.Minute), Confidence: 0.9, Text: b.String(),
-			Context: engine.AtomContext{Project: fmt.Sprintf("~/src/p%d", i%5), SessionID: fmt.Sprintf("s-%d", i%50)}}
+			Context: memcore.AtomContext{Project: fmt.Sprintf("~/src/p%d", i%5), SessionID: fmt.Sprintf("s-%d", i%50)}}
 	}
 	return out
 }

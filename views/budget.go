@@ -10,14 +10,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // BudgetLoadedMsg carries the store's size budget and what goes next.
 type BudgetLoadedMsg struct {
-	Stats    engine.Stats
-	Evict    []engine.EvictionCandidate
+	Stats    memcore.Stats
+	Evict    []memcore.EvictionCandidate
 	Expiring []QItem
 	// Expired are the quarantine entries past their TTL: the next compact
 	// (or write) drops them.
@@ -30,7 +30,7 @@ type BudgetLoadedMsg struct {
 
 // CompactedMsg carries a finished compaction.
 type CompactedMsg struct {
-	Res engine.CompactResult
+	Res memcore.CompactResult
 	Err error
 }
 
@@ -88,7 +88,7 @@ type Budget struct {
 	data       BudgetLoadedMsg
 	loaded     bool
 	compacting bool
-	last       *engine.CompactResult
+	last       *memcore.CompactResult
 	scroll     Scroller
 	width      int
 	polling    bool
@@ -193,8 +193,8 @@ func (b *Budget) startCompact() tea.Cmd {
 type compactStartMsg struct{}
 
 // CompactWords says what a compaction did in words (see
-// engine.CompactResult.String).
-func CompactWords(r engine.CompactResult) string { return r.String() }
+// memcore.CompactResult.String).
+func CompactWords(r memcore.CompactResult) string { return r.String() }
 
 func (b *Budget) render() {
 	s := b.d.Styles

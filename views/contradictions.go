@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // The Contradictions pane: pairs where a newer trusted memory replaced an
@@ -17,8 +17,8 @@ import (
 
 // CItem is one contradiction with both atoms.
 type CItem struct {
-	C        engine.Contradiction
-	Old, New engine.Atom
+	C        memcore.Contradiction
+	Old, New memcore.Atom
 }
 
 // ContradictionsLoadedMsg carries the pending contradictions.
@@ -26,7 +26,7 @@ type ContradictionsLoadedMsg = LoadedMsg[CItem]
 
 // LoadContradictions reads the pending contradictions and their atoms.
 func LoadContradictions(d Deps) tea.Cmd {
-	return loadItems(d, func(st *engine.Store) ([]CItem, error) {
+	return loadItems(d, func(st *memcore.Store) ([]CItem, error) {
 		cs, err := st.Contradictions(false)
 		if err != nil {
 			return nil, err
@@ -96,11 +96,11 @@ func (c *Contradictions) Update(msg tea.Msg) tea.Cmd {
 	var how string
 	switch {
 	case key.Matches(k, c.keys.KeepNew):
-		how = engine.ResolveKeepNew
+		how = memcore.ResolveKeepNew
 	case key.Matches(k, c.keys.KeepOld):
-		how = engine.ResolveKeepOld
+		how = memcore.ResolveKeepOld
 	case key.Matches(k, c.keys.KeepBoth):
-		how = engine.ResolveKeepBoth
+		how = memcore.ResolveKeepBoth
 	default:
 		return nil
 	}
@@ -111,13 +111,13 @@ func (c *Contradictions) Update(msg tea.Msg) tea.Cmd {
 // ResolveContradictionCmd records the person's decision.
 func ResolveContradictionCmd(d Deps, it CItem, how string) func() tea.Msg {
 	return func() tea.Msg {
-		if _, err := d.Store.ResolveContradiction(d.Ctx, it.C.ID, how); err != nil {
+		if _, err := d.Review.Resolve(d.Ctx, it.C.ID, how); err != nil {
 			return MutatedMsg{Err: fmt.Errorf("resolve: %w", err)}
 		}
 		what := map[string]string{
-			engine.ResolveKeepNew:  "kept the newer memory; the older stays superseded",
-			engine.ResolveKeepOld:  "kept the older memory; the newer is superseded",
-			engine.ResolveKeepBoth: "kept both; neither is superseded",
+			memcore.ResolveKeepNew:  "kept the newer memory; the older stays superseded",
+			memcore.ResolveKeepOld:  "kept the older memory; the newer is superseded",
+			memcore.ResolveKeepBoth: "kept both; neither is superseded",
 		}[how]
 		return MutatedMsg{Status: what + ": “" + Cut(Line(it.New.Text), 40) + "”"}
 	}
@@ -144,7 +144,7 @@ func (c *Contradictions) View() string {
 	it, _ := c.selected()
 	lbl := func(k string) string { return s.Label.Render(fmt.Sprintf("%-11s", k)) }
 	now := c.d.Now
-	atom := func(name string, a engine.Atom, style func(...string) string) []string {
+	atom := func(name string, a memcore.Atom, style func(...string) string) []string {
 		meta := fmt.Sprintf("%s · %s · %s old", a.Type, a.SourceClass, Age(now().Sub(a.CreatedAt).Hours()/24))
 		var rows []string
 		for i, l := range strings.Split(Wrap(Line(a.Text), max(c.width-11, 10)), "\n") {

@@ -8,15 +8,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/glamour"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/score"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // DetailMsg carries an atom's detail, rendered with glamour.
 type DetailMsg struct {
 	ID    string
 	Width int
-	Atom  engine.Atom
+	Atom  memcore.Atom
 	Out   string
 	Err   error
 }
@@ -27,7 +27,7 @@ type DetailMsg struct {
 type Detail struct {
 	d       Deps
 	ID      string
-	Atom    engine.Atom
+	Atom    memcore.Atom
 	width   int
 	scroll  Scroller
 	loading bool
@@ -131,7 +131,7 @@ func DetailCmd(d Deps, id string, width int) tea.Cmd {
 
 type related struct {
 	Kind string
-	Atom engine.Atom
+	Atom memcore.Atom
 }
 
 // mdEscape makes store text safe for the terminal and inert as markdown.
@@ -148,7 +148,7 @@ func mdEscape(s string) string {
 }
 
 // AtomMarkdown is the markdown the detail view renders.
-func AtomMarkdown(at engine.Atom, q *engine.QuarantinedAtom, rel []related, now time.Time, halfLife float64) string {
+func AtomMarkdown(at memcore.Atom, q *memcore.QuarantinedAtom, rel []related, now time.Time, halfLife float64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s · %s\n\n", mdEscape(at.Type), mdEscape(at.SourceClass))
 	fmt.Fprintf(&b, "%s\n\n", mdEscape(at.Text))

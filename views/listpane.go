@@ -7,8 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // filterBar is the "/" filter with its keys, as every filtering pane has
@@ -125,7 +125,7 @@ func newListPane[T any](d Deps, bar *filterBar, load func(Deps) tea.Cmd, id func
 // loadItems is a list pane's loader: read runs as a command, off the UI,
 // and its items (or its error) come back as the pane's LoadedMsg. Without
 // a store (benchmarks feed panes directly) the list is empty.
-func loadItems[T any](d Deps, read func(*engine.Store) ([]T, error)) tea.Cmd {
+func loadItems[T any](d Deps, read func(*memcore.Store) ([]T, error)) tea.Cmd {
 	return func() tea.Msg {
 		if d.Store == nil {
 			return LoadedMsg[T]{}

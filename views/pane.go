@@ -12,8 +12,9 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/review"
 	"github.com/odekmem/odekmem/theme"
 )
 
@@ -47,8 +48,10 @@ type Selector interface {
 
 // Deps is what every pane needs: the store, keys, styles and clock.
 type Deps struct {
-	Ctx    context.Context
-	Store  *engine.Store
+	Ctx   context.Context
+	Store *memcore.Store
+	// Review runs the person's acts and keeps the history u takes back.
+	Review *review.Session
 	Keys   keymap.KeyMap
 	Styles *theme.Styles
 	// Now is the clock for ages and expiry (the store's clock).
@@ -95,12 +98,14 @@ func (s *Seen) Has(id string) bool {
 
 // NewDeps fills Deps from a store. st may be nil (benchmarks feed panes
 // directly); then the design defaults are used.
-func NewDeps(ctx context.Context, st *engine.Store, styles *theme.Styles, glamourStyle string) Deps {
-	cfg := engine.DefaultConfig()
+func NewDeps(ctx context.Context, st *memcore.Store, styles *theme.Styles, glamourStyle string) Deps {
+	cfg := memcore.DefaultConfig()
 	now := time.Now
+	var rv *review.Session
 	if st != nil {
 		cfg = st.Config()
 		now = st.Now
+		rv = review.New(st)
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -109,7 +114,7 @@ func NewDeps(ctx context.Context, st *engine.Store, styles *theme.Styles, glamou
 		glamourStyle = "notty"
 	}
 	return Deps{
-		Ctx: ctx, Store: st, Keys: keymap.DefaultKeyMap(), Styles: styles, Now: now,
+		Ctx: ctx, Store: st, Review: rv, Keys: keymap.DefaultKeyMap(), Styles: styles, Now: now,
 		HalfLife: cfg.DecayHalfLifeDays, TTL: cfg.QuarantineTTLDays,
 		Glamour: glamourStyle, Cache: NewRenderCache(), Seen: &Seen{},
 	}

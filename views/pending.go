@@ -8,14 +8,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // PItem is a pending review with the field's current confirmed value.
 type PItem struct {
-	P       engine.PendingReview
+	P       memcore.PendingReview
 	Current string
 	Known   bool
 }
@@ -25,7 +25,7 @@ type PendingLoadedMsg = LoadedMsg[PItem]
 
 // LoadPending reads the queue and the current values.
 func LoadPending(d Deps) tea.Cmd {
-	return loadItems(d, func(st *engine.Store) ([]PItem, error) {
+	return loadItems(d, func(st *memcore.Store) ([]PItem, error) {
 		um, err := st.UserModel()
 		if err != nil {
 			return nil, err
@@ -93,8 +93,8 @@ func (p *Pending) Update(msg tea.Msg) tea.Cmd {
 func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
 	pr := it.P
 	return func() tea.Msg {
-		_, err := d.Store.Confirm(d.Ctx, pr.ID)
-		if errors.Is(err, engine.ErrUnknownField) {
+		_, err := d.Review.Confirm(d.Ctx, pr.ID)
+		if errors.Is(err, memcore.ErrUnknownField) {
 			return MutatedMsg{Err: fmt.Errorf("cannot confirm %s: unknown user-model field; the entry stays queued", Line(pr.Field))}
 		}
 		if err != nil {
@@ -110,9 +110,9 @@ func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
 }
 
 // RejectCmd drops a pending inference; u undoes it.
-func RejectCmd(d Deps, pr engine.PendingReview) func() tea.Msg {
+func RejectCmd(d Deps, pr memcore.PendingReview) func() tea.Msg {
 	return func() tea.Msg {
-		got, err := d.Store.Reject(d.Ctx, pr.ID)
+		got, err := d.Review.Reject(d.Ctx, pr.ID)
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("reject: %w", err)}
 		}

@@ -8,15 +8,15 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/keymap"
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // QItem is one quarantine entry with the scanner's findings on its text and
 // the days left before the TTL removes it (NaN when the TTL is off).
 type QItem struct {
-	Q        engine.QuarantinedAtom
+	Q        memcore.QuarantinedAtom
 	Findings []scan.Finding
 	DaysLeft float64
 }
@@ -26,7 +26,7 @@ type QuarantineLoadedMsg = LoadedMsg[QItem]
 
 // LoadQuarantine reads the quarantine and scans each entry.
 func LoadQuarantine(d Deps) tea.Cmd {
-	return loadItems(d, func(st *engine.Store) ([]QItem, error) {
+	return loadItems(d, func(st *memcore.Store) ([]QItem, error) {
 		quar, err := st.Quarantined()
 		if err != nil {
 			return nil, err
@@ -36,7 +36,7 @@ func LoadQuarantine(d Deps) tea.Cmd {
 }
 
 // BuildQItems scans entries and computes their expiry.
-func BuildQItems(d Deps, qs []engine.QuarantinedAtom) []QItem {
+func BuildQItems(d Deps, qs []memcore.QuarantinedAtom) []QItem {
 	now := d.Now()
 	items := make([]QItem, len(qs))
 	for i, q := range qs {
@@ -51,7 +51,7 @@ func BuildQItems(d Deps, qs []engine.QuarantinedAtom) []QItem {
 
 // ScanRejected reports whether a quarantine entry was held by the scanner
 // (its reason starts with scan_rejected), as opposed to only tainted.
-func ScanRejected(q engine.QuarantinedAtom) bool {
+func ScanRejected(q memcore.QuarantinedAtom) bool {
 	return strings.HasPrefix(q.Reason, "scan_rejected")
 }
 
@@ -277,9 +277,9 @@ func ids(its []QItem) []string {
 // each entry goes back to the quarantine as it was, with its links.
 func PromoteCmd(d Deps, its []QItem) func() tea.Msg {
 	return func() tea.Msg {
-		var last engine.Atom
+		var last memcore.Atom
 		for i, it := range its {
-			at, err := d.Store.Promote(d.Ctx, it.Q.ID)
+			at, err := d.Review.Promote(d.Ctx, it.Q.ID)
 			if err != nil {
 				return MutatedMsg{Err: fmt.Errorf("promote (%d of %d done): %w", i, len(its), err), Undo: storeUndo(d, "promote", i)}
 			}

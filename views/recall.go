@@ -7,14 +7,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // RecallResultMsg carries what the agent would receive for a message.
 type RecallResultMsg struct {
 	Message string
-	TC      engine.TurnContext
+	TC      memcore.TurnContext
 	Err     error
 }
 
@@ -28,8 +28,8 @@ func RecallCmd(d Deps, msg string) func() tea.Msg {
 			project = strings.TrimPrefix(f[0], "project:")
 			msg = strings.TrimSpace(strings.TrimPrefix(msg, f[0]))
 		}
-		hook := engine.NewHook(d.Store, engine.HookOptions{})
-		tc := hook.BeforeTurn(d.Ctx, engine.Turn{Message: msg, Project: project, SessionID: "odekmem-tui-preview"})
+		hook := memcore.NewHook(d.Store)
+		tc := hook.BeforeTurn(d.Ctx, memcore.Turn{Message: msg, Project: project, SessionID: "odekmem-tui-preview"})
 		return RecallResultMsg{Message: msg, TC: tc}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/internal/scan"
 )
 
 // Safe makes store text terminal-safe: control characters and escape

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 const hostile = "red \x1b[31mALERT\x1b[0m csi \x9b2J zero\u200bwidth bell\x07 osc \x1b]0;title\x07 end"
@@ -23,13 +23,13 @@ func assertSafe(t *testing.T, where, out string) {
 // every place store text appears.
 func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 	d := testDeps()
-	at := engine.Atom{ID: strings.Repeat("a", 32), SourceClass: engine.SourceUserSaid, Type: "fact\x1b[1m",
+	at := memcore.Atom{ID: strings.Repeat("a", 32), SourceClass: memcore.SourceUserSaid, Type: "fact\x1b[1m",
 		CreatedAt: now.Add(-time.Hour), Text: hostile,
-		Context: engine.AtomContext{SessionID: "s\x1b[2J", Project: "p\x9bX"}}
+		Context: memcore.AtomContext{SessionID: "s\x1b[2J", Project: "p\x9bX"}}
 
 	a := NewAtoms(d)
 	a.SetSize(120, 20)
-	a.Update(AtomsLoadedMsg{Rows: BuildRows(d, []engine.Atom{at})})
+	a.Update(AtomsLoadedMsg{Rows: BuildRows(d, []memcore.Atom{at})})
 	out := a.View()
 	assertSafe(t, "atoms list", out)
 	if !strings.Contains(out, "⟨U+200B⟩") {
@@ -47,8 +47,8 @@ func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 
 	q := NewQuarantine(d)
 	q.SetSize(120, 30)
-	qa := engine.QuarantinedAtom{Atom: at, QuarantinedAt: now, Reason: "scan_rejected: ansi: \x1b[31m"}
-	q.Update(QuarantineLoadedMsg{Items: BuildQItems(d, []engine.QuarantinedAtom{qa})})
+	qa := memcore.QuarantinedAtom{Atom: at, QuarantinedAt: now, Reason: "scan_rejected: ansi: \x1b[31m"}
+	q.Update(QuarantineLoadedMsg{Items: BuildQItems(d, []memcore.QuarantinedAtom{qa})})
 	out = q.View()
 	assertSafe(t, "quarantine", out)
 	if !strings.Contains(out, "⟨U+200B⟩") {
@@ -57,16 +57,16 @@ func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 
 	p := NewPending(d)
 	p.SetSize(120, 20)
-	p.Update(PendingLoadedMsg{Items: []PItem{{P: engine.PendingReview{ID: "x", Field: "style.tone\x1b[0m", Value: hostile, Evidence: hostile}, Current: hostile, Known: true}}})
+	p.Update(PendingLoadedMsg{Items: []PItem{{P: memcore.PendingReview{ID: "x", Field: "style.tone\x1b[0m", Value: hostile, Evidence: hostile}, Current: hostile, Known: true}}})
 	assertSafe(t, "pending", p.View())
 
-	a.Update(SearchResultMsg{Query: hostile, Results: []engine.Scored{{Atom: at, Composite: 0.5}}})
+	a.Update(SearchResultMsg{Query: hostile, Results: []memcore.Scored{{Atom: at, Composite: 0.5}}})
 	assertSafe(t, "search", a.View())
 
 	r := NewRecall(d)
 	r.SetSize(120, 40)
-	r.Update(RecallResultMsg{Message: hostile, TC: engine.TurnContext{Message: hostile, Blocks: []string{hostile}, StyleBlock: hostile,
-		Intents: []string{hostile}, Memory: engine.Block{Text: hostile, Atoms: []engine.Scored{{Atom: at}}}}})
+	r.Update(RecallResultMsg{Message: hostile, TC: memcore.TurnContext{Message: hostile, Blocks: []string{hostile}, StyleBlock: hostile,
+		Intents: []string{hostile}, Memory: memcore.Block{Text: hostile, Atoms: []memcore.Scored{{Atom: at}}}}})
 	assertSafe(t, "recall", r.View())
 
 	g := NewAssoc(d)
@@ -77,13 +77,13 @@ func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 
 	b := NewBudget(d)
 	b.SetSize(120, 60)
-	b.Update(BudgetLoadedMsg{Stats: engine.Stats{CapBytes: 1 << 20, Components: map[string]int64{"atoms\x1b": 10},
-		ByType: map[string]int{hostile: 1}}, Evict: []engine.EvictionCandidate{{Atom: at}}})
+	b.Update(BudgetLoadedMsg{Stats: memcore.Stats{CapBytes: 1 << 20, Components: map[string]int64{"atoms\x1b": 10},
+		ByType: map[string]int{hostile: 1}}, Evict: []memcore.EvictionCandidate{{Atom: at}}})
 	assertSafe(t, "budget", b.View())
 
 	u := NewUserModel(d)
 	u.SetSize(120, 40)
-	var um engine.UserModel
+	var um memcore.UserModel
 	um.Style.Tone = hostile
 	u.Update(UserModelLoadedMsg{Model: um})
 	assertSafe(t, "user model", u.View())
@@ -92,9 +92,9 @@ func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 // The detail view shows a promoted atom's origin, made safe like every
 // other store text.
 func TestDetailShowsThePromotedOrigin(t *testing.T) {
-	at := engine.Atom{ID: strings.Repeat("b", 32), SourceClass: engine.SourceUserApproved, Type: "fact", CreatedAt: now.Add(-time.Hour), Text: "the CI runner has 8 cores",
-		Origin: &engine.Origin{SourceClass: engine.SourceWeb, Reason: "scan_rejected: x: \x1b]52;c;Y3VybA==\x07", QuarantinedAt: now.Add(-2 * time.Hour), PromotedAt: now,
-			Findings: []engine.OriginFinding{{Kind: "injection", Rule: "ignore-previous", Severity: "block", Reason: "asks to ignore \x1b[2J instructions"}}, StillBlocked: true}}
+	at := memcore.Atom{ID: strings.Repeat("b", 32), SourceClass: memcore.SourceUserApproved, Type: "fact", CreatedAt: now.Add(-time.Hour), Text: "the CI runner has 8 cores",
+		Origin: &memcore.Origin{SourceClass: memcore.SourceWeb, Reason: "scan_rejected: x: \x1b]52;c;Y3VybA==\x07", QuarantinedAt: now.Add(-2 * time.Hour), PromotedAt: now,
+			Findings: []memcore.OriginFinding{{Kind: "injection", Rule: "ignore-previous", Severity: "block", Reason: "asks to ignore \x1b[2J instructions"}}, StillBlocked: true}}
 	md := AtomMarkdown(at, nil, nil, now, 30)
 	assertSafe(t, "detail origin", md)
 	for _, want := range []string{"promoted from: web", "finding at promote: block injection", "never injected into a prompt"} {

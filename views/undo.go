@@ -5,16 +5,16 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // ForgetCmd forgets atoms (live or quarantined); u brings them back with
 // their links.
 func ForgetCmd(d Deps, ids []string) func() tea.Msg {
 	return func() tea.Msg {
-		var last engine.Atom
+		var last memcore.Atom
 		for i, id := range ids {
-			at, _, err := d.Store.Forget(d.Ctx, id)
+			at, _, err := d.Review.Forget(d.Ctx, id)
 			if err != nil {
 				return MutatedMsg{Err: fmt.Errorf("forget: %w", err), Undo: storeUndo(d, "forget", i)}
 			}
@@ -29,7 +29,7 @@ func ForgetCmd(d Deps, ids []string) func() tea.Msg {
 }
 
 // storeUndo is the Undo of an act that made n changes through the store:
-// it takes back the store's latest n acts (Store.Undo), newest first, so a
+// it takes back the session's latest n acts (review.Session.Undo), newest first, so a
 // batch comes back whole, links between its atoms included. The label
 // names the act; with n > 1 it gets the count. Nil when n is 0.
 func storeUndo(d Deps, label string, n int) *Undo {
@@ -41,7 +41,7 @@ func storeUndo(d Deps, label string, n int) *Undo {
 	}
 	return &Undo{Label: label, N: n, Run: func() error {
 		for i := 0; i < n; i++ {
-			if _, err := d.Store.Undo(d.Ctx); err != nil {
+			if _, err := d.Review.Undo(d.Ctx); err != nil {
 				return err
 			}
 		}

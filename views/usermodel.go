@@ -7,14 +7,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/keymap"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // UserModelLoadedMsg carries the user model.
 type UserModelLoadedMsg struct {
-	Model engine.UserModel
+	Model memcore.UserModel
 	Err   error
 }
 
@@ -35,7 +35,7 @@ type UserModel struct {
 	d      Deps
 	height int
 	nav    keymap.Nav
-	model  engine.UserModel
+	model  memcore.UserModel
 	loaded bool
 	scroll Scroller
 	width  int

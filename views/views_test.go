@@ -9,7 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/theme"
 )
 
@@ -31,17 +31,17 @@ var (
 	space = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 )
 
-func sampleAtoms() []engine.Atom {
+func sampleAtoms() []memcore.Atom {
 	types := []string{"decision", "fact", "preference", "goal"}
 	projects := []string{"~/src/webshop", "~/src/payments-api"}
-	var out []engine.Atom
+	var out []memcore.Atom
 	for i := 0; i < 40; i++ {
-		out = append(out, engine.Atom{
+		out = append(out, memcore.Atom{
 			ID:          fmt.Sprintf("%032x", i+1),
-			SourceClass: engine.SourceUserSaid,
+			SourceClass: memcore.SourceUserSaid,
 			Type:        types[i%len(types)],
 			CreatedAt:   now.Add(-time.Duration(i) * 24 * time.Hour),
-			Context:     engine.AtomContext{SessionID: fmt.Sprintf("s-%d", i%3), Project: projects[i%2], Turn: i},
+			Context:     memcore.AtomContext{SessionID: fmt.Sprintf("s-%d", i%3), Project: projects[i%2], Turn: i},
 			Confidence:  0.9,
 			Text:        fmt.Sprintf("atom number %d about %s", i, types[i%len(types)]),
 			Pin:         i == 3,
@@ -50,7 +50,7 @@ func sampleAtoms() []engine.Atom {
 	return out
 }
 
-func newAtomsPane(t testing.TB, atoms []engine.Atom) *Atoms {
+func newAtomsPane(t testing.TB, atoms []memcore.Atom) *Atoms {
 	d := testDeps()
 	a := NewAtoms(d)
 	a.SetSize(100, 20)
@@ -173,7 +173,7 @@ func TestAtomsKeepsSelectionOnReload(t *testing.T) {
 	a.Update(down)
 	a.Update(down)
 	id := a.SelectedID()
-	fresh := append([]engine.Atom{{ID: strings.Repeat("f", 32), Type: "fact", SourceClass: engine.SourceUserSaid, Text: "new", CreatedAt: now}}, atoms...)
+	fresh := append([]memcore.Atom{{ID: strings.Repeat("f", 32), Type: "fact", SourceClass: memcore.SourceUserSaid, Text: "new", CreatedAt: now}}, atoms...)
 	a.Update(AtomsLoadedMsg{Rows: BuildRows(testDeps(), fresh)})
 	if a.SelectedID() != id {
 		t.Fatalf("selection %s, want %s", a.SelectedID(), id)
@@ -216,10 +216,10 @@ func TestQuarantineSelect(t *testing.T) {
 	d := testDeps()
 	q := NewQuarantine(d)
 	q.SetSize(100, 20)
-	var qs []engine.QuarantinedAtom
+	var qs []memcore.QuarantinedAtom
 	for _, at := range sampleAtoms()[:5] {
-		at.SourceClass = engine.SourceWeb
-		qs = append(qs, engine.QuarantinedAtom{Atom: at, QuarantinedAt: now.Add(-24 * time.Hour), Reason: "tainted"})
+		at.SourceClass = memcore.SourceWeb
+		qs = append(qs, memcore.QuarantinedAtom{Atom: at, QuarantinedAt: now.Add(-24 * time.Hour), Reason: "tainted"})
 	}
 	q.Update(QuarantineLoadedMsg{Items: BuildQItems(d, qs)})
 	q.Update(space) // marks row 0 and moves down
@@ -254,7 +254,7 @@ func TestPendingKeysDisabledWhenEmpty(t *testing.T) {
 	if p.keys.Confirm.Enabled() || p.keys.Reject.Enabled() {
 		t.Fatal("confirm/reject enabled on an empty queue")
 	}
-	p.Update(PendingLoadedMsg{Items: []PItem{{P: engine.PendingReview{ID: "a", Field: "style.humor", Value: "dry"}, Known: true}}})
+	p.Update(PendingLoadedMsg{Items: []PItem{{P: memcore.PendingReview{ID: "a", Field: "style.humor", Value: "dry"}, Known: true}}})
 	if !p.keys.Confirm.Enabled() {
 		t.Fatal("confirm disabled with an entry")
 	}
@@ -334,7 +334,7 @@ func TestAssocRecentreAndBack(t *testing.T) {
 func TestBudgetView(t *testing.T) {
 	b := NewBudget(testDeps())
 	b.SetSize(100, 40)
-	b.Update(BudgetLoadedMsg{Stats: engine.Stats{CapBytes: 100 << 20, TotalBytes: 50 << 20,
+	b.Update(BudgetLoadedMsg{Stats: memcore.Stats{CapBytes: 100 << 20, TotalBytes: 50 << 20,
 		Components: map[string]int64{"atoms": 10 << 20, "vectors": 40 << 20}, ByType: map[string]int{"fact": 3}},
 		Running: true, Done: 5, Total: 10})
 	v := b.View()

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/testkit"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // rememberThatSession plays one session through the real hook binary: the
@@ -79,8 +79,8 @@ func TestRememberThatClauseNeverPromotesWhatTheAgentRead(t *testing.T) {
 				t.Errorf("%d entries left in quarantine, want all 3 the agent read: %+v", len(q), q)
 			}
 			var said bool
-			for _, a := range must(st.List(engine.Filter{})) {
-				if a.SourceClass != engine.SourceUserSaid {
+			for _, a := range must(st.List(memcore.Filter{})) {
+				if a.SourceClass != memcore.SourceUserSaid {
 					t.Errorf("%s atom %q: only the person's words may be live", a.SourceClass, a.Text)
 				}
 				if a.Text == c.clause {
@@ -88,7 +88,7 @@ func TestRememberThatClauseNeverPromotesWhatTheAgentRead(t *testing.T) {
 				}
 			}
 			if !said {
-				t.Errorf("the clause %q was not stored as the person's words: %+v", c.clause, must(st.List(engine.Filter{})))
+				t.Errorf("the clause %q was not stored as the person's words: %+v", c.clause, must(st.List(memcore.Filter{})))
 			}
 			if !strings.Contains(ctx, "stored as the person's words") || !strings.Contains(ctx, c.clause) || strings.Contains(ctx, "approved into trusted memory") {
 				t.Errorf("the agent was not told what was stored:\n%s", ctx)
@@ -116,8 +116,8 @@ func TestNamedApprovalIsReportedToThePerson(t *testing.T) {
 			}
 			st := testkit.OpenHome(t, home)
 			defer st.Close()
-			live := must(st.List(engine.Filter{}))
-			if len(live) != 1 || live[0].SourceClass != engine.SourceUserApproved || live[0].Origin == nil || live[0].Origin.SourceClass != engine.SourceWeb {
+			live := must(st.List(memcore.Filter{}))
+			if len(live) != 1 || live[0].SourceClass != memcore.SourceUserApproved || live[0].Origin == nil || live[0].Origin.SourceClass != memcore.SourceWeb {
 				t.Fatalf("want only the web page promoted, live: %+v", live)
 			}
 			if q := must(st.Quarantined()); len(q) != 2 {

@@ -8,8 +8,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Claude Code fires UserPromptSubmit not only for a prompt the person
@@ -45,7 +45,7 @@ var typedValues = map[string]bool{"user": true, "typed": true, "keyboard": true,
 // and why.
 func ClassifyPrompt(p Payload, raw map[string]json.RawMessage) (typed bool, source, why string) {
 	if p.AgentID != "" {
-		return false, engine.SourceSubagent, "fired inside a subagent"
+		return false, memcore.SourceSubagent, "fired inside a subagent"
 	}
 	for _, k := range provenanceKeys {
 		v, ok := raw[k]
@@ -53,23 +53,23 @@ func ClassifyPrompt(p Payload, raw map[string]json.RawMessage) (typed bool, sour
 			continue
 		}
 		if !typedValues[strings.ToLower(strings.Trim(string(v), `" `))] {
-			return false, engine.SourceAgentGenerated, k + "=" + textutil.TruncateChars(strings.Trim(string(v), `"`), 40)
+			return false, memcore.SourceAgentGenerated, k + "=" + textutil.TruncateChars(strings.Trim(string(v), `"`), 40)
 		}
 	}
 	if m := machineWrapper.FindString(p.Prompt); m != "" {
-		src := engine.SourceAgentGenerated
+		src := memcore.SourceAgentGenerated
 		if strings.Contains(strings.ToLower(m), "task-notification") || strings.Contains(strings.ToLower(m), "subagent") {
-			src = engine.SourceSubagent
+			src = memcore.SourceSubagent
 		}
 		return false, src, "machine-formatted prompt " + textutil.TruncateChars(strings.TrimSpace(m), 40)
 	}
 	if strings.TrimSpace(p.Prompt) == "" {
-		return false, engine.SourceAgentGenerated, "empty prompt"
+		return false, memcore.SourceAgentGenerated, "empty prompt"
 	}
 	if why := transcriptMarks(p.TranscriptPath, p.Prompt); why != "" {
-		return false, engine.SourceAgentGenerated, why
+		return false, memcore.SourceAgentGenerated, why
 	}
-	return true, engine.SourceUserSaid, ""
+	return true, memcore.SourceUserSaid, ""
 }
 
 // transcriptTail is how much of the transcript end is read.

@@ -22,9 +22,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/textutil"
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Payload is the part of a Claude Code hook input odekmem reads. Every
@@ -46,8 +46,8 @@ type Payload struct {
 // Runtime is what a hook call runs against: an open store and a per-turn
 // hook (long-lived in odekmem serve, fresh per call otherwise).
 type Runtime struct {
-	Store *engine.Store
-	Hook  *engine.Hook
+	Store *memcore.Store
+	Hook  *memcore.Hook
 	// Later, when set (odekmem serve), runs a turn's writes after the
 	// answer is sent, one at a time in arrival order; nil runs them before
 	// answering (a process per prompt must finish before it exits).
@@ -72,7 +72,7 @@ type mark struct {
 // last message, when the session was last active, and whether it has
 // been seen: the session log, or what this runtime queued since.
 func (rt *Runtime) previous(sid string) (turn int, msgAt, updated time.Time, ok bool) {
-	var a engine.AgentSession
+	var a memcore.AgentSession
 	if list, err := rt.Store.AgentSessions(sid); err == nil && len(list) > 0 {
 		a, ok = list[0], true
 	}
@@ -182,7 +182,7 @@ func userPromptSubmit(ctx context.Context, rt *Runtime, o Options, p Payload, ra
 	// PreviousMessageAt: a process per prompt keeps no Hook across turns,
 	// so the session log says when the person last spoke, which bounds
 	// what an inline approval ("odek, remember the web page") answers.
-	turn := engine.Turn{Message: p.Prompt, SessionID: p.SessionID, Project: project, TurnIndex: turnIdx, Time: now, PreviousMessageAt: prevAt}
+	turn := memcore.Turn{Message: p.Prompt, SessionID: p.SessionID, Project: project, TurnIndex: turnIdx, Time: now, PreviousMessageAt: prevAt}
 	if typed {
 		rt.note(p.SessionID, turnIdx, now)
 	}
@@ -262,7 +262,7 @@ func sessionStart(ctx context.Context, rt *Runtime, p Payload) ([]byte, error) {
 	if sid == "" {
 		sid = "session-start"
 	}
-	tc := rt.Hook.BeforeTurn(ctx, engine.Turn{SessionID: sid, Project: project, Time: rt.Store.Now()})
+	tc := rt.Hook.BeforeTurn(ctx, memcore.Turn{SessionID: sid, Project: project, Time: rt.Store.Now()})
 	if len(tc.Warnings) > 0 {
 		logTo(rt.Store.Dir(), "SessionStart %s: %s", p.SessionID, strings.Join(tc.Warnings, "; "))
 	}
@@ -284,7 +284,7 @@ func sessionStart(ctx context.Context, rt *Runtime, p Payload) ([]byte, error) {
 // why nothing was approved. It returns the block for the agent's context
 // and the line for hook.log. Entry texts came from what the agent read, so
 // they travel inside an untrusted-content wrapper.
-func approvalReport(st *engine.Store, rr engine.RecordResult) (block, logLine string) {
+func approvalReport(st *memcore.Store, rr memcore.RecordResult) (block, logLine string) {
 	var lines, logs []string
 	for _, id := range rr.Promoted {
 		a, _, err := st.Get(id)

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/internal/vocab"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 var bin, hookBin string
@@ -92,7 +92,7 @@ func TestUserPromptSubmitRecordsTypedPromptAndReturnsBlock(t *testing.T) {
 			home := t.TempDir()
 			root, cwd := project(t)
 			st := testkit.OpenHome(t, home)
-			st.Add(context.Background(), engine.AddRequest{Text: "I prefer table-driven tests in Go", Type: engine.TypePreference, Source: engine.SourceUserApproved})
+			st.Add(context.Background(), memcore.AddRequest{Text: "I prefer table-driven tests in Go", Type: memcore.TypePreference, Source: memcore.SourceUserApproved})
 			st.Close()
 
 			p := payload(t, map[string]any{"session_id": "sess-a", "transcript_path": "", "cwd": cwd, "hook_event_name": "UserPromptSubmit",
@@ -103,9 +103,9 @@ func TestUserPromptSubmitRecordsTypedPromptAndReturnsBlock(t *testing.T) {
 			}
 			st = testkit.OpenHome(t, home)
 			defer st.Close()
-			var said []engine.Atom
-			for _, a := range must(st.List(engine.Filter{})) {
-				if a.SourceClass == engine.SourceUserSaid {
+			var said []memcore.Atom
+			for _, a := range must(st.List(memcore.Filter{})) {
+				if a.SourceClass == memcore.SourceUserSaid {
 					said = append(said, a)
 				}
 			}
@@ -153,7 +153,7 @@ func TestNonTypedPromptsAreTainted(t *testing.T) {
 	}
 	st := testkit.OpenHome(t, home)
 	defer st.Close()
-	for _, a := range must(st.List(engine.Filter{})) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		t.Errorf("a non-typed prompt became a live atom: %s %q", a.SourceClass, a.Text)
 	}
 	if _, ok := sessionByID(st, "sess-t"); ok {
@@ -170,7 +170,7 @@ func TestNonTypedPromptsAreTainted(t *testing.T) {
 		if !vocab.IsTainted(e.SourceClass) {
 			t.Errorf("quarantined with a trusted source class: %+v", e)
 		}
-		if e.SourceClass == engine.SourceSubagent {
+		if e.SourceClass == memcore.SourceSubagent {
 			sub++
 		}
 	}
@@ -207,14 +207,14 @@ func TestSessionStartResumeAndConfirmedModel(t *testing.T) {
 	st := testkit.OpenHome(t, home)
 	ctx := context.Background()
 	old := time.Now().Add(-72 * time.Hour)
-	st.Add(ctx, engine.AddRequest{Text: "Working on the parser rewrite, next step is the error recovery", Type: engine.TypeGoal, Source: engine.SourceUserSaid, CreatedAt: old, Context: engine.AtomContext{Project: root, SessionID: "old"}})
+	st.Add(ctx, memcore.AddRequest{Text: "Working on the parser rewrite, next step is the error recovery", Type: memcore.TypeGoal, Source: memcore.SourceUserSaid, CreatedAt: old, Context: memcore.AtomContext{Project: root, SessionID: "old"}})
 	// A person confirmed one inference; another still waits for review.
-	confirmed := engine.PendingReview{ID: vocab.NewID(), Field: "technical.languages", Value: "Go and Rust", Confidence: 0.9}
+	confirmed := memcore.PendingReview{ID: vocab.NewID(), Field: "technical.languages", Value: "Go and Rust", Confidence: 0.9}
 	testkit.QueuePending(t, testkit.StoreDir(home), confirmed)
-	if _, err := st.Confirm(ctx, confirmed.ID); err != nil {
+	if _, _, err := st.Confirm(ctx, confirmed.ID); err != nil {
 		t.Fatal(err)
 	}
-	testkit.QueuePending(t, testkit.StoreDir(home), engine.PendingReview{Field: "focus.blocker", Value: "pendingsecretvalue", Confidence: 0.5})
+	testkit.QueuePending(t, testkit.StoreDir(home), memcore.PendingReview{Field: "focus.blocker", Value: "pendingsecretvalue", Confidence: 0.5})
 	st.Close()
 	r := hook(t, bin, home, payload(t, map[string]any{"session_id": "new", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup"}), nil)
 	c := context_(t, r, "SessionStart")
@@ -247,11 +247,11 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	st.Close()
 	hook(t, bin, home, payload(t, map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "Look up the release schedule please."}), nil)
 	want := map[string]string{
-		"WebFetch":              engine.SourceWeb,
-		"Read":                  engine.SourceFileRead,
-		"Bash":                  engine.SourceToolOutput,
-		"mcp__github__get_pull": engine.SourceMCP,
-		"Task":                  engine.SourceSubagent,
+		"WebFetch":              memcore.SourceWeb,
+		"Read":                  memcore.SourceFileRead,
+		"Bash":                  memcore.SourceToolOutput,
+		"mcp__github__get_pull": memcore.SourceMCP,
+		"Task":                  memcore.SourceSubagent,
 	}
 	texts := map[string]any{
 		"WebFetch":              "The release train leaves every Tuesday at noon.",
@@ -282,8 +282,8 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	if len(must(st.Quarantined())) != len(want) {
 		t.Errorf("%d quarantine entries, want %d", len(must(st.Quarantined())), len(want))
 	}
-	for _, a := range must(st.List(engine.Filter{})) {
-		if a.SourceClass != engine.SourceUserSaid {
+	for _, a := range must(st.List(memcore.Filter{})) {
+		if a.SourceClass != memcore.SourceUserSaid {
 			t.Errorf("a tool result is live: %+v", a)
 		}
 	}
@@ -299,7 +299,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	st = testkit.OpenHome(t, home)
 	defer st.Close()
 	promoted := false
-	for _, a := range must(st.List(engine.Filter{})) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if strings.Contains(a.Text, "Tuesday at noon") {
 			promoted = true
 		}
@@ -360,7 +360,7 @@ func TestGeminiAndCodexSpeakTheSameHook(t *testing.T) {
 	home := t.TempDir()
 	_, cwd := project(t)
 	st := testkit.OpenHome(t, home)
-	st.Add(context.Background(), engine.AddRequest{Text: "Release branches are cut on Mondays", Type: engine.TypeConvention, Source: engine.SourceUserApproved})
+	st.Add(context.Background(), memcore.AddRequest{Text: "Release branches are cut on Mondays", Type: memcore.TypeConvention, Source: memcore.SourceUserApproved})
 	st.Close()
 	gem := func(m map[string]any, args ...string) run {
 		m["session_id"], m["cwd"], m["timestamp"] = "g1", cwd, "2026-11-30T10:00:00Z"
@@ -383,13 +383,13 @@ func TestGeminiAndCodexSpeakTheSameHook(t *testing.T) {
 	st = testkit.OpenHome(t, home)
 	defer st.Close()
 	said, web := 0, 0
-	for _, a := range must(st.List(engine.Filter{})) {
-		if a.SourceClass == engine.SourceUserSaid && a.Context.SessionID == "g1" {
+	for _, a := range must(st.List(memcore.Filter{})) {
+		if a.SourceClass == memcore.SourceUserSaid && a.Context.SessionID == "g1" {
 			said++
 		}
 	}
 	for _, q := range must(st.Quarantined()) {
-		if q.SourceClass == engine.SourceWeb && strings.Contains(q.Text, "every contributor") {
+		if q.SourceClass == memcore.SourceWeb && strings.Contains(q.Text, "every contributor") {
 			web++
 		}
 	}
@@ -420,18 +420,18 @@ func TestAttackPastedLogInTypedPromptBecomesUserSaid(t *testing.T) {
 	}
 	st := testkit.OpenHome(t, home)
 	var sqlite bool
-	for _, a := range must(st.List(engine.Filter{})) {
+	for _, a := range must(st.List(memcore.Filter{})) {
 		if strings.Contains(a.Text, "fraud") {
 			t.Fatalf("the pasted log line is live as %s: %q", a.SourceClass, a.Text)
 		}
-		sqlite = sqlite || strings.Contains(a.Text, "sqlite") && a.SourceClass == engine.SourceUserSaid
+		sqlite = sqlite || strings.Contains(a.Text, "sqlite") && a.SourceClass == memcore.SourceUserSaid
 	}
 	if !sqlite {
-		t.Fatalf("the person's own sentence is not user_said: %+v", must(st.List(engine.Filter{})))
+		t.Fatalf("the person's own sentence is not user_said: %+v", must(st.List(memcore.Filter{})))
 	}
 	tainted := false
 	for _, q := range must(st.Quarantined()) {
-		tainted = tainted || strings.Contains(q.Text, "fraud") && q.SourceClass == engine.SourceToolOutput && strings.HasPrefix(q.Reason, "tainted: pasted log")
+		tainted = tainted || strings.Contains(q.Text, "fraud") && q.SourceClass == memcore.SourceToolOutput && strings.HasPrefix(q.Reason, "tainted: pasted log")
 	}
 	st.Close()
 	if !tainted {
@@ -444,16 +444,16 @@ func TestAttackPastedLogInTypedPromptBecomesUserSaid(t *testing.T) {
 }
 
 // sessionByID is the recorded session id, and whether there is one.
-func sessionByID(st *engine.Store, id string) (engine.AgentSession, bool) {
+func sessionByID(st *memcore.Store, id string) (memcore.AgentSession, bool) {
 	list, err := st.AgentSessions(id)
 	if err != nil || len(list) == 0 {
-		return engine.AgentSession{}, false
+		return memcore.AgentSession{}, false
 	}
 	return list[0], true
 }
 
 // latest is the text of a session's last recorded message.
-func latest(a engine.AgentSession) string {
+func latest(a memcore.AgentSession) string {
 	if len(a.Messages) == 0 {
 		return ""
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/odekmem/odekmem/internal/config"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/hookproto"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Options are the hook command's flags that change what it does.
@@ -28,18 +28,19 @@ func SocketPath(storeDir string) string { return hookproto.SocketPath(storeDir) 
 
 // OpenStore opens the configured store with its embedder, memory LLM and
 // guard, as the CLI does.
-func OpenStore(s config.Settings) (*engine.Store, error) {
+func OpenStore(s config.Settings) (*memcore.Store, error) {
 	return s.OpenStore(s.StoreDir(), nil, nil)
 }
 
-// HookTimeout bounds a memory LLM call inside a hook: a per-prompt hook
-// cannot wait for the library's default.
-func HookTimeout(s config.Settings, budget time.Duration) time.Duration {
+// WithHookTimeout bounds a memory LLM call inside a hook to half the
+// hook's budget: a per-prompt hook cannot wait for the library's default.
+func WithHookTimeout(s config.Settings, budget time.Duration) config.Settings {
 	t := time.Duration(s.Extended.HookTimeoutSeconds * float64(time.Second))
 	if t <= 0 || t > budget/2 {
 		t = budget / 2
 	}
-	return t
+	s.Extended.HookTimeoutSeconds = t.Seconds()
+	return s
 }
 
 // Run is `odekmem hook <agent>`. It always returns 0: whatever goes wrong
@@ -118,12 +119,12 @@ func call(ctx context.Context, s config.Settings, a hookproto.Args, payload []by
 			logTo(s.StoreDir(), "hook: serve: %v (handled in process)", err)
 		}
 	}
-	st, err := OpenStore(s)
+	st, err := OpenStore(WithHookTimeout(s, a.Timeout))
 	if err != nil {
 		return nil, "", err
 	}
 	defer st.Close()
-	h := engine.NewHook(st, engine.HookOptions{Timeout: HookTimeout(s, a.Timeout)})
+	h := memcore.NewHook(st)
 	out, err := Handle(ctx, &Runtime{Store: st, Hook: h}, a.Options, payload)
 	h.Close(context.Background()) // waits for the background inference
 	return out, "process", err

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/hookproto"
+	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // ToolSource maps a Claude Code tool name onto the source class of its
@@ -24,20 +24,20 @@ func ToolSource(tool string) string {
 	case strings.HasPrefix(t, "mcp__odekmem__"), strings.HasPrefix(t, "mcp_odekmem_"):
 		return "" // our own tools: already in the store
 	case strings.HasPrefix(t, "mcp_"):
-		return engine.SourceMCP
+		return memcore.SourceMCP
 	}
 	switch t {
 	case "webfetch", "websearch", "web_fetch", "google_web_search", "web_search":
-		return engine.SourceWeb
+		return memcore.SourceWeb
 	case "read", "grep", "glob", "notebookread", "ls", "read_file", "read_many_files", "search_file_content", "list_directory":
-		return engine.SourceFileRead
+		return memcore.SourceFileRead
 	case "task", "agent", "delegate_to_agent":
-		return engine.SourceSubagent
+		return memcore.SourceSubagent
 	case "edit", "multiedit", "write", "notebookedit", "todowrite", "exitplanmode", "askuserquestion",
 		"write_file", "replace", "save_memory", "write_todos", "apply_patch", "update_plan":
 		return ""
 	}
-	return engine.SourceToolOutput // Bash, BashOutput and anything new
+	return memcore.SourceToolOutput // Bash, BashOutput and anything new
 }
 
 // responseText pulls the readable part out of a tool_response, which is a
@@ -106,8 +106,8 @@ func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, t
 	if n := rt.Store.Config().AtomMaxChars; n > 1 {
 		text = textutil.TruncateChars(text, n-1)
 	}
-	_, err := rt.Store.Add(ctx, engine.AddRequest{Text: text, Type: engine.TypeObservation, Source: source, Confidence: 0.5,
-		Context: engine.AtomContext{SessionID: p.SessionID, Turn: turn, Project: ProjectRoot(p.Cwd)}})
+	_, err := rt.Store.Add(ctx, memcore.AddRequest{Text: text, Type: memcore.TypeObservation, Source: source, Confidence: 0.5,
+		Context: memcore.AtomContext{SessionID: p.SessionID, Turn: turn, Project: ProjectRoot(p.Cwd)}})
 	if err != nil {
 		return fmt.Errorf("quarantine %s: %w", what, err)
 	}

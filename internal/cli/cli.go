@@ -23,9 +23,9 @@ import (
 
 	"github.com/odekmem/odekmem/internal/config"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/jsonsafe"
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/internal/scan"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Exit statuses.
@@ -54,7 +54,7 @@ type Env struct {
 	// AgedFixture is the bundled fixture of `eval aged` (testdata/aged/aged.json).
 	AgedFixture []byte
 	// RunTUI opens the review TUI on a store; nil means no TUI is built in.
-	RunTUI func(ctx context.Context, st *engine.Store, settings config.Settings, title string) error
+	RunTUI func(ctx context.Context, st *memcore.Store, settings config.Settings, title string) error
 	// RunTUIError shows a full-screen error when the TUI's store cannot be
 	// opened; nil means print it like any other error.
 	RunTUIError func(ctx context.Context, err error) error
@@ -102,7 +102,7 @@ type ctx struct {
 	cmd      *command
 	p        *parsed
 	settings config.Settings
-	store    *engine.Store
+	store    *memcore.Store
 	json     bool
 }
 
@@ -324,9 +324,9 @@ func checkStoreExists(dir string, cmd *command, create bool) error {
 
 // openStore opens a store with the configured embedder and LLM and reports
 // any damage found on stderr.
-func openStore(c *ctx, dir string) (*engine.Store, error) { return openStoreWith(c, dir, nil) }
+func openStore(c *ctx, dir string) (*memcore.Store, error) { return openStoreWith(c, dir, nil) }
 
-func openStoreWith(c *ctx, dir string, now func() time.Time) (*engine.Store, error) {
+func openStoreWith(c *ctx, dir string, now func() time.Time) (*memcore.Store, error) {
 	st, err := c.settings.OpenStore(dir, now, c.env.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/review"
 )
 
 // The superseded-memory verbs: list the contradictions waiting for the
@@ -31,7 +32,7 @@ func init() {
 
 // ContradictionEntry is one line of `contradictions --json`.
 type ContradictionEntry struct {
-	engine.Contradiction
+	memcore.Contradiction
 	OldText string `json:"old_text"`
 	NewText string `json:"new_text"`
 	OldType string `json:"old_type"`
@@ -101,7 +102,7 @@ func cmdResolve(c *ctx) error {
 	case len(match) > 1 && !contains(match, want):
 		return usagef("id %q matches %d contradictions: give more of it", c.p.pos[0], len(match))
 	case len(match) == 0:
-		return fmt.Errorf("%w: no contradiction %s (see odekmem contradictions)", engine.ErrNotFound, c.p.pos[0])
+		return fmt.Errorf("%w: no contradiction %s (see odekmem contradictions)", memcore.ErrNotFound, c.p.pos[0])
 	case len(want) < minPrefix && !contains(match, want):
 		return usagef("id %q is too short: give at least %d characters of it", c.p.pos[0], minPrefix)
 	}
@@ -111,11 +112,11 @@ func cmdResolve(c *ctx) error {
 	}
 	res := c.p.pos[1]
 	switch res {
-	case engine.ResolveKeepNew, engine.ResolveKeepOld, engine.ResolveKeepBoth:
+	case memcore.ResolveKeepNew, memcore.ResolveKeepOld, memcore.ResolveKeepBoth:
 	default:
 		return usagef("resolution must be keep-new, keep-old or keep-both, got %q", res)
 	}
-	x, err := c.store.ResolveContradiction(c, id, res)
+	x, err := review.New(c.store).Resolve(c, id, res)
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func cmdResolve(c *ctx) error {
 
 // checkSupersedes looks for older memories a newly added one replaces and
 // says so on stderr.
-func checkSupersedes(c *ctx, res engine.AddResult) {
+func checkSupersedes(c *ctx, res memcore.AddResult) {
 	if res.Quarantined || res.Refreshed || res.Duplicate {
 		return
 	}

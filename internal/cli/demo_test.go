@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/cli"
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // TestDemoOneClock: the TUI's demo store runs on the real clock, re-dated
@@ -24,7 +24,7 @@ func TestDemoOneClock(t *testing.T) {
 	var out, errb bytes.Buffer
 	var tmpHome string
 	ranTUI := false
-	runTUI := func(ctx context.Context, st *engine.Store, settings config.Settings, title string) error {
+	runTUI := func(ctx context.Context, st *memcore.Store, settings config.Settings, title string) error {
 		ranTUI = true
 		tmpHome = settings.Home
 		if d := time.Since(st.Now()); d < -time.Minute || d > time.Minute {
@@ -39,7 +39,7 @@ func TestDemoOneClock(t *testing.T) {
 		}
 		// Ages match the demo as generated: the newest atom was two days
 		// old at the demo's epoch and is two days old now.
-		newest := must(st.List(engine.Filter{}))[0]
+		newest := must(st.List(memcore.Filter{}))[0]
 		if age := time.Since(newest.CreatedAt); age < 48*time.Hour || age > 50*time.Hour {
 			t.Errorf("newest atom is %v old on the real clock, want about 2 days", age)
 		}

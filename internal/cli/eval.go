@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/odekmem/odekmem/internal/engine"
-	"github.com/odekmem/odekmem/memcore/eval"
+	"github.com/odekmem/odekmem/internal/eval"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // LoCoMoReport is `eval locomo --dated --json`: the undated and the dated
@@ -52,7 +52,7 @@ func (c *ctx) evalOptions() (eval.Options, error) {
 	cfg.LLM = nil // evaluation measures retrieval: no memory LLM
 	embCfg := c.settings.EffectiveEmbedding()
 	return eval.Options{K: k, Config: &cfg, Limit: limit,
-		Embedder: func() (engine.Embedder, error) { return engine.NewEmbedder(embCfg) }}, nil
+		Embedder: func() (memcore.Embedder, error) { return memcore.NewEmbedder(embCfg) }}, nil
 }
 
 func cmdEvalLoCoMo(c *ctx) error {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/cli"
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 const (
@@ -145,12 +145,12 @@ func TestDamagedStoreExitStatus(t *testing.T) {
 	if r.code != cli.ExitDamaged {
 		t.Fatalf("exit %d, want %d: %+v", r.code, cli.ExitDamaged, r)
 	}
-	var atoms []engine.Atom
+	var atoms []memcore.Atom
 	if err := json.Unmarshal([]byte(r.stdout), &atoms); err != nil {
 		t.Fatalf("stdout is still the list: %v %q", err, r.stdout)
 	}
 	var dmg struct {
-		StoreDamage []engine.Problem `json:"store_damage"`
+		StoreDamage []memcore.Problem `json:"store_damage"`
 	}
 	start := strings.Index(r.stderr, `{"store_damage"`)
 	if start < 0 {

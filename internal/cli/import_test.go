@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Issue 10 item 5 through the CLI, with a real file: a shared export that
@@ -32,7 +32,7 @@ func TestImportAsUntrustedFromAFileQuarantinesEverything(t *testing.T) {
 		t.Fatalf("import --as-untrusted: %+v", r)
 	}
 	r = run(t, careful, "", "list", "--json")
-	var atoms []engine.Atom
+	var atoms []memcore.Atom
 	if json.Unmarshal([]byte(r.stdout), &atoms); len(atoms) != 0 {
 		t.Fatalf("untrusted import went live: %s", r.stdout)
 	}
@@ -45,7 +45,7 @@ func TestImportAsUntrustedFromAFileQuarantinesEverything(t *testing.T) {
 		t.Fatalf("style value should wait in pending: %s", r.stdout)
 	}
 	r = run(t, careful, "", "import", "--json", "--as-untrusted", file)
-	var res engine.ImportResult
+	var res memcore.ImportResult
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Skipped != 1 || res.Trusted != 0 {
 		t.Fatalf("import --json: %v %+v", err, r)
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 func cmdImport(c *ctx) error {
@@ -31,8 +31,8 @@ func cmdImport(c *ctx) error {
 	}
 	bar := progressBar(c, "import", size)
 	bar.committed = 0
-	res, err := c.store.Import(c, r, engine.ImportOptions{AsUntrusted: c.p.bools["as-untrusted"], Source: name,
-		Progress: func(p engine.ImportProgress) { bar.committed = p.Committed; bar.set(p.Lines, p.Bytes) }})
+	res, err := c.store.Import(c, r, memcore.ImportOptions{AsUntrusted: c.p.bools["as-untrusted"], Source: name,
+		Progress: func(p memcore.ImportProgress) { bar.committed = p.Committed; bar.set(p.Lines, p.Bytes) }})
 	bar.done()
 	if err != nil {
 		return err

@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/jsonl"
 	"github.com/odekmem/odekmem/internal/textutil"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Ingest: who is the person. Only a line with one explicit "role":"user"
@@ -82,19 +82,19 @@ func sourceFor(role, typ, name string) string {
 	case name != "" && (has("tool", "function") || r == ""):
 		return agenthook.ToolSource(name)
 	case has("mcp"):
-		return engine.SourceMCP
+		return memcore.SourceMCP
 	case has("web", "browser", "fetch", "search", "url"):
-		return engine.SourceWeb
+		return memcore.SourceWeb
 	case has("file", "read"):
-		return engine.SourceFileRead
+		return memcore.SourceFileRead
 	case has("subagent", "sub_agent", "task"):
-		return engine.SourceSubagent
+		return memcore.SourceSubagent
 	case has("tool", "function", "command", "shell", "bash", "exec"):
-		return engine.SourceToolOutput
+		return memcore.SourceToolOutput
 	case r == "" && t == "":
-		return engine.SourceToolOutput // recorded content of unknown origin
+		return memcore.SourceToolOutput // recorded content of unknown origin
 	}
-	return engine.SourceAgentGenerated // assistant, system, model, anything else
+	return memcore.SourceAgentGenerated // assistant, system, model, anything else
 }
 
 // contentText flattens content: a string, or an array of parts (text
@@ -174,12 +174,12 @@ type ingester struct {
 	strict    map[string]bool
 	// probe, when set, makes this a first pass: the person's messages go
 	// to probe and nothing is stored.
-	probe   func(engine.Turn)
+	probe   func(memcore.Turn)
 	c       *ctx
-	h       *engine.Hook
+	h       *memcore.Hook
 	sum     IngestSummary
-	persons []engine.Turn
-	tainted []engine.AddRequest
+	persons []memcore.Turn
+	tainted []memcore.AddRequest
 	maxText int
 }
 
@@ -218,7 +218,7 @@ func (in *ingester) flushPersons() error {
 	return err
 }
 
-func (in *ingester) count(a engine.AddResult) {
+func (in *ingester) count(a memcore.AddResult) {
 	in.sum.Evicted += len(a.Evicted)
 	switch {
 	case a.Duplicate:
@@ -253,7 +253,7 @@ func (in *ingester) flushTainted() error {
 
 // person queues one of the person's messages; order with tainted content
 // is kept exactly (an inline approval answers what came before it).
-func (in *ingester) person(t engine.Turn) error {
+func (in *ingester) person(t memcore.Turn) error {
 	if in.probe != nil {
 		in.probe(t)
 		return nil
@@ -270,7 +270,7 @@ func (in *ingester) person(t engine.Turn) error {
 	return nil
 }
 
-func (in *ingester) taint(source, text string, t engine.Turn) error {
+func (in *ingester) taint(source, text string, t memcore.Turn) error {
 	text = strings.Join(strings.Fields(text), " ")
 	if text == "" || in.probe != nil {
 		return nil
@@ -283,8 +283,8 @@ func (in *ingester) taint(source, text string, t engine.Turn) error {
 	if in.maxText > 1 {
 		text = textutil.TruncateChars(text, in.maxText-1)
 	}
-	in.tainted = append(in.tainted, engine.AddRequest{Text: text, Type: engine.TypeObservation, Source: source, Confidence: 0.5, CreatedAt: t.Time,
-		Context: engine.AtomContext{SessionID: t.SessionID, Turn: t.TurnIndex, Project: t.Project}})
+	in.tainted = append(in.tainted, memcore.AddRequest{Text: text, Type: memcore.TypeObservation, Source: source, Confidence: 0.5, CreatedAt: t.Time,
+		Context: memcore.AtomContext{SessionID: t.SessionID, Turn: t.TurnIndex, Project: t.Project}})
 	if len(in.tainted) >= 4*ingestBatch {
 		return in.flushTainted()
 	}
@@ -299,7 +299,7 @@ func cmdIngest(c *ctx) error {
 	}
 	var r io.Reader = c.env.Stdin
 	var size int64
-	h := engine.NewHook(c.store, engine.HookOptions{})
+	h := memcore.NewHook(c.store)
 	strictAll := true
 	var strict map[string]bool
 	if len(c.p.pos) == 1 && c.p.pos[0] != "-" {
@@ -359,7 +359,7 @@ func cmdIngest(c *ctx) error {
 				mode = 2
 			}
 		}
-		t := engine.Turn{SessionID: c.p.flags["session"], Project: c.p.flags["project"]}
+		t := memcore.Turn{SessionID: c.p.flags["session"], Project: c.p.flags["project"]}
 		if mode == 1 {
 			if len(b) > maxMessage {
 				in.fail(lr.Line(), "message of %d bytes (at most %d)", len(b), maxMessage)
@@ -416,7 +416,7 @@ func cmdIngest(c *ctx) error {
 }
 
 // jsonLine handles one line of a JSONL transcript.
-func (in *ingester) jsonLine(line int, b []byte, t engine.Turn) error {
+func (in *ingester) jsonLine(line int, b []byte, t memcore.Turn) error {
 	if b[0] != '{' {
 		in.fail(line, "not a JSON object (the transcript is JSONL: every line is one)")
 		return nil
@@ -491,10 +491,10 @@ const maxStrictSessions = 100_000
 // message of the person's holds an inline command, found by decoding every
 // line exactly as the second pass does and asking the Hook's own parse
 // (MayApprove). Constant memory; nil means "all sessions" (too many).
-func approvalSessions(c *ctx, h *engine.Hook, r io.Reader) (map[string]bool, error) {
+func approvalSessions(c *ctx, h *memcore.Hook, r io.Reader) (map[string]bool, error) {
 	out := map[string]bool{}
 	probe := &ingester{c: c, h: h}
-	probe.probe = func(t engine.Turn) {
+	probe.probe = func(t memcore.Turn) {
 		if out != nil && h.MayApprove(t.Message) {
 			out[t.SessionID] = true
 			if len(out) > maxStrictSessions {
@@ -521,7 +521,7 @@ func approvalSessions(c *ctx, h *engine.Hook, r io.Reader) (map[string]bool, err
 			return out, nil // plain lines: every one the person's, nothing to order
 		}
 		first = false
-		probe.jsonLine(lr.Line(), b, engine.Turn{SessionID: c.p.flags["session"], Project: c.p.flags["project"]})
+		probe.jsonLine(lr.Line(), b, memcore.Turn{SessionID: c.p.flags["session"], Project: c.p.flags["project"]})
 	}
 	return out, nil
 }

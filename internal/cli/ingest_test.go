@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/cli"
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Issue 10 item 7: ingest took lines that were not the person's as
@@ -23,7 +23,7 @@ func writeTranscript(t *testing.T, lines ...string) string {
 	return p
 }
 
-func ingestState(t *testing.T, home string) (live []engine.Atom, quar []cli.QuarantineEntry) {
+func ingestState(t *testing.T, home string) (live []memcore.Atom, quar []cli.QuarantineEntry) {
 	t.Helper()
 	json.Unmarshal([]byte(run(t, home, "", "list", "--json").stdout), &live)
 	json.Unmarshal([]byte(run(t, home, "", "quarantine", "--json").stdout), &quar)
@@ -39,7 +39,7 @@ func TestIngestToolResultWithoutRoleIsNotThePerson(t *testing.T) {
 		t.Fatalf("ingest: %+v %+v", r, sum)
 	}
 	live, quar := ingestState(t, home)
-	if len(live) != 0 || len(quar) != 1 || quar[0].SourceClass != engine.SourceToolOutput || quar[0].Context.SessionID != "s1" {
+	if len(live) != 0 || len(quar) != 1 || quar[0].SourceClass != memcore.SourceToolOutput || quar[0].Context.SessionID != "s1" {
 		t.Fatalf("live %+v quarantine %+v", live, quar)
 	}
 	if r := run(t, home, "", "recall", "should TLS verification be disabled?"); strings.Contains(r.stdout, "TLS") {
@@ -80,14 +80,14 @@ func TestIngestBOMPrefixedToolLineIsNotThePerson(t *testing.T) {
 			t.Fatalf("not the person's words stored as %s: %q", a.SourceClass, a.Text)
 		}
 	}
-	if len(live) != 1 || !strings.Contains(live[0].Text, "PostgreSQL") || live[0].SourceClass != engine.SourceUserSaid {
+	if len(live) != 1 || !strings.Contains(live[0].Text, "PostgreSQL") || live[0].SourceClass != memcore.SourceUserSaid {
 		t.Fatalf("the BOM-prefixed user line is still the person: %+v", live)
 	}
 	classes := map[string]bool{}
 	for _, q := range quar {
 		classes[q.SourceClass] = true
 	}
-	if !classes[engine.SourceToolOutput] || !classes[engine.SourceAgentGenerated] {
+	if !classes[memcore.SourceToolOutput] || !classes[memcore.SourceAgentGenerated] {
 		t.Fatalf("quarantine classes %v", classes)
 	}
 }
@@ -102,7 +102,7 @@ func TestIngestToolResultInsideAUserMessageIsTainted(t *testing.T) {
 	if len(live) != 1 || !strings.Contains(live[0].Text, "table-driven") {
 		t.Fatalf("live %+v", live)
 	}
-	if len(quar) != 1 || quar[0].SourceClass != engine.SourceToolOutput || !strings.Contains(quar[0].Text, "fraud") {
+	if len(quar) != 1 || quar[0].SourceClass != memcore.SourceToolOutput || !strings.Contains(quar[0].Text, "fraud") {
 		t.Fatalf("quarantine %+v", quar)
 	}
 }
@@ -111,15 +111,15 @@ func TestIngestClosestSourceClass(t *testing.T) {
 	cases := []struct {
 		line, want string
 	}{
-		{`{"role":"tool","name":"WebFetch","content":"Port 8443 is the admin port."}`, engine.SourceWeb},
-		{`{"role":"tool","name":"Read","content":"The README says to run make setup."}`, engine.SourceFileRead},
-		{`{"role":"tool","name":"mcp__github__get_issue","content":"Issue 12 is about retries."}`, engine.SourceMCP},
-		{`{"role":"tool","name":"Task","content":"The subagent found three callers."}`, engine.SourceSubagent},
-		{`{"type":"web_search_result","content":"Go 1.26 was released."}`, engine.SourceWeb},
-		{`{"role":"assistant","content":"I will refactor the handler."}`, engine.SourceAgentGenerated},
-		{`{"role":"system","content":"You are a helpful assistant."}`, engine.SourceAgentGenerated},
-		{`{"content":"Recorded output of unknown origin."}`, engine.SourceToolOutput},
-		{`{"role":"USER","content":"Upper-case role is not the explicit user role."}`, engine.SourceAgentGenerated},
+		{`{"role":"tool","name":"WebFetch","content":"Port 8443 is the admin port."}`, memcore.SourceWeb},
+		{`{"role":"tool","name":"Read","content":"The README says to run make setup."}`, memcore.SourceFileRead},
+		{`{"role":"tool","name":"mcp__github__get_issue","content":"Issue 12 is about retries."}`, memcore.SourceMCP},
+		{`{"role":"tool","name":"Task","content":"The subagent found three callers."}`, memcore.SourceSubagent},
+		{`{"type":"web_search_result","content":"Go 1.26 was released."}`, memcore.SourceWeb},
+		{`{"role":"assistant","content":"I will refactor the handler."}`, memcore.SourceAgentGenerated},
+		{`{"role":"system","content":"You are a helpful assistant."}`, memcore.SourceAgentGenerated},
+		{`{"content":"Recorded output of unknown origin."}`, memcore.SourceToolOutput},
+		{`{"role":"USER","content":"Upper-case role is not the explicit user role."}`, memcore.SourceAgentGenerated},
 	}
 	for _, tc := range cases {
 		home := newHome(t)
@@ -218,7 +218,7 @@ func TestIngestInlineApprovalOrderWhateverTheSpelling(t *testing.T) {
 			live, quar := ingestState(t, home)
 			var promoted []string
 			for _, a := range live {
-				if a.SourceClass == engine.SourceUserApproved {
+				if a.SourceClass == memcore.SourceUserApproved {
 					promoted = append(promoted, a.Text)
 				}
 			}
@@ -248,13 +248,13 @@ func TestIngestPastedLogInsideAUserMessageIsTainted(t *testing.T) {
 			t.Fatalf("pasted log line is live as %s: %q", a.SourceClass, a.Text)
 		}
 	}
-	if len(live) != 1 || !strings.Contains(live[0].Text, "table-driven") || live[0].SourceClass != engine.SourceUserSaid {
+	if len(live) != 1 || !strings.Contains(live[0].Text, "table-driven") || live[0].SourceClass != memcore.SourceUserSaid {
 		t.Fatalf("live %+v", live)
 	}
 	found := false
 	for _, q := range quar {
 		if strings.Contains(q.Text, "fraud") {
-			found = q.SourceClass == engine.SourceToolOutput && strings.HasPrefix(q.Reason, "tainted: pasted log")
+			found = q.SourceClass == memcore.SourceToolOutput && strings.HasPrefix(q.Reason, "tainted: pasted log")
 		}
 	}
 	if !found {
@@ -288,7 +288,7 @@ func TestIngestRememberThatClauseNeverPromotes(t *testing.T) {
 		clause := strings.TrimSuffix(strings.TrimPrefix(msg, "odek, remember that "), ".")
 		found := false
 		for _, a := range live {
-			if a.SourceClass != engine.SourceUserSaid {
+			if a.SourceClass != memcore.SourceUserSaid {
 				t.Errorf("%q: live %s atom %q", msg, a.SourceClass, a.Text)
 			}
 			found = found || a.Text == clause

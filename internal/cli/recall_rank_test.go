@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/demo"
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/testkit"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // openDemoCopy opens a copy of the bundled demo store, re-dated to now.
-func openDemoCopy(t *testing.T) *engine.Store {
+func openDemoCopy(t *testing.T) *memcore.Store {
 	t.Helper()
 	dir := t.TempDir()
 	testkit.CopyDir(t, "../../testdata/demo", dir)
@@ -20,7 +20,7 @@ func openDemoCopy(t *testing.T) *engine.Store {
 	if err := demo.Redate(dir, demo.Epoch, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	st, err := engine.Open(dir, engine.Options{})
+	st, err := memcore.Open(dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func openDemoCopy(t *testing.T) *engine.Store {
 // intents that merely mention JWTs.
 func TestDemoJWTSigningKeysFindsTheDecision(t *testing.T) {
 	st := openDemoCopy(t)
-	res, err := st.Search(context.Background(), "JWT signing keys", engine.SearchOptions{})
+	res, err := st.Search(context.Background(), "JWT signing keys", memcore.SearchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestDemoJWTSigningKeysFindsTheDecision(t *testing.T) {
 	if res[0].AgeDays < 30 {
 		t.Fatalf("premise: the decision is %.0f days old", res[0].AgeDays)
 	}
-	tc := engine.NewHook(st, engine.HookOptions{}).BeforeTurn(context.Background(), engine.Turn{Message: "JWT signing keys", SessionID: "odekmem-tui-preview"})
+	tc := memcore.NewHook(st).BeforeTurn(context.Background(), memcore.Turn{Message: "JWT signing keys", SessionID: "odekmem-tui-preview"})
 	atoms := tc.Memory.Atoms
 	if len(atoms) == 0 || atoms[0].Atom.ID != res[0].Atom.ID {
 		t.Fatalf("the hook's block does not start with the decision: %+v", atoms)

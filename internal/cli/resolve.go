@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // minPrefix is the shortest id prefix a verb accepts.
@@ -60,7 +60,7 @@ func resolveAtomID(c *ctx, arg string) (string, error) {
 	if ids, _ := pendingWithPrefix(c, want); len(ids) > 0 {
 		return "", fmt.Errorf("%s is a pending review, not an atom: see odekmem pending, then confirm or reject it", ids[0])
 	}
-	return "", fmt.Errorf("%w: no atom %s", engine.ErrNotFound, arg)
+	return "", fmt.Errorf("%w: no atom %s", memcore.ErrNotFound, arg)
 }
 
 // resolvePendingID does the same for pending-review ids.
@@ -102,7 +102,7 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 	} else if len(live)+len(quar) > 0 {
 		return "", fmt.Errorf("%s is an atom id; %s takes a pending-review id (see odekmem pending)", want, c.cmd.name)
 	}
-	return "", fmt.Errorf("%w: no pending review %s", engine.ErrNotFound, arg)
+	return "", fmt.Errorf("%w: no pending review %s", memcore.ErrNotFound, arg)
 }
 
 func pendingWithPrefix(c *ctx, prefix string) ([]string, error) {

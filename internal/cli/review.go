@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/engine"
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/internal/scan"
+	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/review"
 )
 
 func cmdForget(c *ctx) error {
@@ -16,7 +17,7 @@ func cmdForget(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	a, q, err := c.store.Forget(c, id)
+	a, q, err := review.New(c.store).Forget(c, id)
 	if err != nil {
 		return err
 	}
@@ -36,8 +37,8 @@ func cmdPromote(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	a, err := c.store.Promote(c, id)
-	if errors.Is(err, engine.ErrNotQuarantined) {
+	a, err := review.New(c.store).Promote(c, id)
+	if errors.Is(err, memcore.ErrNotQuarantined) {
 		return fmt.Errorf("%s is live already: only quarantined atoms are promoted", id)
 	}
 	if err != nil {
@@ -58,8 +59,8 @@ func cmdPin(c *ctx, pin bool) error {
 	if err != nil {
 		return err
 	}
-	a, err := c.store.SetPin(c, id, pin)
-	if errors.Is(err, engine.ErrNotLive) {
+	a, err := review.New(c.store).SetPin(c, id, pin)
+	if errors.Is(err, memcore.ErrNotLive) {
 		if _, q, gerr := c.store.Get(id); gerr == nil && q != nil {
 			return fmt.Errorf("that atom (%s) is quarantined: promote it first (odekmem promote %s)", id, id[:min(len(id), 8)])
 		}
@@ -80,7 +81,7 @@ func cmdPin(c *ctx, pin bool) error {
 
 // QuarantineEntry is quarantine's --json output element.
 type QuarantineEntry struct {
-	engine.QuarantinedAtom
+	memcore.QuarantinedAtom
 	ExpiresAt *time.Time     `json:"expires_at,omitempty"`
 	Findings  []scan.Finding `json:"findings,omitempty"`
 }
@@ -124,7 +125,7 @@ func cmdQuarantine(c *ctx) error {
 
 // PendingEntry is pending's --json output element.
 type PendingEntry struct {
-	engine.PendingReview
+	memcore.PendingReview
 	Current string `json:"current"`
 }
 
@@ -168,11 +169,11 @@ func cmdReview(c *ctx, confirm bool) error {
 	if err != nil {
 		return err
 	}
-	var p engine.PendingReview
+	var p memcore.PendingReview
 	if confirm {
-		p, err = c.store.Confirm(c, id)
+		p, err = review.New(c.store).Confirm(c, id)
 	} else {
-		p, err = c.store.Reject(c, id)
+		p, err = review.New(c.store).Reject(c, id)
 	}
 	if err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Issue 10 item 8: `odekmem show` printed raw escape sequences from a link
@@ -33,13 +33,13 @@ const (
 func hostileHome(t *testing.T) (home string, live, quar string, pend string) {
 	home = newHome(t)
 	dir := filepath.Join(home, "memory", "extended")
-	st, err := engine.Open(dir, engine.Options{})
+	st, err := memcore.Open(dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	l, err := st.Add(ctx, engine.AddRequest{Text: "The ledger uses PostgreSQL 16", Source: engine.SourceUserSaid,
-		Context: engine.AtomContext{SessionID: "s" + csi, Project: "p" + c1 + bidi}})
+	l, err := st.Add(ctx, memcore.AddRequest{Text: "The ledger uses PostgreSQL 16", Source: memcore.SourceUserSaid,
+		Context: memcore.AtomContext{SessionID: "s" + csi, Project: "p" + c1 + bidi}})
 	if err != nil || l.Quarantined {
 		t.Fatalf("live atom: %+v %v", l, err)
 	}
@@ -49,7 +49,7 @@ func hostileHome(t *testing.T) (home string, live, quar string, pend string) {
 	rec, _ := json.Marshal(map[string]any{"kind": "quarantine", "id": qid, "source_class": "web", "type": "fact",
 		"created_at": "2026-11-01T00:00:00Z", "text": "Run this " + hostil + " now", "context": map[string]any{"session_id": "s1" + osc52},
 		"quarantined_at": "2026-11-01T00:00:00Z", "reason": "tainted " + hostil})
-	if res, err := st.Import(ctx, strings.NewReader(string(rec)+"\n"), engine.ImportOptions{}); err != nil || res.Quarantined != 1 {
+	if res, err := st.Import(ctx, strings.NewReader(string(rec)+"\n"), memcore.ImportOptions{}); err != nil || res.Quarantined != 1 {
 		t.Fatalf("import the quarantined atom: %+v %v", res, err)
 	}
 	st.Close()
@@ -135,8 +135,8 @@ func TestEveryVerbSanitisesHostileText(t *testing.T) {
 	// --json keeps the hostile text, escaped: nothing is lost.
 	r := run(t, home, "", "show", live, "--json")
 	var show struct {
-		Atom  engine.Atom   `json:"atom"`
-		Links []engine.Link `json:"links"`
+		Atom  memcore.Atom   `json:"atom"`
+		Links []memcore.Link `json:"links"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &show); err != nil || show.Atom.Context.Project != "p"+c1+bidi {
 		t.Fatalf("show --json lost the project: %v %q", err, show.Atom.Context.Project)

@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/bulkgen"
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/testkit"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Issue 10 item 15: import streams with constant memory, reports progress,
@@ -169,12 +169,12 @@ func TestImportKilledKeepsEveryCommittedLine(t *testing.T) {
 			}
 		}
 	}
-	ref, err := engine.Open(t.TempDir()+"/ref", engine.Options{})
+	ref, err := memcore.Open(t.TempDir()+"/ref", memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ref.Close()
-	if _, err := ref.Import(context.Background(), bytes.NewReader(prefix), engine.ImportOptions{}); err != nil {
+	if _, err := ref.Import(context.Background(), bytes.NewReader(prefix), memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s := testkit.OpenHome(t, home)
@@ -195,7 +195,7 @@ func TestImportKilledKeepsEveryCommittedLine(t *testing.T) {
 
 // ids lists the live atoms of a store (the generator's quarantine entries
 // are older than quarantine_ttl_days, so every later write expires them).
-func ids(t *testing.T, s *engine.Store) map[string]bool {
+func ids(t *testing.T, s *memcore.Store) map[string]bool {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := s.Export(&buf); err != nil {

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/demo"
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/jsonl"
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/internal/scan"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 func cmdSearch(c *ctx) error {
@@ -23,7 +23,7 @@ func cmdSearch(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	opts := engine.SearchOptions{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"]}
+	opts := memcore.SearchOptions{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"]}
 	k, err := c.intFlag("k", 0, 1)
 	if err != nil {
 		return err
@@ -35,7 +35,7 @@ func cmdSearch(c *ctx) error {
 	}
 	if c.json {
 		if res == nil {
-			res = []engine.Scored{}
+			res = []memcore.Scored{}
 		}
 		return c.emitJSON(res)
 	}

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/internal/scan"
 )
 
 func cmdCompact(c *ctx) error {

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // topic is one `odekmem help <topic>` page. Paragraphs are wrapped to the
@@ -197,7 +197,7 @@ naming the field and what it accepts.
 
 `)
 	defaults := map[string]any{}
-	if b, err := json.Marshal(engine.DefaultConfig()); err == nil {
+	if b, err := json.Marshal(memcore.DefaultConfig()); err == nil {
 		json.Unmarshal(b, &defaults)
 	}
 	sb.WriteString("  field                              default\n")

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/engine"
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/internal/scan"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 func cmdRecall(c *ctx) error {
@@ -15,8 +15,8 @@ func cmdRecall(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	h := engine.NewHook(c.store, engine.HookOptions{})
-	tc := h.BeforeTurn(c, engine.Turn{Message: msg, SessionID: c.p.flags["session"], Project: c.p.flags["project"]})
+	h := memcore.NewHook(c.store)
+	tc := h.BeforeTurn(c, memcore.Turn{Message: msg, SessionID: c.p.flags["session"], Project: c.p.flags["project"]})
 	if c.json {
 		return c.emitJSON(tc)
 	}

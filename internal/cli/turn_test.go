@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/cli"
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 func TestIngestTranscriptThenRecall(t *testing.T) {
@@ -26,13 +26,13 @@ func TestIngestTranscriptThenRecall(t *testing.T) {
 		t.Fatalf("summary %+v (%v) from %s", sum, err, r.stdout)
 	}
 	r = run(t, home, "", "list", "--json")
-	var atoms []engine.Atom
+	var atoms []memcore.Atom
 	if err := json.Unmarshal([]byte(r.stdout), &atoms); err != nil || len(atoms) < 3 {
 		t.Fatalf("list --json after ingest: %v %+v", err, r)
 	}
 	types := map[string]bool{}
 	for _, a := range atoms {
-		if a.SourceClass != engine.SourceUserSaid || a.Context.SessionID != "s1" || a.Context.Project != "/src/payments-api" || a.CreatedAt.Year() != 2026 || a.CreatedAt.Month() != 11 {
+		if a.SourceClass != memcore.SourceUserSaid || a.Context.SessionID != "s1" || a.Context.Project != "/src/payments-api" || a.CreatedAt.Year() != 2026 || a.CreatedAt.Month() != 11 {
 			t.Fatalf("ingested atom %+v", a)
 		}
 		if strings.Contains(a.Text, "MongoDB") {

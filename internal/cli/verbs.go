@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/humanize"
+	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/scan"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // age is an age for a table ("now", "5m", "3h", "12d").
@@ -32,7 +32,7 @@ func cmdList(c *ctx) error {
 	if c.p.bools["quarantine"] {
 		return cmdQuarantine(c)
 	}
-	f := engine.Filter{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"], Session: c.p.flags["session"]}
+	f := memcore.Filter{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"], Session: c.p.flags["session"]}
 	if f.Type != "" && !vocab.ValidType(f.Type) {
 		return usagef("unknown type %q: allowed %s", f.Type, strings.Join(vocab.AtomTypes, ", "))
 	}
@@ -45,7 +45,7 @@ func cmdList(c *ctx) error {
 	}
 	if c.json {
 		if atoms == nil {
-			atoms = []engine.Atom{}
+			atoms = []memcore.Atom{}
 		}
 		return c.emitJSON(atoms)
 	}
@@ -67,7 +67,7 @@ func cmdList(c *ctx) error {
 
 // ShowResult is show's --json output.
 type ShowResult struct {
-	Atom          engine.Atom    `json:"atom"`
+	Atom          memcore.Atom   `json:"atom"`
 	Quarantined   bool           `json:"quarantined"`
 	Reason        string         `json:"reason,omitempty"`
 	QuarantinedAt *time.Time     `json:"quarantined_at,omitempty"`
@@ -76,7 +76,7 @@ type ShowResult struct {
 	Decay         float64        `json:"decay"`
 	AgeDays       float64        `json:"age_days"`
 	Findings      []scan.Finding `json:"findings,omitempty"`
-	Links         []engine.Link  `json:"links"`
+	Links         []memcore.Link `json:"links"`
 }
 
 func cmdShow(c *ctx) error {
@@ -96,7 +96,7 @@ func cmdShow(c *ctx) error {
 	}
 	r := ShowResult{Atom: a, Retention: score.Retention(a.Confidence, a.CreatedAt, now, hl, a.SourceClass), AgeDays: score.AgeDays(a.CreatedAt, now), Decay: score.Decay(score.AgeDays(a.CreatedAt, now), hl), Links: links}
 	if r.Links == nil {
-		r.Links = []engine.Link{}
+		r.Links = []memcore.Link{}
 	}
 	if q != nil {
 		r.Quarantined, r.Reason = true, q.Reason
@@ -153,7 +153,7 @@ func cmdShow(c *ctx) error {
 }
 
 // originNotes says what promote changed, one note a line.
-func originNotes(o *engine.Origin) []string {
+func originNotes(o *memcore.Origin) []string {
 	var out []string
 	if o.HiddenRemoved {
 		out = append(out, "hidden characters were removed on promote")
@@ -191,8 +191,8 @@ func cmdAdd(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.store.Add(c, engine.AddRequest{Text: text, Type: typ, Source: engine.SourceUserApproved, Confidence: conf, Pin: c.p.bools["pin"],
-		Context: engine.AtomContext{Project: c.p.flags["project"], SessionID: c.p.flags["session"]}, Link: true})
+	res, err := c.store.Add(c, memcore.AddRequest{Text: text, Type: typ, Source: memcore.SourceUserApproved, Confidence: conf, Pin: c.p.bools["pin"],
+		Context: memcore.AtomContext{Project: c.p.flags["project"], SessionID: c.p.flags["session"]}, Link: true})
 	if err != nil {
 		return err
 	}

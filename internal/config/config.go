@@ -1,6 +1,6 @@
 // Package config layers odek's configuration for the odekmem binary:
 // ~/.odek/config.json, the project's odek.json, ODEK_* environment
-// variables and --memory-extended-* flags, into a engine.Config with the
+// variables and --memory-extended-* flags, into a memcore.Config with the
 // memory LLM and embedder resolved. The memcore library itself reads no
 // configuration files or environment.
 package config
@@ -10,7 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/memcore/guard"
+	"github.com/odekmem/odekmem/internal/guard"
 	"io/fs"
 	"maps"
 	"os"
@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/llm"
 )
 
@@ -34,7 +34,7 @@ type configField struct {
 }
 
 func scalarFields() []configField {
-	t := reflect.TypeOf(engine.Config{})
+	t := reflect.TypeOf(memcore.Config{})
 	var out []configField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -68,7 +68,7 @@ func FlagName(key string) string {
 // Set assigns one scalar field of c from its string form, as the
 // environment and flags give it. The error names the field and what it
 // accepts.
-func Set(c *engine.Config, key, value string) error {
+func Set(c *memcore.Config, key, value string) error {
 	for _, f := range scalarFields() {
 		if f.key != key {
 			continue
@@ -79,34 +79,34 @@ func Set(c *engine.Config, key, value string) error {
 		case reflect.Bool:
 			b, err := strconv.ParseBool(value)
 			if err != nil {
-				return fmt.Errorf("%w: memory.extended.%s = %q: allowed true or false", engine.ErrInvalidConfig, key, value)
+				return fmt.Errorf("%w: memory.extended.%s = %q: allowed true or false", memcore.ErrInvalidConfig, key, value)
 			}
 			v.SetBool(b)
 		case reflect.Int:
 			n, err := strconv.Atoi(value)
 			if err != nil {
-				return fmt.Errorf("%w: memory.extended.%s = %q: allowed an integer", engine.ErrInvalidConfig, key, value)
+				return fmt.Errorf("%w: memory.extended.%s = %q: allowed an integer", memcore.ErrInvalidConfig, key, value)
 			}
 			v.SetInt(int64(n))
 		case reflect.Float64:
 			x, err := strconv.ParseFloat(value, 64)
 			if err != nil {
-				return fmt.Errorf("%w: memory.extended.%s = %q: allowed a number", engine.ErrInvalidConfig, key, value)
+				return fmt.Errorf("%w: memory.extended.%s = %q: allowed a number", memcore.ErrInvalidConfig, key, value)
 			}
 			v.SetFloat(x)
 		case reflect.String:
-			if hl, ok := v.Addr().Interface().(*engine.HalfLives); ok {
+			if hl, ok := v.Addr().Interface().(*memcore.HalfLives); ok {
 				// type=days pairs, comma-separated, over the current values:
 				// the pairs after the current ones win, and the JSON round
 				// trip brings the text back to its canonical form (and
 				// refuses a bad pair).
-				b, err := json.Marshal(engine.HalfLives(string(*hl) + "," + value))
+				b, err := json.Marshal(memcore.HalfLives(string(*hl) + "," + value))
 				if err != nil {
-					return fmt.Errorf("%w: memory.extended.%s = %q: %v", engine.ErrInvalidConfig, key, value, errors.Unwrap(err))
+					return fmt.Errorf("%w: memory.extended.%s = %q: %v", memcore.ErrInvalidConfig, key, value, errors.Unwrap(err))
 				}
-				var merged engine.HalfLives
+				var merged memcore.HalfLives
 				if err := json.Unmarshal(b, &merged); err != nil {
-					return fmt.Errorf("%w: memory.extended.%s = %q: %v", engine.ErrInvalidConfig, key, value, err)
+					return fmt.Errorf("%w: memory.extended.%s = %q: %v", memcore.ErrInvalidConfig, key, value, err)
 				}
 				*hl = merged
 				break
@@ -115,7 +115,7 @@ func Set(c *engine.Config, key, value string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%w: unknown key memory.extended.%s", engine.ErrInvalidConfig, key)
+	return fmt.Errorf("%w: unknown key memory.extended.%s", memcore.ErrInvalidConfig, key)
 }
 
 // setSection decodes the memory.extended section key into *dst; null
@@ -123,7 +123,7 @@ func Set(c *engine.Config, key, value string) error {
 func setSection[T any](dst **T, key string, msg json.RawMessage) error {
 	var v T
 	if err := json.Unmarshal(msg, &v); err != nil {
-		return fmt.Errorf("%w: memory.extended.%s: %v", engine.ErrInvalidConfig, key, err)
+		return fmt.Errorf("%w: memory.extended.%s: %v", memcore.ErrInvalidConfig, key, err)
 	}
 	if string(msg) != "null" {
 		*dst = &v
@@ -133,7 +133,7 @@ func setSection[T any](dst **T, key string, msg json.RawMessage) error {
 
 // applyJSON overlays the keys present in raw (a memory.extended object).
 // Keys that are present are honoured even when zero.
-func applyJSON(c *engine.Config, raw map[string]json.RawMessage, warn func(string)) error {
+func applyJSON(c *memcore.Config, raw map[string]json.RawMessage, warn func(string)) error {
 	known := map[string]configField{}
 	for _, f := range scalarFields() {
 		known[f.key] = f
@@ -161,7 +161,7 @@ func applyJSON(c *engine.Config, raw map[string]json.RawMessage, warn func(strin
 		}
 		field := reflect.ValueOf(c).Elem().Field(f.index)
 		if err := json.Unmarshal(msg, field.Addr().Interface()); err != nil {
-			return fmt.Errorf("%w: memory.extended.%s: %v", engine.ErrInvalidConfig, key, err)
+			return fmt.Errorf("%w: memory.extended.%s: %v", memcore.ErrInvalidConfig, key, err)
 		}
 	}
 	return nil
@@ -172,12 +172,12 @@ func applyJSON(c *engine.Config, raw map[string]json.RawMessage, warn func(strin
 // LLM client is built from.
 type Settings struct {
 	Home     string
-	Extended engine.Config
+	Extended memcore.Config
 	// Shared is the agent's own model (top-level model, base_url, …).
-	Shared engine.LLMConfig
+	Shared memcore.LLMConfig
 	// SharedEmbedding is memory.embedding, used when memory.extended.embedding
 	// is omitted.
-	SharedEmbedding *engine.EmbeddingConfig
+	SharedEmbedding *memcore.EmbeddingConfig
 	// Guard is the top-level "guard" section of ~/.odek/config.json (the
 	// optional second opinion; see memcore/guard). A project's odek.json
 	// may not set it.
@@ -192,14 +192,14 @@ func (s Settings) StoreDir() string { return filepath.Join(s.Home, "memory", "ex
 
 // EffectiveEmbedding is memory.extended.embedding, falling back to the shared
 // memory.embedding, falling back to the offline hash embedder.
-func (s Settings) EffectiveEmbedding() engine.EmbeddingConfig {
+func (s Settings) EffectiveEmbedding() memcore.EmbeddingConfig {
 	if s.Extended.Embedding != nil {
 		return *s.Extended.Embedding
 	}
 	if s.SharedEmbedding != nil {
 		return *s.SharedEmbedding
 	}
-	return engine.EmbeddingConfig{Provider: "hash"}
+	return memcore.EmbeddingConfig{Provider: "hash"}
 }
 
 type fileConfig struct {
@@ -234,7 +234,7 @@ func field[T any](name string, v, dst *T) sharedField {
 // sharedFields lists the keys of fc that set the shared model l. Applying
 // the user's file and refusing them in a project file walk this one list,
 // so a key cannot be added to one and forgotten in the other.
-func (fc fileConfig) sharedFields(l *engine.LLMConfig) []sharedField {
+func (fc fileConfig) sharedFields(l *memcore.LLMConfig) []sharedField {
 	return []sharedField{
 		field("model", fc.Model, &l.Model),
 		field("base_url", fc.BaseURL, &l.BaseURL),
@@ -246,7 +246,7 @@ func (fc fileConfig) sharedFields(l *engine.LLMConfig) []sharedField {
 	}
 }
 
-func (fc fileConfig) applyShared(l *engine.LLMConfig) {
+func (fc fileConfig) applyShared(l *memcore.LLMConfig) {
 	for _, f := range fc.sharedFields(l) {
 		f.apply()
 	}
@@ -270,7 +270,7 @@ func Load(opts LoadOptions) (Settings, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	s := Settings{Extended: engine.DefaultConfig()}
+	s := Settings{Extended: memcore.DefaultConfig()}
 	switch {
 	case opts.Home != "":
 		s.Home = opts.Home
@@ -325,7 +325,7 @@ func Load(opts LoadOptions) (Settings, error) {
 				// either: it would receive the person's API key and messages
 				// and could plant trusted atoms.
 				var shared []string
-				for _, f := range fc.sharedFields(new(engine.LLMConfig)) {
+				for _, f := range fc.sharedFields(new(memcore.LLMConfig)) {
 					if f.set {
 						shared = append(shared, f.name)
 					}
@@ -359,7 +359,7 @@ func Load(opts LoadOptions) (Settings, error) {
 	} {
 		if v, ok := lookupEnv(getenv, e.name); ok {
 			if err := e.set(v); err != nil {
-				return s, fmt.Errorf("%w: %s=%q: %v", engine.ErrInvalidConfig, e.name, v, err)
+				return s, fmt.Errorf("%w: %s=%q: %v", memcore.ErrInvalidConfig, e.name, v, err)
 			}
 		}
 	}
@@ -379,16 +379,16 @@ func Load(opts LoadOptions) (Settings, error) {
 	return s, nil
 }
 
-func llmConfig(l engine.LLMConfig) llm.Config {
+func llmConfig(l memcore.LLMConfig) llm.Config {
 	return llm.Config{BaseURL: l.BaseURL, APIKey: l.APIKey, Model: l.Model, MaxTokens: l.MaxTokens, Temperature: l.Temperature, TimeoutSeconds: l.TimeoutSeconds, Thinking: l.Thinking}
 }
 
-// StoreConfig is the engine.Config to open the store with: memory.extended
+// StoreConfig is the memcore.Config to open the store with: memory.extended
 // with its memory LLM resolved (the dedicated memory.extended.llm when it
 // names a model, otherwise the shared top-level model when it has a model
 // and a base URL, otherwise none) and its embedder resolved
-// (EffectiveEmbedding). engine.Open builds both from it.
-func (s Settings) StoreConfig() engine.Config {
+// (EffectiveEmbedding). memcore.Open builds both from it.
+func (s Settings) StoreConfig() memcore.Config {
 	c := s.Extended
 	switch l := c.LLM; {
 	case l != nil && l.Model != "":
@@ -409,7 +409,7 @@ func (s Settings) StoreConfig() engine.Config {
 // resolves the guard's key variables (nil: the process environment). The
 // CLI, the MCP server, the per-prompt hook and serve all open through here,
 // so none of them can skip the guard a person configured.
-func (s Settings) OpenStore(dir string, now func() time.Time, getenv func(string) string) (*engine.Store, error) {
+func (s Settings) OpenStore(dir string, now func() time.Time, getenv func(string) string) (*memcore.Store, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -421,7 +421,7 @@ func (s Settings) OpenStore(dir string, now func() time.Time, getenv func(string
 			return nil, err
 		}
 	}
-	return engine.Open(dir, engine.Options{Config: &cfg, Now: now, Guard: g})
+	return memcore.Open(dir, memcore.Options{Config: &cfg, Now: now, Guard: g})
 }
 
 func lookupEnv(getenv func(string) string, name string) (string, bool) {
@@ -443,7 +443,7 @@ func (s *Settings) applyMemory(fc fileConfig, path string, warn func(string)) er
 		}
 	}
 	if raw, ok := fc.Memory["embedding"]; ok && string(raw) != "null" {
-		var e engine.EmbeddingConfig
+		var e memcore.EmbeddingConfig
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return fmt.Errorf("%s: memory.embedding: %w", path, err)
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/config"
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 func hWriteFile(t *testing.T, path, data string) {
@@ -42,13 +42,13 @@ func TestConfigDefaultsMatchFieldReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := s.Extended
-	want := engine.Config{Enabled: false, MaxSizeMB: 100, SemanticSearchTopK: 10, SemanticSearchOverfetch: 4, SemanticSearchMinScore: 0.55,
+	want := memcore.Config{Enabled: false, MaxSizeMB: 100, SemanticSearchTopK: 10, SemanticSearchOverfetch: 4, SemanticSearchMinScore: 0.55,
 		SemanticSearchRerank: true, AtomMaxChars: 300, MemoryBudgetChars: 2000, DecayHalfLifeDays: 30, QuarantineTTLDays: 7,
 		EvictionPolicy: "retention_decay", PredictiveIntents: 3, AutoExtractPerTurn: true, InferUserState: true, UserStateTurnInterval: 5,
 		UserStateMaxPending: 20, AssociationsEnabled: true, AssociationSemanticTopK: 3, ProactiveReturnAfterBreak: true,
 		StyleMirroringEnabled: true, AnaphoraResolutionEnabled: true, FollowUpAnticipationEnabled: true,
 		DedupThreshold: 0.92, Index: "exact", QuarantineSharePercent: 5, BreakHours: 6, HookTimeoutSeconds: 30, AgentName: "odek",
-		DecayHalfLifeByType: engine.DefaultConfig().DecayHalfLifeByType}
+		DecayHalfLifeByType: memcore.DefaultConfig().DecayHalfLifeByType}
 	if got, w := hJSON(t, c), hJSON(t, want); got != w {
 		t.Fatalf("defaults:\n got %+v\nwant %+v", c, want)
 	}
@@ -109,7 +109,7 @@ func TestConfigEveryFieldHasEnvAndFlag(t *testing.T) {
 		t.Fatalf("only %d keys", len(keys))
 	}
 	for _, k := range keys {
-		var c engine.Config = engine.DefaultConfig()
+		var c memcore.Config = memcore.DefaultConfig()
 		val := "1"
 		if config.IsBoolKey(k) {
 			val = "false"
@@ -138,7 +138,7 @@ func TestConfigEveryFieldHasEnvAndFlag(t *testing.T) {
 			t.Errorf("%s=%s: %v", env, val, err)
 			continue
 		}
-		if s.Extended == engine.DefaultConfig() && val != "retention_decay" {
+		if s.Extended == memcore.DefaultConfig() && val != "retention_decay" {
 			t.Errorf("%s=%s changed nothing", env, val)
 		}
 		if !strings.HasPrefix(config.FlagName(k), "memory-extended-") {
@@ -162,7 +162,7 @@ func TestConfigInvalidValuesNameTheField(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := config.Load(config.LoadOptions{Home: t.TempDir(), Getenv: hEnv(nil), ProjectDir: t.TempDir(), Flags: map[string]string{tc.key: tc.val}})
-			if err == nil || !errors.Is(err, engine.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
+			if err == nil || !errors.Is(err, memcore.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an ErrInvalidConfig naming %s", err, tc.want)
 			}
 		})
@@ -206,7 +206,7 @@ func TestSharedModelKeysUserAppliedProjectRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := engine.LLMConfig{Model: "m1", BaseURL: "http://u.invalid/v1", APIKey: "k1", Thinking: true, MaxTokens: 321, Temperature: 0.25, TimeoutSeconds: 17}
+	want := memcore.LLMConfig{Model: "m1", BaseURL: "http://u.invalid/v1", APIKey: "k1", Thinking: true, MaxTokens: 321, Temperature: 0.25, TimeoutSeconds: 17}
 	if s.Shared != want {
 		t.Errorf("shared model = %+v, want the user's %+v", s.Shared, want)
 	}
@@ -226,23 +226,23 @@ func TestConfigBrokenFileIsAnError(t *testing.T) {
 }
 
 func TestStoreConfigChoosesDedicatedThenSharedThenNone(t *testing.T) {
-	s := config.Settings{Extended: engine.DefaultConfig()}
+	s := config.Settings{Extended: memcore.DefaultConfig()}
 	if c := s.StoreConfig(); c.LLM != nil || c.Embedding == nil || c.Embedding.Provider != "hash" {
 		t.Fatalf("nothing configured: llm %+v embedding %+v", c.LLM, c.Embedding)
 	}
-	s.Shared = engine.LLMConfig{Model: "deep-thinker", BaseURL: "http://127.0.0.1:1/v1", Thinking: true}
+	s.Shared = memcore.LLMConfig{Model: "deep-thinker", BaseURL: "http://127.0.0.1:1/v1", Thinking: true}
 	if c := s.StoreConfig(); c.LLM == nil || c.LLM.Model != "deep-thinker" {
 		t.Fatalf("shared model not used: %+v", c.LLM)
 	}
-	s.Extended.LLM = &engine.LLMConfig{Model: "qwen2.5:7b", BaseURL: "http://127.0.0.1:2/v1"}
+	s.Extended.LLM = &memcore.LLMConfig{Model: "qwen2.5:7b", BaseURL: "http://127.0.0.1:2/v1"}
 	if c := s.StoreConfig(); c.LLM == nil || c.LLM.Model != "qwen2.5:7b" {
 		t.Fatalf("dedicated model not preferred: %+v", c.LLM)
 	}
-	s.Extended.LLM = &engine.LLMConfig{BaseURL: "http://127.0.0.1:2/v1"} // no model: not a dedicated LLM
+	s.Extended.LLM = &memcore.LLMConfig{BaseURL: "http://127.0.0.1:2/v1"} // no model: not a dedicated LLM
 	if c := s.StoreConfig(); c.LLM == nil || c.LLM.Model != "deep-thinker" {
 		t.Fatalf("a dedicated llm without a model should fall back to the shared one: %+v", c.LLM)
 	}
-	s.SharedEmbedding = &engine.EmbeddingConfig{Provider: "http", BaseURL: "http://e/v1", Model: "nomic-embed-text"}
+	s.SharedEmbedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: "http://e/v1", Model: "nomic-embed-text"}
 	if c := s.StoreConfig(); c.Embedding.Model != "nomic-embed-text" {
 		t.Fatalf("shared embedding not used: %+v", c.Embedding)
 	}
@@ -294,7 +294,7 @@ func TestHalfLivesConfigLayers(t *testing.T) {
 	}
 	c := s.Extended
 	for typ, want := range map[string]float64{"decision": 400, "question": 5, "goal": 0, "fact": 1095, "intent": 20, "observation": 20, "file": 90} {
-		if got := c.HalfLifeFor(engine.Atom{Type: typ}); got != want {
+		if got := c.HalfLifeFor(memcore.Atom{Type: typ}); got != want {
 			t.Errorf("half-life of %s = %v, want %v", typ, got, want)
 		}
 	}

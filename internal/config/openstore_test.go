@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/config"
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // TestOpenStoreWiresTheGuard: every odekmem process (CLI, MCP server,
@@ -46,11 +46,11 @@ func TestOpenStoreWiresTheGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	r, err := st.Add(context.Background(), engine.AddRequest{Text: "Release notes say the build artefacts are copied to the mirror nightly", Source: engine.SourceToolOutput})
+	r, err := st.Add(context.Background(), memcore.AddRequest{Text: "Release notes say the build artefacts are copied to the mirror nightly", Source: memcore.SourceToolOutput})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Quarantined || r.Reason != engine.GuardRejectReason || calls.Load() == 0 {
+	if !r.Quarantined || r.Reason != memcore.GuardRejectReason || calls.Load() == 0 {
 		t.Fatalf("the configured guard was not consulted: %+v (guard calls %d)", r, calls.Load())
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // TestRecordsReadBackThroughMemcore: the generator's own record types
@@ -25,18 +25,18 @@ func TestRecordsReadBackThroughMemcore(t *testing.T) {
 		}
 		return v
 	}
-	ctxOf := func(c *Context) engine.AtomContext {
+	ctxOf := func(c *Context) memcore.AtomContext {
 		if c == nil {
-			return engine.AtomContext{}
+			return memcore.AtomContext{}
 		}
-		return engine.AtomContext{SessionID: c.SessionID, Turn: c.Turn, Project: c.Project, RelatedAtomIDs: c.RelatedAtomIDs}
+		return memcore.AtomContext{SessionID: c.SessionID, Turn: c.Turn, Project: c.Project, RelatedAtomIDs: c.RelatedAtomIDs}
 	}
-	asMemcore := func(a Atom) engine.Atom {
-		return engine.Atom{ID: a.ID, SourceClass: a.SourceClass, Type: a.Type, CreatedAt: ts(a.CreatedAt), Context: ctxOf(a.Context), Pin: a.Pin, Confidence: a.Confidence}
+	asMemcore := func(a Atom) memcore.Atom {
+		return memcore.Atom{ID: a.ID, SourceClass: a.SourceClass, Type: a.Type, CreatedAt: ts(a.CreatedAt), Context: ctxOf(a.Context), Pin: a.Pin, Confidence: a.Confidence}
 	}
 
 	var ours []Atom
-	var theirs []engine.Atom
+	var theirs []memcore.Atom
 	decodeBoth(t, files["atoms.json"], &ours, &theirs)
 	for i, a := range ours {
 		if want := asMemcore(a); !reflect.DeepEqual(theirs[i], want) {
@@ -45,7 +45,7 @@ func TestRecordsReadBackThroughMemcore(t *testing.T) {
 	}
 
 	var qours []QAtom
-	var qtheirs []engine.QuarantinedAtom
+	var qtheirs []memcore.QuarantinedAtom
 	decodeBoth(t, files["quarantine.json"], &qours, &qtheirs)
 	for i, q := range qours {
 		got := qtheirs[i]
@@ -57,7 +57,7 @@ func TestRecordsReadBackThroughMemcore(t *testing.T) {
 	}
 
 	var mours UserModel
-	var mtheirs engine.UserModel
+	var mtheirs memcore.UserModel
 	decodeBoth(t, files["user_model.json"], &mours, &mtheirs)
 	if len(mtheirs.Pending) != len(mours.PendingReview) || mtheirs.Version != mours.Version || mtheirs.Focus.Task != mours.CurrentFocus.Task ||
 		len(mtheirs.Interaction.CommonOpeners) != len(mours.InteractionPatterns.CommonOpeners) || mtheirs.Style != *mours.Style {

@@ -14,7 +14,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 	"math/rand/v2"
 	"os"
 	"sort"
@@ -72,14 +72,14 @@ type QAtom struct {
 // exactly what the store reads (a copy here had drifted: blocker lost its
 // omitempty).
 type (
-	Style       = engine.Style
-	Technical   = engine.Technical
-	Focus       = engine.Focus
-	Interaction = engine.Interaction
+	Style       = memcore.Style
+	Technical   = memcore.Technical
+	Focus       = memcore.Focus
+	Interaction = memcore.Interaction
 )
 
 // Pending is one pending_review entry; CreatedAt is pre-formatted with
-// nanoseconds (engine.PendingReview holds a time.Time).
+// nanoseconds (memcore.PendingReview holds a time.Time).
 type Pending struct {
 	ID         string  `json:"id"`
 	Field      string  `json:"field"`

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/odekmem/odekmem/memcore/vindex"
+	"github.com/odekmem/odekmem/internal/vindex"
 )
 
 // startBuildJob fills the indexes in the background, first from cached

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/odekmem/odekmem/internal/par"
-	"github.com/odekmem/odekmem/memcore/vindex"
+	"github.com/odekmem/odekmem/internal/vindex"
 )
 
 // Item is one cached vector to load: an atom id, its text and its vector

@@ -3,7 +3,7 @@ package index
 import (
 	"math"
 
-	"github.com/odekmem/odekmem/memcore/vindex"
+	"github.com/odekmem/odekmem/internal/vindex"
 )
 
 // Nearest returns the live atom whose vector has the highest raw cosine

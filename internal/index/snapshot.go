@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 
-	"github.com/odekmem/odekmem/memcore/vindex"
+	"github.com/odekmem/odekmem/internal/vindex"
 )
 
 // Writer writes a snapshot: cache is vectors.odm's content, and meta

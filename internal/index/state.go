@@ -8,8 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/odekmem/odekmem/internal/vindex"
 	"github.com/odekmem/odekmem/memcore/embed"
-	"github.com/odekmem/odekmem/memcore/vindex"
 )
 
 // Tuning of the vector state.

@@ -15,9 +15,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/mcpserver"
 	"github.com/odekmem/odekmem/internal/testkit"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 var bin string
@@ -251,7 +251,7 @@ func TestStdioSubprocess(t *testing.T) {
 
 	// Verbatim from a message a hook recorded for this project: the
 	// person's own words, trusted. A paraphrase or a negated span is not.
-	st, err := engine.Open(testkit.StoreDir(home), engine.Options{})
+	st, err := memcore.Open(testkit.StoreDir(home), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestHTTPAddressPolicy(t *testing.T) {
 }
 
 func TestHTTPRejectsForeignHost(t *testing.T) {
-	st, err := engine.Open(t.TempDir(), engine.Options{})
+	st, err := memcore.Open(t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestHTTPRejectsForeignHost(t *testing.T) {
 // case-insensitive, so "bearer" and "BEARER" with the right token pass the
 // check; another scheme or a wrong token does not.
 func TestHTTPBearerSchemeIsCaseInsensitive(t *testing.T) {
-	st, err := engine.Open(t.TempDir(), engine.Options{})
+	st, err := memcore.Open(t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"sort"
 
-	"github.com/odekmem/odekmem/internal/engine"
+	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/embed"
 )
 
 // QuarantineHit is one search_quarantine result.
 type QuarantineHit struct {
-	Entry engine.QuarantinedAtom
+	Entry memcore.QuarantinedAtom
 	Score float64
 }
 
@@ -22,7 +22,7 @@ var quarEmbedder = embed.NewHash(768)
 
 // SearchQuarantine ranks quarantined entries by cosine similarity to query
 // and returns the top k with a positive score.
-func SearchQuarantine(ctx context.Context, st *engine.Store, query string, k int) ([]QuarantineHit, error) {
+func SearchQuarantine(ctx context.Context, st *memcore.Store, query string, k int) ([]QuarantineHit, error) {
 	qs, err := st.Quarantined()
 	if err != nil {
 		return nil, err

@@ -11,8 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/vocab"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // typeEnum is the JSON-schema enum of atom types.
@@ -203,7 +203,7 @@ func checkType(t string) error {
 }
 
 func (s *Server) searchMemories(ctx context.Context, req *mcp.CallToolRequest, a *searchArgs) (*mcp.CallToolResult, error) {
-	hits, err := s.store.Search(ctx, a.Query, engine.SearchOptions{K: a.k, Type: a.Type, Project: a.Project})
+	hits, err := s.store.Search(ctx, a.Query, memcore.SearchOptions{K: a.k, Type: a.Type, Project: a.Project})
 	if err != nil {
 		return toolError(err)
 	}
@@ -246,7 +246,7 @@ func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, a *recall
 	}
 	// A session id of our own: recall must not move the hook's per-session
 	// state (break detection) of a real agent session.
-	tc := s.hook.BeforeTurn(ctx, engine.Turn{Message: a.Message, SessionID: s.fallbackSession(sessionKey(req)), Project: project})
+	tc := s.hook.BeforeTurn(ctx, memcore.Turn{Message: a.Message, SessionID: s.fallbackSession(sessionKey(req)), Project: project})
 	text := strings.Join(tc.Blocks, "\n\n")
 	out := struct {
 		Context string   `json:"context"`
@@ -288,7 +288,7 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, a *reme
 	key := sessionKey(req)
 	// Provenance comes from the store's records, never from the client:
 	// the person's message is what a hook recorded for the linked session.
-	turn := engine.Turn{SessionID: s.fallbackSession(key), Project: s.opts.Project}
+	turn := memcore.Turn{SessionID: s.fallbackSession(key), Project: s.opts.Project}
 	if ls, ok := s.linkedSession(); ok {
 		turn.SessionID, turn.TurnIndex = ls.ID, ls.Turn
 		if n := len(ls.Messages); n > 0 {
@@ -355,7 +355,7 @@ func (s *Server) forget(ctx context.Context, req *mcp.CallToolRequest, a *forget
 		// The person promoted (or otherwise reviewed) it meanwhile: theirs now.
 		return toolError(fmt.Errorf("refused: %s was reviewed by the user since it was proposed; only the user can delete it", a.ID))
 	}
-	if _, _, err := s.store.Forget(ctx, a.ID); err != nil {
+	if _, _, _, err := s.store.Forget(ctx, a.ID); err != nil {
 		return toolError(err)
 	}
 	s.forgetProposed(key, a.ID)
@@ -374,7 +374,7 @@ type QuarantineEntry struct {
 	Score       float64 `json:"score,omitempty"`
 }
 
-func (s *Server) quarantineEntry(q engine.QuarantinedAtom) QuarantineEntry {
+func (s *Server) quarantineEntry(q memcore.QuarantinedAtom) QuarantineEntry {
 	text := untrusted("quarantine_"+q.SourceClass, q.Text)
 	if s.verdicts.Blocked(q.Text) {
 		// The scanner rejected it: the reviewer sees it in the TUI, a model

@@ -28,8 +28,8 @@ import (
 	"github.com/odekmem/odekmem/internal/config"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/hookproto"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // Options configure Run.
@@ -87,12 +87,12 @@ func Run(ctx context.Context, s config.Settings, o Options) error {
 		ln.Close()
 		return err
 	}
-	st, err := agenthook.OpenStore(s)
+	st, err := agenthook.OpenStore(agenthook.WithHookTimeout(s, 10*time.Second))
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	h := engine.NewHook(st, engine.HookOptions{Timeout: agenthook.HookTimeout(s, 10*time.Second)})
+	h := memcore.NewHook(st)
 	// A turn's writes run after the answer, in arrival order, on one
 	// worker: the agent's prompt does not wait for fsyncs, and turns of a
 	// session are stored in the order they came.

@@ -22,8 +22,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/odekmem/odekmem/internal/engine"
 	"github.com/odekmem/odekmem/internal/vocab"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // The main packages tests run as subprocesses.
@@ -93,9 +93,9 @@ func StoreDir(home string) string { return filepath.Join(home, "memory", "extend
 
 // OpenHome opens the store of an odek home with default options; it is
 // closed when tb ends (closing it earlier is fine).
-func OpenHome(tb testing.TB, home string) *engine.Store {
+func OpenHome(tb testing.TB, home string) *memcore.Store {
 	tb.Helper()
-	st, err := engine.Open(StoreDir(home), engine.Options{})
+	st, err := memcore.Open(StoreDir(home), memcore.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func SeedHome(tb testing.TB, name string, n int) string {
 	tb.Helper()
 	home := filepath.Join(os.TempDir(), fmt.Sprintf("odekmem-%s-%d-%d", name, n, os.Getuid()))
 	os.RemoveAll(home)
-	st, err := engine.Open(StoreDir(home), engine.Options{})
+	st, err := memcore.Open(StoreDir(home), memcore.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -140,9 +140,9 @@ func SeedHome(tb testing.TB, name string, n int) string {
 	r := rand.New(rand.NewSource(int64(n)))
 	ctx := context.Background()
 	for i := 0; i < n; i += 1000 {
-		var reqs []engine.AddRequest
+		var reqs []memcore.AddRequest
 		for j := i; j < min(i+1000, n); j++ {
-			reqs = append(reqs, engine.AddRequest{Text: fmt.Sprintf("%s (%d)", Note(r, 290), j), Type: engine.TypeFact, Source: engine.SourceUserSaid})
+			reqs = append(reqs, memcore.AddRequest{Text: fmt.Sprintf("%s (%d)", Note(r, 290), j), Type: memcore.TypeFact, Source: memcore.SourceUserSaid})
 		}
 		if _, _, err := st.AddBatch(ctx, reqs); err != nil {
 			tb.Fatal(err)
@@ -170,7 +170,7 @@ func PlainTerminal() {
 // user_model.json as another program sharing the store (odek) writes them:
 // the file is read, the entries appended and the file rewritten. An open
 // Store sees them on its next call.
-func QueuePending(tb testing.TB, storeDir string, ps ...engine.PendingReview) {
+func QueuePending(tb testing.TB, storeDir string, ps ...memcore.PendingReview) {
 	tb.Helper()
 	path := filepath.Join(storeDir, "user_model.json")
 	m := map[string]any{}

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/odekmem/odekmem/internal/engine"
-	"github.com/odekmem/odekmem/internal/mirror/mirrortest"
 	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/review"
@@ -51,12 +49,12 @@ func found(t *testing.T, st *memcore.Store, query, id string) bool {
 func TestPromoteIsThePersonsAndUndoable(t *testing.T) {
 	ctx := context.Background()
 	st, _ := open(t)
-	rv := review.For(st)
+	rv := review.New(st)
 	web := must(st.Add(ctx, memcore.AddRequest{Text: "the ledger service retries failed payouts three times", Source: memcore.SourceWeb}))
 	if !web.Quarantined || found(t, st, "ledger payouts retries", web.Atom.ID) {
 		t.Fatalf("a web page's text is recallable before a person promoted it: %+v", web)
 	}
-	q := must(rv.Quarantined())
+	q := must(st.Quarantined())
 	if len(q) != 1 || q[0].ID != web.Atom.ID || q[0].Reason != "tainted" || q[0].SourceClass != memcore.SourceWeb || q[0].QuarantinedAt.IsZero() {
 		t.Fatalf("quarantine %+v", q)
 	}
@@ -64,13 +62,13 @@ func TestPromoteIsThePersonsAndUndoable(t *testing.T) {
 	if a.SourceClass != memcore.SourceUserApproved || !found(t, st, "ledger payouts retries", a.ID) {
 		t.Fatalf("promoted atom %+v is not recalled as the person's", a)
 	}
-	if _, err := rv.Promote(ctx, a.ID); !errors.Is(err, review.ErrNotQuarantined) {
+	if _, err := rv.Promote(ctx, a.ID); !errors.Is(err, memcore.ErrNotQuarantined) {
 		t.Fatalf("second promote: %v", err)
 	}
 	if label := must(rv.Undo(ctx)); label != "promote "+a.ID[:8] {
 		t.Fatalf("undo said %q", label)
 	}
-	if _, quarantined, err := st.Get(a.ID); err != nil || !quarantined || found(t, st, "ledger payouts retries", a.ID) {
+	if _, quarantined, err := st.Get(a.ID); err != nil || quarantined == nil || found(t, st, "ledger payouts retries", a.ID) {
 		t.Fatalf("after undo the atom is not back in quarantine: %v %v", quarantined, err)
 	}
 	if _, err := rv.Undo(ctx); !errors.Is(err, review.ErrNothingToUndo) {
@@ -82,7 +80,7 @@ func TestPromoteIsThePersonsAndUndoable(t *testing.T) {
 func TestPinListStatsCompact(t *testing.T) {
 	ctx := context.Background()
 	st, dir := open(t)
-	rv := review.For(st)
+	rv := review.New(st)
 	a := must(st.Add(ctx, memcore.AddRequest{Text: "We deploy payments-api with blue-green", Source: memcore.SourceUserSaid, Type: memcore.TypeDecision,
 		Context: memcore.AtomContext{Project: "/src/payments-api"}}))
 	must(st.Add(ctx, memcore.AddRequest{Text: "tabs in Go files", Source: memcore.SourceUserSaid, Type: memcore.TypeConvention}))
@@ -93,21 +91,21 @@ func TestPinListStatsCompact(t *testing.T) {
 	if got, _, _ := st.Get(a.Atom.ID); !got.Pin {
 		t.Fatal("the pin did not reach the store")
 	}
-	if l := must(rv.List(review.Filter{Type: "DECISION", Project: "payments-api"})); len(l) != 1 || l[0].ID != a.Atom.ID {
+	if l := must(st.List(memcore.Filter{Type: "DECISION", Project: "payments-api"})); len(l) != 1 || l[0].ID != a.Atom.ID {
 		t.Fatalf("list by type and project: %+v", l)
 	}
-	if _, err := rv.List(review.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
+	if _, err := st.List(memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
 		t.Fatalf("unknown type: %v", err)
 	}
-	s := must(rv.Stats())
+	s := must(st.Stats())
 	if s.Dir != dir || s.Live != 2 || s.Pinned != 1 || s.Quarantine != 1 || s.ByType["decision"] != 1 || s.TotalBytes <= 0 || s.CapBytes != 100<<20 ||
 		s.Index.Fingerprint == "" || s.Index.Vectors != 2 {
 		t.Fatalf("stats %+v", s)
 	}
-	if c := must(rv.Compact(ctx)); c.Vectors != 2 || c.Before <= 0 {
+	if c := must(st.Compact(ctx)); c.Vectors != 2 || c.Before <= 0 {
 		t.Fatalf("compact %+v", c)
 	}
-	if _, err := rv.SetPin(ctx, must(rv.Quarantined())[0].ID, true); !errors.Is(err, review.ErrNotLive) {
+	if _, err := rv.SetPin(ctx, must(st.Quarantined())[0].ID, true); !errors.Is(err, memcore.ErrNotLive) {
 		t.Fatalf("pin of a quarantined atom: %v", err)
 	}
 }
@@ -118,21 +116,21 @@ func TestPinListStatsCompact(t *testing.T) {
 func TestPendingInferencesWaitForThePerson(t *testing.T) {
 	ctx := context.Background()
 	st, dir := open(t)
-	rv := review.For(st)
+	rv := review.New(st)
 	testkit.QueuePending(t, dir,
-		engine.PendingReview{ID: "p-tone", Field: "style.tone", Value: "direct", Evidence: "asked for no preamble", Confidence: 0.8},
-		engine.PendingReview{ID: "p-lang", Field: "technical.primary_language", Value: "Rust", Confidence: 0.4})
-	if ps := must(rv.Pending()); len(ps) != 2 || ps[0].Field != "style.tone" || ps[0].Evidence == "" {
+		memcore.PendingReview{ID: "p-tone", Field: "style.tone", Value: "direct", Evidence: "asked for no preamble", Confidence: 0.8},
+		memcore.PendingReview{ID: "p-lang", Field: "technical.primary_language", Value: "Rust", Confidence: 0.4})
+	if ps := must(st.Pending()); len(ps) != 2 || ps[0].Field != "style.tone" || ps[0].Evidence == "" {
 		t.Fatalf("pending %+v", ps)
 	}
-	if len(must(rv.UserModel())) != 0 {
+	if len(must(st.UserModel()).Values()) != 0 {
 		t.Fatal("the user model holds a value nobody confirmed")
 	}
 	if p := must(rv.Confirm(ctx, "p-tone")); p.Value != "direct" {
 		t.Fatalf("confirm %+v", p)
 	}
 	must(rv.Reject(ctx, "p-lang"))
-	if m := must(rv.UserModel()); len(m) != 1 || m[0] != (review.Field{Path: "style.tone", Value: "direct"}) {
+	if m := must(st.UserModel()).Values(); len(m) != 1 || m[0] != [2]string{"style.tone", "direct"} {
 		t.Fatalf("user model %+v", m)
 	}
 	if _, err := rv.Confirm(ctx, "../p"); !errors.Is(err, memcore.ErrInvalidID) {
@@ -140,7 +138,7 @@ func TestPendingInferencesWaitForThePerson(t *testing.T) {
 	}
 	must(rv.Undo(ctx)) // the reject
 	must(rv.Undo(ctx)) // the confirm
-	if m, ps := must(rv.UserModel()), must(rv.Pending()); len(m) != 0 || len(ps) != 2 {
+	if m, ps := must(st.UserModel()).Values(), must(st.Pending()); len(m) != 0 || len(ps) != 2 {
 		t.Fatalf("after undo: model %+v, pending %+v", m, ps)
 	}
 }
@@ -151,16 +149,16 @@ func TestPendingInferencesWaitForThePerson(t *testing.T) {
 func TestContradictionsReachThePerson(t *testing.T) {
 	ctx := context.Background()
 	st, _ := open(t)
-	rv := review.For(st)
+	rv := review.New(st)
 	hook := memcore.NewHook(st)
 	defer hook.Close(ctx)
 	must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to use RabbitMQ for order events.", SessionID: "s1"}))
 	rr := must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to move order events from RabbitMQ to Kafka.", SessionID: "s1"}))
-	cs := must(rv.Contradictions(false))
+	cs := must(st.Contradictions(false))
 	if len(cs) != 1 || len(rr.Contradictions) != 1 || rr.Contradictions[0].ID != cs[0].ID {
 		t.Fatalf("contradictions %+v, recorded %+v", cs, rr.Contradictions)
 	}
-	if _, err := rv.ResolveContradiction(ctx, cs[0].ID, "keep-all"); !errors.Is(err, review.ErrBadResolution) {
+	if _, err := rv.Resolve(ctx, cs[0].ID, "keep-all"); !errors.Is(err, memcore.ErrBadResolution) {
 		t.Fatalf("bad resolution: %v", err)
 	}
 	top := func() string {
@@ -173,8 +171,8 @@ func TestContradictionsReachThePerson(t *testing.T) {
 	if top() != cs[0].New {
 		t.Fatal("the superseded decision is recalled first")
 	}
-	c := must(rv.ResolveContradiction(ctx, cs[0].ID, review.KeepOld))
-	if c.Resolution != review.KeepOld || len(must(rv.Contradictions(false))) != 0 || len(must(rv.Contradictions(true))) != 1 {
+	c := must(rv.Resolve(ctx, cs[0].ID, memcore.ResolveKeepOld))
+	if c.Resolution != memcore.ResolveKeepOld || len(must(st.Contradictions(false))) != 0 || len(must(st.Contradictions(true))) != 1 {
 		t.Fatalf("resolved %+v", c)
 	}
 	if top() != c.Old {
@@ -182,24 +180,47 @@ func TestContradictionsReachThePerson(t *testing.T) {
 	}
 }
 
-// TestClosedStore: review shares the store's Close.
-func TestClosedStore(t *testing.T) {
-	st, _ := open(t)
-	rv := review.For(st)
-	st.Close()
-	if _, err := rv.Quarantined(); !errors.Is(err, memcore.ErrClosed) {
-		t.Fatalf("after Close: %v", err)
+// TestUndoTakesBackTheResolveNotAnEarlierAct (issue 26, annoyance 2): u
+// after resolving a contradiction undoes the resolution, not the pending
+// review rejected before it.
+func TestUndoTakesBackTheResolveNotAnEarlierAct(t *testing.T) {
+	ctx := context.Background()
+	st, dir := open(t)
+	rv := review.New(st)
+	testkit.QueuePending(t, dir, memcore.PendingReview{ID: "p-lang", Field: "technical.primary_language", Value: "Rust", Confidence: 0.4})
+	hook := memcore.NewHook(st)
+	defer hook.Close(ctx)
+	must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to use RabbitMQ for order events.", SessionID: "s1"}))
+	must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to move order events from RabbitMQ to Kafka.", SessionID: "s1"}))
+	must(rv.Reject(ctx, "p-lang"))
+	cs := must(st.Contradictions(false))
+	if len(cs) != 1 {
+		t.Fatalf("contradictions %+v", cs)
 	}
-	if _, err := rv.Undo(context.Background()); !errors.Is(err, memcore.ErrClosed) && !errors.Is(err, review.ErrNothingToUndo) {
-		t.Fatalf("undo after Close: %v", err)
+	must(rv.Resolve(ctx, cs[0].ID, memcore.ResolveKeepOld))
+	if label := must(rv.Undo(ctx)); label != "resolve "+cs[0].ID[:8]+" keep-old" {
+		t.Fatalf("undo took back %q", label)
+	}
+	if open := must(st.Contradictions(false)); len(open) != 1 || open[0].Resolution != "" {
+		t.Fatalf("the contradiction is not open again: %+v", open)
+	}
+	if len(must(st.Pending())) != 0 {
+		t.Fatal("undo of the resolve brought back the rejected review")
+	}
+	if label := must(rv.Undo(ctx)); label != "reject technical.primary_language" || len(must(st.Pending())) != 1 {
+		t.Fatalf("second undo: %q", label)
 	}
 }
 
-// TestConvertCoversEveryReviewType: review's types mirror the engine's.
-func TestConvertCoversEveryReviewType(t *testing.T) {
-	mirrortest.Outward[engine.QuarantinedAtom, review.Quarantined](t, "origin")
-	mirrortest.Outward[engine.PendingReview, review.Pending](t)
-	mirrortest.Outward[engine.Stats, review.Stats](t, "problems")
-	mirrortest.Outward[engine.CompactResult, review.CompactResult](t)
-	mirrortest.Inward[review.Filter, engine.Filter](t)
+// TestClosedStore: a session's acts fail with the store's ErrClosed.
+func TestClosedStore(t *testing.T) {
+	st, _ := open(t)
+	rv := review.New(st)
+	st.Close()
+	if _, err := rv.Promote(context.Background(), "0123456789abcdef"); !errors.Is(err, memcore.ErrClosed) {
+		t.Fatalf("after Close: %v", err)
+	}
+	if _, err := rv.Undo(context.Background()); !errors.Is(err, review.ErrNothingToUndo) {
+		t.Fatalf("undo after Close: %v", err)
+	}
 }

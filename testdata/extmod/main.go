@@ -202,8 +202,8 @@ func run() error {
 	// The person's side (package review), as an agent's own "memory
 	// promote" command would use it: the quarantined tool proposal is not
 	// recalled until the person promotes it, and undo takes that back.
-	rv := review.For(st)
-	quarantined, err := rv.Quarantined()
+	rv := review.New(st)
+	quarantined, err := st.Quarantined()
 	if err != nil || len(quarantined) != 1 || !strings.Contains(quarantined[0].Text, "password") {
 		return fmt.Errorf("quarantine %+v: %v", quarantined, err)
 	}
@@ -227,7 +227,7 @@ func run() error {
 		return fmt.Errorf("undo %q: %v", label, err)
 	}
 	fmt.Println("review: promote, then undo:", len(quarantined), "quarantined")
-	stats, err := rv.Stats()
+	stats, err := st.Stats()
 	if err != nil {
 		return fmt.Errorf("stats: %w", err)
 	}

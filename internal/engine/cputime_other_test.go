@@ -1,8 +1,0 @@
-//go:build !unix
-
-package engine_test
-
-import "time"
-
-// processCPU is unavailable here: benchmarks report 0 CPU time.
-func processCPU() time.Duration { return 0 }

@@ -1,0 +1,324 @@
+package memcore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"slices"
+
+	"github.com/odekmem/odekmem/internal/disk"
+	"github.com/odekmem/odekmem/internal/vocab"
+)
+
+// loadAllLocked (re)reads every metadata file. With repair, damaged pieces
+// are moved aside and files rewritten without them.
+func (s *Store) loadAllLocked(repair bool) error {
+	s.chunkNames, s.chunkSize = nil, nil
+	defer func() { s.chunkSize = nil }()
+	if repair {
+		// One pass over chunks/ serves the sweep, the texts from the cache,
+		// the orphan check and the size accounting.
+		if err := s.sweepLocked(); err != nil {
+			return err
+		}
+		if err := s.files.Mkdir(dirChunks); err != nil {
+			return fmt.Errorf("create chunks directory: %w", err)
+		}
+	}
+	if err := s.loadAtomsLocked(repair); err != nil {
+		return err
+	}
+	s.loadQuarantineLocked(repair)
+	s.loadUserModelLocked(repair)
+	s.loadAssocLocked(repair)
+	s.loadContradictionsLocked(repair)
+	if repair {
+		if err := s.checkChunksLocked(); err != nil {
+			return err
+		}
+	}
+	s.measureLocked()
+	return nil
+}
+
+// readArrayLocked reads one of the store's JSON array files and records
+// the version read. With repair it reports damage: an unreadable file is
+// moved aside, a damaged one saved aside with its intact records kept
+// (noun names them). ok is false when there is nothing to load (the file
+// is missing or unreadable); dirty when the file must be rewritten.
+func (s *Store) readArrayLocked(name, noun string, repair bool) (recs []json.RawMessage, ok, dirty bool) {
+	a := s.files.ReadArray(name)
+	s.sigs[name] = a.Sig
+	if errors.Is(a.Err, fs.ErrNotExist) {
+		return nil, false, false
+	}
+	if a.Err != nil {
+		s.sigs[name] = disk.StatSig(s.files.Abs(name))
+		if repair {
+			s.report(name, a.Err.Error(), s.moveAside(name))
+		}
+		return nil, false, true
+	}
+	if a.Damage != nil {
+		if repair {
+			s.report(name, "invalid JSON: "+a.Damage.Error(), fmt.Sprintf("kept %d intact %s; %s", len(a.Recs), noun, s.saveAside(name, a.Data)))
+		}
+		dirty = true
+	}
+	return a.Recs, true, dirty
+}
+
+// readTrackedLocked reads a metadata file and records the version read.
+func (s *Store) readTrackedLocked(name string) ([]byte, error) {
+	data, sig, err := s.files.ReadFile(name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		sig = disk.StatSig(s.files.Abs(name))
+	}
+	s.sigs[name] = sig
+	return data, err
+}
+
+func (s *Store) loadAtomsLocked(repair bool) error {
+	recs, ok, dirty := s.readArrayLocked(fileAtoms, "records", repair)
+	if !ok && !dirty {
+		s.order, s.byID = nil, map[string]*entry{}
+		s.retrackAllLocked()
+		return nil
+	}
+	old := s.byID
+	order := make([]*entry, 0, len(recs))
+	byID := make(map[string]*entry, len(recs))
+	var toQuarantine []*QuarantinedAtom
+	decoded := disk.DecodeRecords[Atom](recs)
+	for i, raw := range recs {
+		a, ind, err := decoded[i].Value, decoded[i].Indented, decoded[i].Err
+		if err != nil {
+			if repair {
+				s.report(fileAtoms, "invalid record: "+err.Error(), s.saveAside("atoms-record.json", raw))
+			}
+			dirty = true
+			continue
+		}
+		if !vocab.ValidID(a.ID) {
+			if repair {
+				s.report(fileAtoms, fmt.Sprintf("invalid id %q", a.ID), s.saveAside("atoms-record.json", raw))
+			}
+			dirty = true
+			continue
+		}
+		if _, dup := byID[a.ID]; dup {
+			if repair {
+				s.report(fileAtoms, "duplicate id "+a.ID, "kept the first record; "+s.saveAside("atoms-record.json", raw))
+			}
+			dirty = true
+			continue
+		}
+		a.Text = ""
+		e := &entry{atom: a, raw: ind, orig: ind}
+		if prev, ok := old[a.ID]; ok && bytes.Equal(prev.raw, e.raw) {
+			e.atom.Text, e.norm = prev.atom.Text, prev.norm
+		} else if t, ok := s.cachedText(a.ID); ok && s.chunkNames[a.ID+chunkExt] {
+			e.atom.Text = t
+		} else {
+			text, err := s.readChunk(a.ID)
+			if err != nil {
+				if !repair {
+					continue // another process may be mid-write; the next locked load decides
+				}
+				s.report(filepath.Join(fileAtoms), "atom "+a.ID+" has no chunk: "+err.Error(), s.saveAside("atoms-record.json", raw))
+				dirty = true
+				continue
+			}
+			e.atom.Text = text
+		}
+		if !vocab.ValidSource(a.SourceClass) || vocab.IsTainted(a.SourceClass) {
+			if repair {
+				s.report(fileAtoms, fmt.Sprintf("atom %s has untrusted source class %q in the live store", a.ID, a.SourceClass), "moved to quarantine")
+				toQuarantine = append(toQuarantine, &QuarantinedAtom{Atom: e.atom, QuarantinedAt: s.now().UTC(), Reason: "tainted", orig: e.orig})
+				dirty = true
+			}
+			continue
+		}
+		byID[a.ID] = e
+		order = append(order, e)
+	}
+	if n := s.readdOwnLocked(&order, byID); n > 0 {
+		dirty = true
+		if repair {
+			s.report(fileAtoms, fmt.Sprintf("%d atoms odekmem wrote were dropped from atoms.json by another writer (odek writes without a lock)", n), "re-added")
+		} else {
+			s.readdPending = true
+		}
+	}
+	s.order, s.byID = order, byID
+	s.retrackAllLocked()
+	if dirty && repair {
+		if len(toQuarantine) > 0 {
+			s.loadQuarantineLocked(true)
+			for _, q := range toQuarantine {
+				if q.Atom.Text != "" {
+					s.files.Remove(chunkRel(q.ID))
+				}
+				s.quar = append(s.quar, q)
+			}
+			if err := s.writeQuarantineLocked(); err != nil {
+				return err
+			}
+		}
+		return s.writeAtomsLocked()
+	}
+	return nil
+}
+
+func (s *Store) loadQuarantineLocked(repair bool) {
+	s.quar = nil
+	s.size.quarSizes = nil
+	recs, ok, dirty := s.readArrayLocked(fileQuarantine, "entries", repair)
+	if !ok {
+		return
+	}
+	seen := map[string]bool{}
+	for _, raw := range recs {
+		var q QuarantinedAtom
+		if err := json.Unmarshal(raw, &q); err != nil || !vocab.ValidID(q.ID) || seen[q.ID] {
+			if repair {
+				why := "invalid entry"
+				if err != nil {
+					why += ": " + err.Error()
+				} else if seen[q.ID] {
+					why = "duplicate id " + q.ID
+				} else {
+					why = fmt.Sprintf("invalid id %q", q.ID)
+				}
+				s.report(fileQuarantine, why, s.saveAside("quarantine-entry.json", raw))
+			}
+			dirty = true
+			continue
+		}
+		seen[q.ID] = true
+		q.orig = raw
+		if s.byID[q.ID] != nil {
+			// A promotion that crashed between writing atoms.json and
+			// quarantine.json: the live copy wins.
+			dirty = true
+			continue
+		}
+		if q.Reason == "" {
+			q.Reason = "tainted"
+		}
+		s.quar = append(s.quar, &q)
+	}
+	if dirty && repair {
+		s.writeQuarantineLocked()
+	}
+}
+
+func (s *Store) loadUserModelLocked(repair bool) {
+	s.model = UserModel{}
+	data, err := s.readTrackedLocked(fileUserModel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err == nil {
+		err = json.Unmarshal(data, (*userModelFile)(&s.model))
+	}
+	if err != nil {
+		s.model = UserModel{}
+		if repair {
+			s.report(fileUserModel, "invalid: "+err.Error(), s.moveAside(fileUserModel))
+		}
+		return
+	}
+	// Pending entries with unusable ids are dropped (saved aside).
+	var keep []PendingReview
+	for _, p := range s.model.Pending {
+		if !vocab.ValidID(p.ID) {
+			if repair {
+				b, _ := json.Marshal(pendingEntry(p))
+				s.report(fileUserModel, fmt.Sprintf("pending review with invalid id %q", p.ID), s.saveAside("pending-entry.json", b))
+			}
+			continue
+		}
+		keep = append(keep, p)
+	}
+	if len(keep) != len(s.model.Pending) {
+		s.model.Pending = keep
+		if repair {
+			s.writeUserModelLocked()
+		}
+	}
+}
+
+func (s *Store) loadAssocLocked(repair bool) {
+	s.graph = newAssocGraph()
+	data, err := s.readTrackedLocked(fileAssoc)
+	s.sigs[fileAssocKinds] = disk.StatSig(s.files.Abs(fileAssocKinds))
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	var plain map[string][]string
+	s.assocExtra = nil
+	if err == nil {
+		// A member whose value is not a list of ids is another writer's
+		// (a newer odek's): kept as read and written back.
+		var members map[string]json.RawMessage
+		if err = json.Unmarshal(data, &members); err == nil {
+			plain = make(map[string][]string, len(members))
+			for k, v := range members {
+				var ids []string
+				if json.Unmarshal(v, &ids) == nil {
+					plain[k] = ids
+					continue
+				}
+				if s.assocExtra == nil {
+					s.assocExtra = map[string]json.RawMessage{}
+				}
+				s.assocExtra[k] = v
+			}
+		}
+	}
+	if err != nil {
+		if repair {
+			s.report(fileAssoc, "invalid: "+err.Error(), s.moveAside(fileAssoc))
+		}
+		return
+	}
+	var kinds map[string]string
+	if kd, _, err := s.files.ReadFile(fileAssocKinds); err == nil {
+		if json.Unmarshal(kd, &kinds) != nil && repair {
+			s.report(fileAssocKinds, "invalid JSON", s.moveAside(fileAssocKinds))
+		}
+	}
+	known := func(id string) bool {
+		if s.byID[id] != nil {
+			return true
+		}
+		for _, q := range s.quar {
+			if q.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	bad := 0
+	for _, id := range slices.Sorted(maps.Keys(plain)) {
+		for _, n := range plain[id] {
+			if !vocab.ValidID(id) || !vocab.ValidID(n) {
+				bad++
+				continue
+			}
+			if !known(id) || !known(n) {
+				continue // links to forgotten atoms are dropped quietly
+			}
+			s.graph.link(id, n, kinds[pairKey(id, n)])
+		}
+	}
+	if bad > 0 && repair {
+		s.report(fileAssoc, fmt.Sprintf("%d links with invalid ids", bad), "skipped")
+		s.writeAssocLocked()
+	}
+}

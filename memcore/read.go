@@ -1,0 +1,142 @@
+package memcore
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/odekmem/odekmem/internal/vocab"
+)
+
+// ---- readers ----
+
+// Filter selects atoms for List. Empty fields match everything. Type is
+// one of the Type constants, in any letter case (another is
+// ErrUnknownType). Project is compared as the Hook compares projects: by
+// base name, case-insensitive, so "/src/app" and "App" match.
+type Filter struct {
+	Type, Source, Project, Session string
+}
+
+func (f Filter) match(a Atom) bool {
+	return (f.Type == "" || a.Type == f.Type) && (f.Source == "" || a.SourceClass == f.Source) &&
+		(f.Project == "" || projectKey(a.Context.Project) == projectKey(f.Project)) && (f.Session == "" || a.Context.SessionID == f.Session)
+}
+
+// List returns live atoms matching f, newest first.
+func (s *Store) List(f Filter) ([]Atom, error) {
+	var out []Atom
+	var err error
+	if f.Type, err = atomType(f.Type); err != nil {
+		return nil, err
+	}
+	if err := s.read(func() {
+		out = make([]Atom, 0, len(s.order))
+		for i := len(s.order) - 1; i >= 0; i-- {
+			if a := s.order[i].atom; f.match(a) {
+				out = append(out, cloneAtom(a))
+			}
+		}
+	}); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
+	return out, nil
+}
+
+func cloneAtom(a Atom) Atom {
+	a.Context.RelatedAtomIDs = append([]string(nil), a.Context.RelatedAtomIDs...)
+	a.Origin = cloneOrigin(a.Origin)
+	return a
+}
+
+// Get returns a live or quarantined atom by id. For a quarantined atom, q is
+// non-nil.
+func (s *Store) Get(id string) (a Atom, q *QuarantinedAtom, err error) {
+	err = missingAtom(id)
+	if rerr := s.read(func() {
+		if e := s.byID[id]; e != nil {
+			a, err = cloneAtom(e.atom), nil
+			return
+		}
+		for _, qa := range s.quar {
+			if qa.ID == id {
+				c := *qa
+				c.Atom = cloneAtom(qa.Atom)
+				a, q, err = c.Atom, &c, nil
+				return
+			}
+		}
+	}); rerr != nil {
+		return Atom{}, nil, rerr
+	}
+	return
+}
+
+// Quarantined returns the quarantine, oldest first.
+func (s *Store) Quarantined() ([]QuarantinedAtom, error) {
+	var out []QuarantinedAtom
+	if err := s.read(func() {
+		for _, q := range s.quar {
+			c := *q
+			c.Atom = cloneAtom(q.Atom)
+			out = append(out, c)
+		}
+	}); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].QuarantinedAt.Before(out[j].QuarantinedAt) })
+	return out, nil
+}
+
+// UserModel returns a copy of the user model including pending reviews.
+func (s *Store) UserModel() (UserModel, error) {
+	var m UserModel
+	if err := s.read(func() { m = s.model.clone() }); err != nil {
+		return UserModel{}, err
+	}
+	return m, nil
+}
+
+// Pending returns pending reviews, oldest first.
+func (s *Store) Pending() ([]PendingReview, error) {
+	m, err := s.UserModel()
+	if err != nil {
+		return nil, err
+	}
+	sortPending(m.Pending)
+	return m.Pending, nil
+}
+
+// Links returns a live or quarantined atom's associations; ErrNotFound
+// when there is no such atom.
+func (s *Store) Links(id string) ([]Link, error) {
+	var out []Link
+	var missing error
+	err := s.read(func() {
+		if s.byID[id] == nil && s.quarIndex(id) < 0 {
+			missing = missingAtom(id)
+			return
+		}
+		out = s.graph.neighbours(id)
+	})
+	if err == nil {
+		err = missing
+	}
+	return out, err
+}
+
+// Now is the store's clock.
+func (s *Store) Now() time.Time { return s.now() }
+
+// atomType reads a type as Add and the type filters take it: any letter
+// case, "" (the caller's default), or one of the Type constants; another
+// is ErrUnknownType.
+func atomType(t string) (string, error) {
+	lt := strings.ToLower(strings.TrimSpace(t))
+	if lt == "" || vocab.ValidType(lt) {
+		return lt, nil
+	}
+	return "", fmt.Errorf("%w %q: allowed %s", ErrUnknownType, t, strings.Join(vocab.AtomTypes, ", "))
+}

@@ -1,0 +1,99 @@
+package memcore
+
+import (
+	"context"
+
+	"github.com/odekmem/odekmem/internal/vocab"
+	"github.com/odekmem/odekmem/memcore/embed"
+)
+
+// Embedder turns text into L2-normalised vectors; see package embed.
+type Embedder = embed.Embedder
+
+// NewHashEmbedder returns the offline default: 768-d feature hashing.
+func newHashEmbedder() Embedder { return embed.NewHash(768) }
+
+// The derived vector cache: vectors.odm holds odekmem's own metadata (the
+// embedder fingerprint and width in its header), ids, texts and int8
+// quantised vectors. It is only a cache: anything missing or damaged is
+// rebuilt from the chunk files. odek's cache (vectors.gob, vectors.gob.emb
+// and vectors_meta.json) is odek's: never read, and vectors_meta.json is
+// written only while odek's files are absent, so neither program
+// invalidates the other's cache.
+//
+// The vector state itself (indexes, cache, background build,
+// near-duplicate lookup) is index.State; this file is the glue: the live
+// atoms it is shown, the files it is read from and written to, and the
+// damage it reports.
+const fileVectors = "vectors.odm"
+
+// liveAtoms shows the store's live atoms to the vector state; the caller
+// holds s.mu.
+type liveAtoms struct{ s *Store }
+
+func (l liveAtoms) Text(id string) (string, bool) {
+	if e := l.s.byID[id]; e != nil {
+		return e.atom.Text, true
+	}
+	return "", false
+}
+
+func (l liveAtoms) Each(fn func(id, text string)) {
+	for _, e := range l.s.order {
+		fn(e.atom.ID, e.atom.Text)
+	}
+}
+
+// startVectorLoad reads and decodes vectors.odm in the background while
+// Open sweeps the directory and parses atoms.json.
+func (s *Store) startVectorLoad() {
+	s.vec.StartLoad(func() ([]byte, error) {
+		data, _, err := s.files.ReadFile(fileVectors)
+		return data, err
+	}, vocab.ValidID)
+}
+
+// finishVectorLoad waits for startVectorLoad and reports a damaged cache,
+// moving it aside (unless the sweep moved it meanwhile).
+func (s *Store) finishVectorLoad() {
+	d := s.vec.FinishLoad()
+	if d == nil || !s.files.Exists(fileVectors) {
+		return
+	}
+	action := s.moveAside(fileVectors)
+	if d.Rebuild {
+		action += "; rebuilding from chunks"
+	}
+	s.report(fileVectors, d.Problem, action)
+}
+
+// cachedText lets loadAtoms take texts from the cache instead of chunks.
+func (s *Store) cachedText(id string) (string, bool) {
+	s.finishVectorLoad()
+	return s.vec.CachedText(id)
+}
+
+// reconcileVectorsLocked makes the index match the live atoms after a
+// reload; the returned embed runs once s.mu is released, with the
+// caller's ctx (see index.State.Reconcile).
+func (s *Store) reconcileVectorsLocked() (func(context.Context) error, error) {
+	return s.vec.Reconcile(liveAtoms{s})
+}
+
+// writeVectors writes a snapshot of the vector state: vectors.odm, and
+// vectors_meta.json unless odek's cache is there (writing ours over it
+// would make odek rebuild, and odek's over ours is ignored: vectors.odm
+// names its own embedder). On a store without odek's cache it tells odek
+// that nothing there is its own. The caller holds the write locks.
+func (s *Store) writeVectors(cache []byte, meta func(file string) []byte) error {
+	if err := s.writeTracked(fileVectors, cache); err != nil {
+		return err
+	}
+	if !s.odekVectorsPresent() {
+		return s.writeTracked(fileVectorsMeta, meta(fileVectors))
+	}
+	return nil
+}
+
+// maybeSnapshotLocked writes the vector cache when enough changed.
+func (s *Store) maybeSnapshotLocked() error { return s.vec.MaybeSnapshot(false, s.writeVectors) }
