@@ -229,3 +229,40 @@ func TestCorruptionRecovery(t *testing.T) {
 		})
 	}
 }
+
+// TestDamagedAtomsJSONBringsNotesBackAtOnce (issue 26, annoyance 6): when
+// atoms.json is damaged, the notes whose records were lost come back at
+// the same open — not two minutes later — as recovered quarantine entries
+// that say why, never expire before the person reviews them, and one
+// problem line says what came back and what was lost.
+func TestDamagedAtomsJSONBringsNotesBackAtOnce(t *testing.T) {
+	dir, ids := stSeedStore(t)
+	if err := os.WriteFile(filepath.Join(dir, "atoms.json"), []byte("{this is not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	clk := stNewClock()
+	s := stOpen(t, dir, memcore.Options{Now: clk.Now})
+	for _, id := range ids {
+		a, q, err := s.Get(id)
+		if err != nil || q == nil || a.SourceClass != memcore.SourceRecovered || !strings.Contains(q.Reason, "damaged atoms.json") {
+			t.Fatalf("%s did not come back at once as recovered: %+v %+v %v", id, a, q, err)
+		}
+		if !q.ExpiresAt(7).IsZero() {
+			t.Fatalf("a recovered note expires at %v before review", q.ExpiresAt(7))
+		}
+	}
+	var said bool
+	for _, p := range s.Problems() {
+		said = said || p.File == "atoms.json" && strings.Contains(p.Problem, "3 notes lost their records") && strings.Contains(p.Action, "kept until you review them")
+	}
+	if !said {
+		t.Fatalf("no problem line says what came back: %+v", s.Problems())
+	}
+	clk.Advance(30 * 24 * time.Hour)
+	must(s.Compact(context.Background()))
+	for _, id := range ids {
+		if _, q, err := s.Get(id); err != nil || q == nil {
+			t.Fatalf("compaction a month later dropped recovered note %s: %v", id, err)
+		}
+	}
+}

@@ -72,7 +72,7 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 	}
 	var cands []cand
 	for _, q := range s.quar {
-		if s.cfg.QuarantineTTLDays > 0 && now.After(q.ExpiresAt(s.cfg.QuarantineTTLDays)) {
+		if q.expired(s.cfg.QuarantineTTLDays, now) {
 			cands = append(cands, cand{id: q.ID, free: s.quarEntrySize(q)})
 		}
 	}
@@ -308,7 +308,7 @@ func (s *Store) finishVictimsLocked(t *tx, victims []string) []string {
 		// Background work owned by the Store: Close waits for it (s.bg).
 		go func() {
 			defer s.bg.Done()
-			s.Compact(context.Background())
+			s.compact(context.Background(), false)
 		}()
 	}
 	return victims

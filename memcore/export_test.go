@@ -30,8 +30,8 @@ var Infer = (*Hook).infer
 // RenderBlock renders atoms as the memory block.
 var RenderBlock = (*Store).renderBlock
 
-// ExpireQuarantine removes quarantine entries past their TTL now (every
-// write does this too) and returns how many went.
+// ExpireQuarantine removes quarantine entries past their TTL now (as
+// Compact does) and returns how many went.
 func ExpireQuarantine(s *Store) (int, error) {
 	n := 0
 	err := s.update(context.Background(), func(t *tx) error {

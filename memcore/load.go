@@ -84,6 +84,9 @@ func (s *Store) readTrackedLocked(name string) ([]byte, error) {
 
 func (s *Store) loadAtomsLocked(repair bool) error {
 	recs, ok, dirty := s.readArrayLocked(fileAtoms, "records", repair)
+	// A damaged atoms.json (unreadable, or cut short) lost records: the
+	// chunks they named are adopted at once (checkChunksLocked).
+	s.atomsDamaged = repair && dirty
 	if !ok && !dirty {
 		s.order, s.byID = nil, map[string]*entry{}
 		s.retrackAllLocked()

@@ -142,9 +142,19 @@ type CompactResult struct {
 	Vectors   int   `json:"vectors"`
 }
 
-// Compact expires old quarantine entries, rewrites the vector cache from
-// the live atoms and every metadata file, and reports bytes reclaimed.
+// Compact drops the quarantine entries past quarantine_ttl_days (the only
+// act besides the size cap that does; see CompactResult.Expired), rewrites
+// the vector cache from the live atoms and every metadata file, and
+// reports bytes reclaimed. A surface should show the person what is
+// expired before it compacts.
 func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
+	return s.compact(ctx, true)
+}
+
+// compact is Compact; expire false keeps expired quarantine entries (the
+// store's own background compaction after a large eviction is not a
+// person's act).
+func (s *Store) compact(ctx context.Context, expire bool) (CompactResult, error) {
 	if err := s.vec.WaitReady(ctx); err != nil {
 		return CompactResult{}, err
 	}
@@ -152,9 +162,11 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 	err := s.update(ctx, func(t *tx) error {
 		s.measureLocked()
 		r.Before = s.totalLocked()
-		before := len(s.quar)
-		s.expireLocked(t)
-		r.Expired = before - len(s.quar)
+		if expire {
+			before := len(s.quar)
+			s.expireLocked(t)
+			r.Expired = before - len(s.quar)
+		}
 		t.vectors, t.atoms = true, true
 		// Files that do not exist yet are only created when they have
 		// content: compaction must not grow the store past its cap.

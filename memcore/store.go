@@ -90,12 +90,20 @@ func (q quarEntry) MarshalJSON() ([]byte, error) {
 	return keepUnknown(b, q.orig, schemaOf(reflect.TypeFor[QuarantinedAtom]())), nil
 }
 
-// ExpiresAt is when the TTL removes the entry; zero when TTL is disabled.
+// ExpiresAt is when the TTL removes the entry; zero when TTL is disabled
+// and for a recovered entry (the person's own note whose record was lost
+// waits until they review it).
 func (q QuarantinedAtom) ExpiresAt(ttlDays float64) time.Time {
-	if ttlDays <= 0 {
+	if ttlDays <= 0 || q.SourceClass == SourceRecovered {
 		return time.Time{}
 	}
 	return q.QuarantinedAt.Add(time.Duration(ttlDays * 24 * float64(time.Hour)))
+}
+
+// expired reports whether the entry is past its TTL at now.
+func (q *QuarantinedAtom) expired(ttlDays float64, now time.Time) bool {
+	exp := q.ExpiresAt(ttlDays)
+	return !exp.IsZero() && now.After(exp)
 }
 
 type entry struct {
@@ -170,8 +178,9 @@ type Store struct {
 
 	vec *index.State
 
-	chunkNames map[string]bool  // chunk file names seen by the last repairing load
-	chunkSize  map[string]int64 // their allocated sizes (during that load)
+	chunkNames   map[string]bool  // chunk file names seen by the last repairing load
+	atomsDamaged bool             // the last repairing load found atoms.json damaged: orphan chunks are adopted at once
+	chunkSize    map[string]int64 // their allocated sizes (during that load)
 
 	bg sync.WaitGroup // background compactions
 

@@ -378,8 +378,9 @@ func (s *Store) orderSupersededNow(list []Scored) []Scored {
 var (
 	ruleCut    = regexp.MustCompile(`(?i)\s*(?:[,;:.!?()]|\s-\s|\bbecause\b|\bsince\b|\bso that\b|\bwhich\b|\bbut\b).*$`)
 	ruleChange = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(?:moved|moving|switched|switching|migrated|migrating|changed|changing|went|go|going|move|switch|migrate)\b(?:\s+[\w'-]+){0,4}?\s+from\s+([\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s+(?:to|onto|over to)\s+([\w.+#/-]+)`),
-		regexp.MustCompile(`(?i)\breplac(?:e|ed|ing)\s+([\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s+(?:with|by)\s+([\w.+#/-]+)`),
+		// object (what moved, may be empty), from, to
+		regexp.MustCompile(`(?i)\b(?:moved|moving|switched|switching|migrated|migrating|changed|changing|went|go|going|move|switch|migrate)\b((?:\s+[\w'-]+){0,4}?)\s+from\s+([\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s+(?:to|onto|over to)\s+([\w.+#/-]+)`),
+		regexp.MustCompile(`(?i)\breplac(?:e|ed|ing)()\s+([\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s+(?:with|by)\s+([\w.+#/-]+)`),
 	}
 	ruleSV = []*regexp.Regexp{
 		// value, subject
@@ -396,9 +397,12 @@ func ruleContradiction(newer, older Atom) (string, bool) {
 	longLived := map[string]bool{TypeDecision: true, TypeConvention: true, TypeFact: true, TypePreference: true, TypeGoal: true}
 	for _, re := range ruleChange {
 		if m := re.FindStringSubmatch(newer.Text); m != nil && newer.Type == older.Type && longLived[newer.Type] {
-			from, to := ruleNorm(m[1]), ruleNorm(m[2])
-			if from != "" && to != "" && from != to && mentions(older.Text, from) && !mentions(older.Text, to) {
-				return strings.TrimSpace(m[1]), true
+			from, to := ruleNorm(m[2]), ruleNorm(m[3])
+			// "moved billing events from Kafka to NATS" changes billing
+			// events: an older statement about order events on Kafka
+			// stays true.
+			if from != "" && to != "" && from != to && mentions(older.Text, from) && !mentions(older.Text, to) && namesObject(older.Text, m[1]) {
+				return strings.TrimSpace(m[2]), true
 			}
 		}
 	}
@@ -454,6 +458,30 @@ func ruleSubject(s string) string {
 		f[i] = embed.Stem(w)
 	}
 	return strings.Join(f, " ")
+}
+
+// changeFiller are words between a change verb and "from" that name no
+// object ("we moved everything over from …").
+var changeFiller = map[string]bool{"it": true, "them": true, "everything": true, "all": true, "over": true, "back": true,
+	"this": true, "that": true, "these": true, "those": true, "stuff": true, "things": true, "us": true, "away": true, "entirely": true, "fully": true, "now": true}
+
+// namesObject reports whether text names every word of the object a
+// change statement moved (stemmed, so "order events" matches "the order
+// event"); an empty object matches anything.
+func namesObject(text, object string) bool {
+	have := map[string]bool{}
+	for _, w := range strings.Fields(ruleSubject(text)) {
+		have[w] = true
+	}
+	for _, w := range strings.Fields(ruleNorm(object)) {
+		if changeFiller[w] {
+			continue
+		}
+		if !have[embed.Stem(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // mentions reports whether text names phrase as whole words.

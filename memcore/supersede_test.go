@@ -117,6 +117,10 @@ func TestSupersedeRuleIsConservative(t *testing.T) {
 		{"same value", "We use Kafka for order events", "fact", "We use Kafka for order events, partitioned by merchant", "fact", false},
 		{"change names another thing", "We use Redis for the cache", "decision", "We moved order events from RabbitMQ to Kafka", "decision", false},
 		{"change already reflected", "We use Kafka for order events", "decision", "We moved order events from RabbitMQ to Kafka", "decision", false},
+		// issue 26: a change of another subject off the same system.
+		{"change of another subject", "We moved order events from RabbitMQ to Kafka", "decision", "We moved billing events from Kafka to NATS", "decision", false},
+		{"change of the same subject", "We moved order events from RabbitMQ to Kafka", "decision", "We moved the order events from Kafka to NATS", "decision", true},
+		{"change with no object", "We use Kafka for order events", "decision", "We moved everything over from Kafka to NATS", "decision", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

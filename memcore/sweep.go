@@ -23,10 +23,13 @@ import (
 // lock) may be between writing the chunk and atoms.json.
 const orphanGrace = 2 * time.Minute
 
-// Source class and reason of a chunk adopted into quarantine.
+// Source class and reasons of a chunk adopted into quarantine: its
+// record was dropped by another writer (odek takes no lock), or atoms.json
+// was damaged and moved aside.
 const (
-	SourceRecovered = "recovered"
-	ReasonRecovered = "metadata lost to a concurrent writer"
+	SourceRecovered       = "recovered"
+	ReasonRecovered       = "metadata lost to a concurrent writer"
+	reasonRecoveredDamage = "its record was in a damaged atoms.json (saved in corrupt/)"
 )
 
 // ownedFiles are the top-level files odekmem reads or writes. Every other
@@ -101,9 +104,10 @@ func (s *Store) checkChunksLocked() error {
 			s.report(rel, "unexpected file in chunks/", s.moveAside(rel))
 			delete(s.chunkSize, name)
 		case s.byID[id] != nil:
-		case s.chunkFresh(rel):
+		case s.chunkFresh(rel) && !s.atomsDamaged:
 			// Another writer may be between this chunk and atoms.json:
-			// decided at a later load.
+			// decided at a later load. When atoms.json was damaged the
+			// cause is known, and the notes come back at once.
 		case s.quarIndex(id) >= 0:
 			s.report(rel, "chunk of a quarantined atom", s.moveAside(rel))
 			delete(s.chunkSize, name)
@@ -118,10 +122,14 @@ func (s *Store) checkChunksLocked() error {
 			if mtime, ok := s.files.ModTime(rel); ok {
 				created = mtime.UTC()
 			}
+			reason := ReasonRecovered
+			if s.atomsDamaged {
+				reason = reasonRecoveredDamage
+			}
 			q := &QuarantinedAtom{
 				Atom:          Atom{ID: id, SourceClass: SourceRecovered, Type: TypeObservation, CreatedAt: created, Text: text},
 				QuarantinedAt: s.now().UTC(),
-				Reason:        ReasonRecovered,
+				Reason:        reason,
 			}
 			s.quar = append(s.quar, q)
 			adopted = append(adopted, name)
@@ -137,12 +145,19 @@ func (s *Store) checkChunksLocked() error {
 		}
 		return err
 	}
+	if s.atomsDamaged {
+		// One line that says what came back and what did not.
+		s.report(fileAtoms, fmt.Sprintf("%d notes lost their records with the damaged file", len(adopted)),
+			fmt.Sprintf("their texts are back in quarantine as source %s, kept until you review them (odekmem quarantine, or pane 2): type, pin, project and session are lost; promote what is yours", SourceRecovered))
+	}
 	for _, name := range adopted {
 		rel := filepath.Join(dirChunks, name)
 		s.files.Remove(rel)
 		delete(s.chunkSize, name)
-		s.report(rel, "chunk without metadata in atoms.json ("+ReasonRecovered+")",
-			"adopted into quarantine as source "+SourceRecovered+"; review it with the quarantine verbs")
+		if !s.atomsDamaged {
+			s.report(rel, "chunk without metadata in atoms.json ("+ReasonRecovered+")",
+				"adopted into quarantine as source "+SourceRecovered+"; review it with the quarantine verbs")
+		}
 	}
 	disk.SyncDir(s.files.Abs(dirChunks))
 	return nil

@@ -48,9 +48,12 @@ type AddRequest struct {
 	// from, where near duplicates were distinct atoms, and a vector search
 	// per atom would dominate a large import.
 	exactDedup bool
-	// Link links a new live atom to its temporal, task and semantic
+	// Link does for a new live atom what a write of the person's words
+	// does: it links the atom to its temporal, task and semantic
 	// neighbours (Associate), as every write of odek's does, when
-	// associations_enabled is set. Human surfaces (CLI and TUI add) set it.
+	// associations_enabled is set, and records the older atoms it
+	// supersedes (AddResult.Contradictions; DetectContradictions). Human
+	// surfaces (CLI and TUI add) set it.
 	Link bool
 }
 
@@ -73,6 +76,9 @@ type AddResult struct {
 	Duplicate bool `json:"duplicate,omitempty"`
 	// Links counts the associations a Link request created.
 	Links int `json:"links,omitempty"`
+	// Contradictions are the older atoms a Link request's atom
+	// superseded, waiting for the person.
+	Contradictions []Contradiction `json:"contradictions,omitempty"`
 }
 
 // prepared is an AddRequest after scanning, redaction and embedding, ready
@@ -191,6 +197,11 @@ func (s *Store) Add(ctx context.Context, req AddRequest) (AddResult, error) {
 		if lerr != nil {
 			err = fmt.Errorf("atom %s was added, but linking it failed: %w", p.result.Atom.ID, lerr)
 		}
+		cs, cerr := s.DetectContradictions(ctx, p.result.Atom.ID)
+		p.result.Contradictions = cs
+		if cerr != nil && err == nil {
+			err = fmt.Errorf("atom %s was added, but the contradiction check failed: %w", p.result.Atom.ID, cerr)
+		}
 	}
 	return p.result, err
 }
@@ -221,7 +232,6 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 
 // commitLocked stores a prepared atom in t. Caller holds the write locks.
 func (s *Store) commitLocked(t *tx, p *prepared) error {
-	s.expireLocked(t)
 	if s.byID[p.atom.ID] != nil || s.quarIndex(p.atom.ID) >= 0 {
 		p.result.Duplicate = true
 		return nil
@@ -372,8 +382,11 @@ func (s *Store) oldestQuarantineLocked() *QuarantinedAtom {
 	return q
 }
 
-// expireLocked removes quarantine entries past quarantine_ttl_days; a nil
-// t writes quarantine.json at once.
+// expireLocked removes quarantine entries past quarantine_ttl_days. One
+// rule says when: only a compaction a person asked for (Compact) does
+// this, and the size cap takes an expired entry first when it needs room
+// (planEvictionLocked, which reports it in AddResult.Evicted). An ordinary
+// write never drops what a person may not have looked at yet.
 func (s *Store) expireLocked(t *tx) {
 	if s.cfg.QuarantineTTLDays <= 0 {
 		return
@@ -382,7 +395,7 @@ func (s *Store) expireLocked(t *tx) {
 	keep := s.quar[:0]
 	var gone []string
 	for _, q := range s.quar {
-		if now.After(q.ExpiresAt(s.cfg.QuarantineTTLDays)) {
+		if q.expired(s.cfg.QuarantineTTLDays, now) {
 			gone = append(gone, q.ID)
 			continue
 		}

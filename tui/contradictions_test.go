@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/odekmem/odekmem/memcore"
@@ -60,4 +61,27 @@ func supersededBy(st *memcore.Store, id string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// TestAddNoteChecksContradictions (issue 26, annoyance 1): a note added
+// with a in the TUI is checked against older memories as the CLI's add
+// is; the status line names the one it supersedes and pane 8 lists it.
+func TestAddNoteChecksContradictions(t *testing.T) {
+	st, _ := demoStore(t)
+	ctx := context.Background()
+	r, err := st.Add(ctx, memcore.AddRequest{Text: "The staging region is eu-west-1", Type: memcore.TypeFact, Source: memcore.SourceUserApproved})
+	if err != nil || r.Quarantined {
+		t.Fatalf("add: %v %+v", err, r)
+	}
+	m := newStatic(t, st, 120, 30)
+	press(m, runes("a"))
+	press(m, typed("The staging region is us-east-2")...)
+	press(m, keyEnter)
+	if !strings.Contains(m.status, "supersedes “The staging region is eu-west-1”") || !strings.Contains(m.status, "8 Contradictions") {
+		t.Fatalf("status %q does not name the superseded memory", m.status)
+	}
+	cs := must(st.Contradictions(false))
+	if len(cs) != 1 || cs[0].Old != r.Atom.ID {
+		t.Fatalf("contradictions %+v", cs)
+	}
 }

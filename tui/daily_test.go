@@ -136,7 +136,9 @@ func Test80x24TabAndHelpBars(t *testing.T) {
 }
 
 // Item 7: a damaged atoms.json shows a banner naming the file and where
-// it was moved; it stays across panes and keys until D dismisses it.
+// it was moved and what came back (issue 26: the notes, at once, as
+// recovered quarantine); it stays across panes and keys until D
+// dismisses it.
 func TestDamageBanner(t *testing.T) {
 	t.Parallel()
 	dir := copyDemo(t)
@@ -145,10 +147,10 @@ func TestDamageBanner(t *testing.T) {
 	}
 	st := openStore(t, dir)
 	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "The store reported 1 problem", "atoms.json: kept 0 intact records", "saved to corrupt/atoms.json.", "invalid JSON", "D dismisses",
+	waitOut(t, tm, "The store reported 2 problems", "atoms.json: kept 0 intact records", "saved to corrupt/atoms.json.", "invalid JSON", "D dismisses",
 		"No live atom could be read")
 	send(tm, runes("2"))
-	waitOut(t, tm, "Quarantine · 14 entries")
+	waitOut(t, tm, "Quarantine · 219 entries", "recovered")
 	send(tm, keyDown, runes("3"))
 	waitOut(t, tm, "Pending reviews")
 	m := finish(t, tm)

@@ -486,6 +486,17 @@ func AddCmd(d Deps, text string) func() tea.Msg {
 		case res.Refreshed:
 			return MutatedMsg{Status: "refreshed an existing atom with the same text"}
 		}
-		return MutatedMsg{Status: fmt.Sprintf("added note %s", ShortID(res.Atom.ID))}
+		st := fmt.Sprintf("added note %s", ShortID(res.Atom.ID))
+		if n := len(res.Contradictions); n > 0 {
+			old := "an older memory"
+			if a, _, err := d.Store.Get(res.Contradictions[0].Old); err == nil {
+				old = "“" + Cut(Line(a.Text), 40) + "”"
+			}
+			if n > 1 {
+				old = fmt.Sprintf("%d older memories", n)
+			}
+			st += "; it supersedes " + old + " — decide in 8 Contradictions"
+		}
+		return MutatedMsg{Status: st}
 	}
 }

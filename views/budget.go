@@ -19,13 +19,10 @@ type BudgetLoadedMsg struct {
 	Stats    memcore.Stats
 	Evict    []memcore.EvictionCandidate
 	Expiring []QItem
-	// Expired are the quarantine entries past their TTL: the next compact
-	// (or write) drops them.
-	Expired []QItem
-	Done    int64
-	Total   int64
-	Running bool
-	Err     error
+	Done     int64
+	Total    int64
+	Running  bool
+	Err      error
 }
 
 // CompactedMsg carries a finished compaction.
@@ -61,9 +58,6 @@ func LoadBudget(d Deps) tea.Cmd {
 		for _, it := range items {
 			if !math.IsNaN(it.DaysLeft) && len(m.Expiring) < 5 {
 				m.Expiring = append(m.Expiring, it)
-			}
-			if !math.IsNaN(it.DaysLeft) && it.DaysLeft <= 0 {
-				m.Expired = append(m.Expired, it)
 			}
 		}
 		m.Done, m.Total, m.Running = stats.Index.Done, stats.Index.Total, stats.Index.Rebuilding
@@ -163,25 +157,49 @@ func (b *Budget) Update(msg tea.Msg) tea.Cmd {
 		}
 		if key.Matches(msg, b.keys.Compact) && !b.compacting {
 			// Compaction drops expired quarantine entries: ask first when
-			// the person has not looked at some of them.
-			var unseen []QItem
-			for _, it := range b.data.Expired {
-				if !b.d.Seen.Has(it.Q.ID) {
-					unseen = append(unseen, it)
-				}
-			}
-			if len(unseen) > 0 {
-				what := fmt.Sprintf("%d expired quarantine entries you have not looked at", len(unseen))
-				if len(unseen) == 1 {
-					what = fmt.Sprintf("an expired quarantine entry you have not looked at (%s “%s”)",
-						Line(unseen[0].Q.SourceClass), Cut(Line(unseen[0].Q.Text), 30))
-				}
-				return Confirm("Compact anyway? It drops "+what+" (see 2 Quarantine)", b.startCompact())
-			}
-			return b.startCompact()
+			// the person has not looked at some of them. What is expired
+			// is read now, not taken from the last load (which may not
+			// have arrived yet, or be minutes old).
+			return Work(compactCheckCmd(b.d))
 		}
+	case compactCheckMsg:
+		if msg.err != nil {
+			return func() tea.Msg { return MutatedMsg{Err: fmt.Errorf("compact: %w", msg.err)} }
+		}
+		if n := len(msg.unseen); n > 0 {
+			what := fmt.Sprintf("%d expired quarantine entries you have not looked at", n)
+			if n == 1 {
+				what = fmt.Sprintf("an expired quarantine entry you have not looked at (%s “%s”)",
+					Line(msg.unseen[0].Q.SourceClass), Cut(Line(msg.unseen[0].Q.Text), 30))
+			}
+			return Confirm("Compact anyway? It drops "+what+" (see 2 Quarantine)", b.startCompact())
+		}
+		return b.startCompact()
 	}
 	return nil
+}
+
+// compactCheckMsg carries the expired quarantine entries the person has
+// not looked at, read when c was pressed.
+type compactCheckMsg struct {
+	unseen []QItem
+	err    error
+}
+
+func compactCheckCmd(d Deps) func() tea.Msg {
+	return func() tea.Msg {
+		quar, err := d.Store.Quarantined()
+		if err != nil {
+			return compactCheckMsg{err: err}
+		}
+		var unseen []QItem
+		for _, it := range BuildQItems(d, quar) {
+			if !math.IsNaN(it.DaysLeft) && it.DaysLeft <= 0 && !d.Seen.Has(it.Q.ID) {
+				unseen = append(unseen, it)
+			}
+		}
+		return compactCheckMsg{unseen: unseen}
+	}
 }
 
 // startCompact returns the command that marks the pane busy and compacts

@@ -347,3 +347,68 @@ func TestBudgetView(t *testing.T) {
 		t.Fatalf("title %q", b.Title())
 	}
 }
+
+// runAll runs cmd and the commands inside batches and WorkDoneMsgs,
+// returning every message they produce, in order (no ticks are run).
+func runAll(cmd tea.Cmd) []tea.Msg {
+	var out []tea.Msg
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch m := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, m...)
+		case WorkDoneMsg:
+			out = append(out, m.Msg)
+		default:
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestCompactBeforeTheBudgetLoadsStillAsks (issue 23 item 8): c on the
+// Budget pane before its data has arrived must still ask before dropping
+// an expired quarantine entry nobody looked at — and drop nothing until
+// the person says yes.
+func TestCompactBeforeTheBudgetLoadsStillAsks(t *testing.T) {
+	clock := now
+	st, err := memcore.Open(t.TempDir(), memcore.Options{Now: func() time.Time { return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	r, err := st.Add(ctx, memcore.AddRequest{Text: "a blog says staging resets at midnight", Source: memcore.SourceWeb})
+	if err != nil || !r.Quarantined {
+		t.Fatalf("add: %v %+v", err, r)
+	}
+	clock = clock.Add(8 * 24 * time.Hour) // past the 7-day TTL
+	d := NewDeps(ctx, st, theme.NewStyles(theme.Default()), "notty")
+	b := NewBudget(d) // Init (the load) never runs
+	b.SetSize(100, 30)
+	var confirm *ConfirmMsg
+	for _, m := range runAll(b.Update(runes("c"))) {
+		for _, m2 := range runAll(b.Update(m)) {
+			if c, ok := m2.(ConfirmMsg); ok {
+				confirm = &c
+			}
+		}
+	}
+	if q, _ := st.Quarantined(); len(q) != 1 {
+		t.Fatalf("c compacted before the person answered: %d entries left", len(q))
+	}
+	if confirm == nil || !strings.Contains(confirm.Question, "an expired quarantine entry you have not looked at") {
+		t.Fatalf("no prompt before dropping an unseen expired entry: %+v", confirm)
+	}
+	for _, m := range runAll(confirm.Yes) {
+		runAll(b.Update(m))
+	}
+	if q, _ := st.Quarantined(); len(q) != 0 {
+		t.Fatalf("yes did not compact: %d entries left", len(q))
+	}
+}

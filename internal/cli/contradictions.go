@@ -133,12 +133,7 @@ func checkSupersedes(c *ctx, res memcore.AddResult) {
 	if res.Quarantined || res.Refreshed || res.Duplicate {
 		return
 	}
-	cs, err := c.store.DetectContradictions(c, res.Atom.ID)
-	if err != nil {
-		c.warn("contradiction check: %v", err)
-		return
-	}
-	for _, x := range cs {
+	for _, x := range res.Contradictions {
 		old := x.Old
 		if a, _, err := c.store.Get(x.Old); err == nil {
 			old += " (" + clip(a.Text, 60) + ")"
