@@ -13,6 +13,7 @@ type KeyMap struct {
 	Atoms      Atoms
 	Quarantine Quarantine
 	Pending    Pending
+	UserModel  UserModel
 	Assoc      Assoc
 	Budget     Budget
 	Recall     Recall
@@ -81,6 +82,12 @@ type Quarantine struct {
 type Pending struct {
 	Confirm key.Binding
 	Reject  key.Binding
+}
+
+// UserModel is the confirmed user model.
+type UserModel struct {
+	Edit   key.Binding
+	Remove key.Binding
 }
 
 // Assoc is the association graph.
@@ -163,6 +170,10 @@ func DefaultKeyMap() KeyMap {
 		// confirm the next review after answering one.
 		Confirm: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "confirm")),
 		Reject:  key.NewBinding(key.WithKeys("n", "x"), key.WithHelp("n/x", "reject")),
+	}
+	k.UserModel = UserModel{
+		Edit:   key.NewBinding(key.WithKeys("e", "enter"), key.WithHelp("e", "edit value")),
+		Remove: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove value")),
 	}
 	k.Assoc = Assoc{
 		Recentre: key.NewBinding(key.WithKeys("enter", "right", "l"), key.WithHelp("enter/→", "recentre")),

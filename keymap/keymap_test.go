@@ -32,7 +32,7 @@ func TestNoClashesWithinScope(t *testing.T) {
 			global[s] = true
 		}
 	}
-	scopes := map[string]any{"nav": k.Nav, "atoms": k.Atoms, "quarantine": k.Quarantine, "pending": k.Pending,
+	scopes := map[string]any{"nav": k.Nav, "atoms": k.Atoms, "quarantine": k.Quarantine, "pending": k.Pending, "usermodel": k.UserModel,
 		"assoc": k.Assoc, "budget": k.Budget, "recall": k.Recall}
 	for name, sc := range scopes {
 		seen := map[string]bool{}

@@ -166,3 +166,50 @@ func (s *Store) applyDirect(ctx context.Context, field, value string) error {
 		return nil
 	})
 }
+
+// EditUserModel sets a confirmed user-model field to value, as a person
+// edits it: a list field gets exactly the comma-separated items of value,
+// any other field the value, and an empty value removes it. The value is
+// checked and scanned as a confirmed inference is (ErrUnknownField,
+// ErrInvalidValue, ErrBlocked). Its Undo gives the field back the value it
+// had.
+func (s *Store) EditUserModel(ctx context.Context, field, value string) (Undo, error) {
+	canon := umfield.Canonical(field)
+	if canon == "" {
+		return Undo{}, fmt.Errorf("%w %q: the user model has %s", ErrUnknownField, field, strings.Join(umfield.Fields, ", "))
+	}
+	v, err := checkUserModelValue(canon, value)
+	if err != nil {
+		return Undo{}, err
+	}
+	if v != "" && s.guardRejects(ctx, v) {
+		return Undo{}, fmt.Errorf("%w: %s: %w", ErrBlocked, canon, ErrGuardRejected)
+	}
+	var prev string
+	err = s.update(ctx, func(t *tx) error {
+		prev, _ = s.model.Get(canon)
+		m := s.model.clone()
+		if err := m.setField(canon, v); err != nil {
+			return err
+		}
+		s.setModelLocked(t, m)
+		return nil
+	})
+	if err != nil {
+		return Undo{}, err
+	}
+	verb := "edit "
+	if v == "" {
+		verb = "remove "
+	}
+	return Undo{label: verb + canon, back: func(ctx context.Context) error {
+		return s.update(ctx, func(t *tx) error {
+			m := s.model.clone()
+			if err := m.setField(canon, prev); err != nil {
+				return err
+			}
+			s.setModelLocked(t, m)
+			return nil
+		})
+	}}, nil
+}

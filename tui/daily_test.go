@@ -415,3 +415,32 @@ func TestCompactAsksInProgram(t *testing.T) {
 		t.Errorf("%d quarantined after compact, want 13", n)
 	}
 }
+
+// TestUserModelValuesCanBeEditedAndRemoved (issue 26, annoyance 8): a
+// confirmed value is edited with e and removed with d (after y/N) on the
+// User model pane, and u takes each back.
+func TestUserModelValuesCanBeEditedAndRemoved(t *testing.T) {
+	t.Parallel()
+	st, tm := startDemo(t, 120, 40)
+	get := func(f string) string { v, _ := must(st.UserModel()).Get(f); return v }
+	if get("style.verbosity") != "low" {
+		t.Fatalf("premise: style.verbosity = %q", get("style.verbosity"))
+	}
+	send(tm, runes("4"))
+	waitOut(t, tm, "e edits, d removes")
+	send(tm, runes("e"))
+	waitOut(t, tm, "style.verbosity = low")
+	send(tm, tea.KeyMsg{Type: tea.KeyCtrlU})
+	send(tm, runes("high"), keyEnter)
+	waitOut(t, tm, "set style.verbosity = high (u undoes)")
+	send(tm, keyDown, keyDown, runes("d"))
+	waitOut(t, tm, "Remove style.formality (“casual”) from the user model?")
+	send(tm, runes("y"))
+	waitOut(t, tm, "removed style.formality (u undoes)")
+	send(tm, runes("u"))
+	waitOut(t, tm, "undid remove style.formality")
+	finish(t, tm)
+	if get("style.verbosity") != "high" || get("style.formality") != "casual" {
+		t.Fatalf("after edit, remove and one undo: verbosity %q, formality %q", get("style.verbosity"), get("style.formality"))
+	}
+}

@@ -34,7 +34,7 @@ func TestHelpKeysPerPane(t *testing.T) {
 		{"pending", func(m *Model) { press(m, runes("3")) },
 			"↑/k ↓/j c n/x / " + withID},
 		{"user model", func(m *Model) { press(m, runes("4")) },
-			"↑/k ↓/j pgup pgdn / " + global},
+			"e d ↑/k ↓/j pgup pgdn / " + global},
 		{"associations", func(m *Model) { press(m, runes("5")) },
 			"↑/k ↓/j enter/→ + s / " + withID},
 		{"associations deeper with history", func(m *Model) { press(m, runes("5"), runes("+"), keyEnter) },

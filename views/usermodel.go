@@ -29,21 +29,48 @@ func LoadUserModel(d Deps) tea.Cmd {
 	}
 }
 
-// UserModel is the read-only view of the confirmed user model.
+// EditUserModelCmd sets (or, with an empty value, removes) a confirmed
+// user-model field as the person's act; u undoes it.
+func EditUserModelCmd(d Deps, field, value string) func() tea.Msg {
+	return func() tea.Msg {
+		if err := d.Review.EditUserModel(d.Ctx, field, value); err != nil {
+			return MutatedMsg{Err: fmt.Errorf("edit %s: %w", field, err)}
+		}
+		if strings.TrimSpace(value) == "" {
+			return MutatedMsg{Status: fmt.Sprintf("removed %s (u undoes)", field), Undo: storeUndo(d, "remove "+field, 1)}
+		}
+		return MutatedMsg{Status: fmt.Sprintf("set %s = %s (u undoes)", field, Cut(Line(value), 40)), Undo: storeUndo(d, "edit "+field, 1)}
+	}
+}
+
+// UserModel is the confirmed user model: one row per field, e edits the
+// selected value, d removes it.
 type UserModel struct {
 	filterBar
 	d      Deps
+	keys   keymap.UserModel
 	height int
 	nav    keymap.Nav
 	model  memcore.UserModel
 	loaded bool
 	scroll Scroller
 	width  int
+	// rows are the fields shown, in order, with the line each starts on.
+	rows []umRow
+	sel  int
+	// editing is set while the value of rows[sel] is being typed.
+	editing bool
+	edit    Input
+}
+
+type umRow struct {
+	field string
+	line  int
 }
 
 // NewUserModel returns the pane.
 func NewUserModel(d Deps) *UserModel {
-	u := &UserModel{d: d, nav: d.Keys.Nav,
+	u := &UserModel{d: d, nav: d.Keys.Nav, keys: d.Keys.UserModel,
 		filterBar: newFilterBar(d, NewListFilter("words, or field:tools value:go", []string{"field", "value"}, map[string]string{"f": "field", "v": "value"}))}
 	u.lkeys.ClearFilter.SetEnabled(false)
 	return u
@@ -55,6 +82,9 @@ func (u *UserModel) Init() tea.Cmd { return LoadUserModel(u.d) }
 // Title is "User model N" (N confirmed values).
 func (u *UserModel) Title() string { return fmt.Sprintf("User model %d", len(u.model.Values())) }
 
+// InputActive reports whether the filter or the value input has the keys.
+func (u *UserModel) InputActive() bool { return u.editing || u.filter.Typing() }
+
 // SetSize sets the size.
 func (u *UserModel) SetSize(w, h int) {
 	u.width, u.height = w, h
@@ -62,7 +92,15 @@ func (u *UserModel) SetSize(w, h int) {
 	u.render()
 }
 
-// Update handles scrolling and the load result.
+// selected is the field under the cursor ("" when none is shown).
+func (u *UserModel) selected() string {
+	if u.sel < 0 || u.sel >= len(u.rows) {
+		return ""
+	}
+	return u.rows[u.sel].field
+}
+
+// Update handles the cursor, edits and the load result.
 func (u *UserModel) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case UserModelLoadedMsg:
@@ -75,14 +113,70 @@ func (u *UserModel) Update(msg tea.Msg) tea.Cmd {
 	case tea.MouseMsg:
 		u.scroll.HandleNav(msg, u.nav)
 	case tea.KeyMsg:
-		_, changed := u.filterKey(msg, func() bool { return u.scroll.HandleNav(msg, u.nav) })
-		if changed {
-			u.scroll.Off = 0
-			u.render()
+		if u.editing {
+			return u.updateEdit(msg)
 		}
+		var cmd tea.Cmd
+		_, changed := u.filterKey(msg, func() bool {
+			switch {
+			case key.Matches(msg, u.nav.Up):
+				u.move(-1)
+			case key.Matches(msg, u.nav.Down):
+				u.move(1)
+			case key.Matches(msg, u.nav.Home):
+				u.move(-len(u.rows))
+			case key.Matches(msg, u.nav.End):
+				u.move(len(u.rows))
+			case key.Matches(msg, u.nav.PageUp, u.nav.PageDown):
+				u.scroll.HandleNav(msg, u.nav)
+			case key.Matches(msg, u.keys.Edit) && u.selected() != "":
+				v, _ := u.model.Get(u.selected())
+				u.editing = true
+				u.edit.Prompt = u.selected() + " = "
+				u.edit.SetValue(v)
+			case key.Matches(msg, u.keys.Remove) && u.selected() != "":
+				f := u.selected()
+				if v, _ := u.model.Get(f); v != "" {
+					cmd = Confirm(fmt.Sprintf("Remove %s (“%s”) from the user model?", f, Cut(Line(v), 40)), Work(EditUserModelCmd(u.d, f, "")))
+				}
+			default:
+				return false
+			}
+			return true
+		})
+		if changed {
+			u.sel, u.scroll.Off = 0, 0
+		}
+		u.render()
 		u.lkeys.ClearFilter.SetEnabled(u.filter.Text() != "")
+		return cmd
 	}
 	return nil
+}
+
+func (u *UserModel) updateEdit(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, u.in.Cancel):
+		u.editing = false
+		return nil
+	case key.Matches(msg, u.in.Submit):
+		u.editing = false
+		f, v := u.selected(), strings.TrimSpace(u.edit.Value())
+		if cur, _ := u.model.Get(f); f == "" || v == cur {
+			return nil
+		}
+		if v == "" {
+			return Confirm(fmt.Sprintf("Remove %s from the user model?", f), Work(EditUserModelCmd(u.d, f, "")))
+		}
+		return Work(EditUserModelCmd(u.d, f, v))
+	}
+	u.edit.Update(msg)
+	return nil
+}
+
+// move moves the cursor by n rows and keeps its line in view.
+func (u *UserModel) move(n int) {
+	u.sel = max(0, min(len(u.rows)-1, u.sel+n))
 }
 
 var sections = []struct{ prefix, title string }{
@@ -103,6 +197,7 @@ func (u *UserModel) render() {
 		vals[kv[0]] = kv[1]
 	}
 	var lines []string
+	u.rows = u.rows[:0]
 	for _, sec := range sections {
 		title := len(lines)
 		lines = append(lines, s.Accent.Render(sec.title))
@@ -124,10 +219,16 @@ func (u *UserModel) render() {
 			} else {
 				n++
 			}
+			label := s.Label.Render(fmt.Sprintf("%-22s", name))
+			mark := "  "
+			if len(u.rows) == u.sel {
+				label, mark = s.Selected.Render(fmt.Sprintf("%-22s", name)), s.Accent.Render("▸ ")
+			}
+			u.rows = append(u.rows, umRow{field: f, line: len(lines)})
 			wrapped := strings.Split(Wrap(val, u.width-26), "\n")
 			for i, l := range wrapped {
 				if i == 0 {
-					lines = append(lines, "  "+s.Label.Render(fmt.Sprintf("%-22s", name))+" "+l)
+					lines = append(lines, mark+label+" "+l)
 				} else {
 					lines = append(lines, strings.Repeat(" ", 25)+l)
 				}
@@ -150,27 +251,49 @@ func (u *UserModel) render() {
 		lines = append(lines, s.Muted.Render(fmt.Sprintf("%s %s in Pending (3); not part of the model until confirmed.", Count(n, "inference", "inferences"), verb)))
 	}
 	u.scroll.SetContent(lines)
+	if u.sel >= len(u.rows) && len(u.rows) > 0 {
+		u.sel = len(u.rows) - 1
+		u.render()
+		return
+	}
+	if u.sel < len(u.rows) {
+		// Keep the cursor's line (and its section title) in view.
+		l := u.rows[u.sel].line
+		if l < u.scroll.Off+1 {
+			u.scroll.Off = max(0, l-1)
+		} else if u.scroll.H > 0 && l >= u.scroll.Off+u.scroll.H {
+			u.scroll.Off = l - u.scroll.H + 1
+		}
+		u.scroll.clamp()
+	}
 }
 
 // View renders the model.
 func (u *UserModel) View() string {
 	s := u.d.Styles
-	head := s.Title.Render("User model") + s.Muted.Render(" · confirmed values only · read-only")
+	head := s.Title.Render("User model") + s.Muted.Render(" · confirmed values only · e edits, d removes, u undoes")
 	if l := u.filter.Label(); l != "" {
 		head += " " + s.Accent.Render(l)
 	}
-	return withFilterInput(&u.filter, u.d, Cut(head, u.width)+"\n"+strings.Join(u.scroll.View(), "\n"), u.width, u.height)
+	body := Cut(head, u.width) + "\n" + strings.Join(u.scroll.View(), "\n")
+	if u.editing {
+		return FitLines(body, u.width, u.height-1) + "\n" + u.edit.View(u.width, s.Prompt, s.Input, s.Selected)
+	}
+	return withFilterInput(&u.filter, u.d, body, u.width, u.height)
 }
 
 // ShortHelp lists the keys.
 func (u *UserModel) ShortHelp() []key.Binding {
-	if u.filter.Typing() {
+	if u.filter.Typing() || u.editing {
 		return []key.Binding{u.in.Submit, u.in.Cancel}
 	}
-	return []key.Binding{u.lkeys.Filter, u.lkeys.ClearFilter, u.nav.Up, u.nav.Down}
+	return []key.Binding{u.keys.Edit, u.keys.Remove, u.lkeys.Filter, u.lkeys.ClearFilter, u.nav.Up, u.nav.Down}
 }
 
 // FullHelp lists the keys.
 func (u *UserModel) FullHelp() [][]key.Binding {
-	return u.fullHelp([]key.Binding{u.nav.Up, u.nav.Down, u.nav.PageUp, u.nav.PageDown})
+	if u.editing {
+		return [][]key.Binding{{u.in.Submit, u.in.Cancel}}
+	}
+	return u.fullHelp([]key.Binding{u.keys.Edit, u.keys.Remove}, []key.Binding{u.nav.Up, u.nav.Down, u.nav.PageUp, u.nav.PageDown})
 }

@@ -214,3 +214,21 @@ func TestSecretsNeverEchoed(t *testing.T) {
 		t.Fatalf("password echoed: %+v", r)
 	}
 }
+
+// TestPendingShowsAListAdditionAsAnAddition (issue 26, annoyance 7): a
+// review that adds to a list field reads "+ item", and confirm says +=,
+// as the TUI shows it; a scalar reads "old → new".
+func TestPendingShowsAListAdditionAsAnAddition(t *testing.T) {
+	home := newHome(t)
+	dir := filepath.Join(home, "memory", "extended")
+	testkit.QueuePending(t, dir,
+		memcore.PendingReview{ID: "p-tools", Field: "technical.tools", Value: "testcontainers-go", Evidence: "asked for it twice", Confidence: 0.7},
+		memcore.PendingReview{ID: "p-tone", Field: "style.tone", Value: "direct", Evidence: "said so", Confidence: 0.8})
+	r := run(t, home, "", "pending")
+	if r.code != 0 || !strings.Contains(r.stdout, "+ testcontainers-go") || strings.Contains(r.stdout, "→ testcontainers-go") || !strings.Contains(r.stdout, "∅ → direct") {
+		t.Fatalf("pending:\n%s", r.stdout)
+	}
+	if r := run(t, home, "", "confirm", "p-tools"); r.code != 0 || !strings.Contains(r.stdout, "technical.tools += testcontainers-go") {
+		t.Fatalf("confirm: %+v", r)
+	}
+}

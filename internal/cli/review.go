@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/scan"
+	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/review"
 )
@@ -146,19 +147,29 @@ func cmdPending(c *ctx) error {
 		}
 		return c.emitJSON(out)
 	}
-	tw := c.table("ID\tFIELD\tCURRENT → PROPOSED\tCONF\tEVIDENCE")
+	tw := c.table("ID\tFIELD\tCHANGE\tCONF\tEVIDENCE")
 	for _, p := range ps {
 		cur, _ := m.Get(p.Field)
-		if cur == "" {
-			cur = "∅"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s → %s\t%.2f\t%s\n", p.ID, clip(p.Field, 40), clip(cur, 30), clip(p.Value, 30), p.Confidence, clip(p.Evidence, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", p.ID, clip(p.Field, 40), pendingChange(p.Field, cur, p.Value), p.Confidence, clip(p.Evidence, 50))
 	}
 	tw.Flush()
 	if len(ps) == 0 {
 		fmt.Fprintln(c.env.Stderr, "(no pending reviews)")
 	}
 	return nil
+}
+
+// pendingChange says what confirming a review does to the field: a list
+// field gains an item ("+ testcontainers-go"), a scalar is replaced
+// ("terse → direct", "∅ → direct").
+func pendingChange(field, cur, proposed string) string {
+	if umfield.IsList(field) {
+		return "+ " + clip(proposed, 40)
+	}
+	if cur == "" {
+		cur = "∅"
+	}
+	return clip(cur, 30) + " → " + clip(proposed, 30)
 }
 
 func cmdReview(c *ctx, confirm bool) error {
@@ -182,7 +193,11 @@ func cmdReview(c *ctx, confirm bool) error {
 		return c.emitJSON(map[string]any{"pending": p, "confirmed": confirm})
 	}
 	if confirm {
-		c.out("confirmed %s: %s = %s\n", p.ID, scan.Visible(p.Field), scan.Visible(p.Value))
+		verb := "="
+		if umfield.IsList(p.Field) {
+			verb = "+="
+		}
+		c.out("confirmed %s: %s %s %s\n", p.ID, scan.Visible(p.Field), verb, scan.Visible(p.Value))
 	} else {
 		c.out("rejected %s\n", p.ID)
 	}

@@ -125,3 +125,12 @@ func (s *Session) Len() int {
 	defer s.mu.Unlock()
 	return len(s.acts)
 }
+
+// EditUserModel sets or (with an empty value) removes a confirmed
+// user-model field (see memcore.Store.EditUserModel). Undo gives the field
+// its old value back.
+func (s *Session) EditUserModel(ctx context.Context, field, value string) error {
+	u, err := s.st.EditUserModel(ctx, field, value)
+	s.record(u, err)
+	return err
+}
