@@ -240,6 +240,7 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 			return err
 		},
 		"DetectContradictions": func() error { _, err := st.DetectContradictions(ctx, id); return err },
+		"EditUserModel":        func() error { _, err := st.EditUserModel(ctx, "style.tone", "direct"); return err },
 		"ResolveContradiction": func() error {
 			_, _, err := st.ResolveContradiction(ctx, "c-1", memcore.ResolveKeepNew)
 			return err

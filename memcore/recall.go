@@ -60,6 +60,9 @@ type Scored struct {
 	Composite float64 `json:"composite"`
 	// Via says which query found it: "literal", "intent: …" or "type: …".
 	Via string `json:"via,omitempty"`
+	// Matched are the words of the query (lower-cased; stop words left
+	// out) that the atom holds, as the index compares them (stemmed).
+	Matched []string `json:"matched,omitempty"`
 }
 
 func (o SearchOptions) allows(a Atom) bool {
@@ -255,19 +258,27 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 	all := hy.CandidatesMulti(vecs, hqs)
 	now := s.now()
 	succ := s.supersededLocked()
+	// With the lexical hash embedder, one shared common word is no
+	// evidence (recall_gate.go); a neural embedder's similarity is its own.
+	lexicalOnly := s.vec.Embedder().Sparse()
 	for i, cands := range all {
 		p := plans[i]
 		if p.k <= 0 {
 			continue
 		}
+		qt := queryTerms(qs[i].Text)
 		res := make([]Scored, 0, len(cands))
 		for _, c := range cands {
 			e := s.byID[c.ID]
 			if e == nil || !qs[i].Options.allows(e.atom) || float64(c.Sim) < p.minScore {
 				continue
 			}
+			matched := matchedTerms(qt, e.atom.Text)
+			if lexicalOnly && weakEvidence(matched) {
+				continue
+			}
 			sc := s.score(e.atom, c.Cosine, c.Sim, c.Lex, c.LexRank, now)
-			sc.VecSim = float64(c.VecSim)
+			sc.VecSim, sc.Matched = float64(c.VecSim), matched
 			res = append(res, sc)
 		}
 		sortScored(res)

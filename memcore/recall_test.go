@@ -185,3 +185,30 @@ func TestCorruptCacheRebuildsWithNothingLost(t *testing.T) {
 		}
 	}
 }
+
+// TestOneCommonWordIsNoEvidence (issue 26, annoyance 9): offline, a
+// message whose only shared word with a memory is a common one does not
+// recall it; one distinctive shared word does, and Scored.Matched says
+// which words matched.
+func TestOneCommonWordIsNoEvidence(t *testing.T) {
+	ctx := context.Background()
+	st := hOpen(t, nil, nil)
+	for _, text := range []string{"We deploy to production every day at 5pm", "Priya is on leave until December", "The staging database is called ledger-stg"} {
+		if _, err := st.Add(ctx, memcore.AddRequest{Text: text, Source: memcore.SourceUserSaid, Type: memcore.TypeFact}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{"how was your day", "what's the plan for the day?", "I'll leave it to you", "thanks, good work today"} {
+		if res := must(st.Search(ctx, q, memcore.SearchOptions{})); len(res) != 0 {
+			t.Errorf("%q recalled %q on one common word %v", q, res[0].Atom.Text, res[0].Matched)
+		}
+	}
+	res := must(st.Search(ctx, "deploy the hotfix", memcore.SearchOptions{}))
+	if len(res) == 0 || !strings.Contains(res[0].Atom.Text, "deploy") || strings.Join(res[0].Matched, ",") != "deploy" {
+		t.Fatalf("a distinctive shared word did not recall: %+v", res)
+	}
+	res = must(st.Search(ctx, "what is the staging db called", memcore.SearchOptions{}))
+	if len(res) == 0 || !strings.Contains(res[0].Atom.Text, "ledger-stg") || strings.Join(res[0].Matched, ",") != "staging,called" {
+		t.Fatalf("staging db: %+v", res)
+	}
+}

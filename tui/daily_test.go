@@ -300,7 +300,7 @@ func TestSmallerThings(t *testing.T) {
 		t.Errorf("edge labels padded:\n%s", v)
 	}
 	press(m, runes("7"), keyEnter)
-	press(m, typed("where did we leave off on the payouts report")...)
+	press(m, typed("can you give me a summary of the risky changes before I approve the migration")...)
 	press(m, keyEnter)
 	if v := m.View(); strings.Contains(v, "observati…") || !strings.Contains(v, "observation") {
 		t.Errorf("type names cut:\n%s", v)

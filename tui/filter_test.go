@@ -129,8 +129,8 @@ func TestFreshSearch(t *testing.T) {
 	v := a.View()
 	rows := 0
 	for _, l := range strings.Split(v, "\n")[2:] {
-		if strings.TrimSpace(l) == "" {
-			continue
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "matched: ") {
+			continue // the legend
 		}
 		rows++
 		if !strings.Contains(l, "decision") {

@@ -205,7 +205,7 @@ func (a *Atoms) selected() (memcore.Atom, bool) {
 func (a *Atoms) SetSize(w, h int) {
 	a.width, a.height = w, h
 	a.cur.SetH(h - 3)
-	a.scur.SetH(h - 3)
+	a.scur.SetH(h - 4) // the search view's last line is its legend
 	a.detail.SetSize(w, h-1)
 }
 
@@ -270,7 +270,7 @@ func (a *Atoms) Update(msg tea.Msg) tea.Cmd {
 			return Status("search: "+msg.Err.Error(), true)
 		}
 		a.search, a.query, a.sfilter = msg.Results, msg.Query, msg.Filter
-		a.scur = Cursor{H: a.height - 3}
+		a.scur = Cursor{H: a.height - 4}
 		a.scur.SetN(len(a.search))
 		a.mode = atomsSearch
 		a.refreshKeys()

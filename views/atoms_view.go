@@ -145,7 +145,13 @@ func (a *Atoms) searchView() string {
 		}
 		b.WriteString(line + "\n")
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	// The legend, and why the selected atom came back.
+	matched := "no shared word (similar characters)"
+	if a.scur.Pos < len(a.search) && len(a.search[a.scur.Pos].Matched) > 0 {
+		matched = strings.Join(a.search[a.scur.Pos].Matched, ", ")
+	}
+	b.WriteString(s.Muted.Render(Cut("matched: "+matched+" · COMP = 0.6·SIM + 0.4·RET · SIM = vector COS fused with BM25 · LEX# = BM25 rank · RET = conf × decay × trust", a.width)))
+	return b.String()
 }
 
 // ShortHelp lists the main keys.

@@ -44,7 +44,7 @@ func cmdSearch(c *ctx) error {
 		// composite = 0.6·SIM + 0.4·RETENTION; SIM fuses the calibrated
 		// cosine (VEC) and the BM25 share (BM25); RETENTION = CONF × DECAY
 		// (0.5^(AGE/HALF-LIFE)) × TRUST.
-		fmt.Fprintln(tw, "ID\tCOMPOSITE\tSIM\tVEC\tCOSINE\tBM25\tLEXRANK\tRETENTION\tCONF\tAGE\tHALF-LIFE\tDECAY\tTRUST\tTYPE\tTEXT")
+		fmt.Fprintln(tw, "ID\tCOMPOSITE\tSIM\tVEC\tCOSINE\tBM25\tLEXRANK\tRETENTION\tCONF\tAGE\tHALF-LIFE\tDECAY\tTRUST\tTYPE\tMATCHED\tTEXT")
 		for _, s := range res {
 			lr := "-"
 			if s.LexRank > 0 {
@@ -54,7 +54,11 @@ func cmdSearch(c *ctx) error {
 			if s.HalfLife > 0 {
 				hl = fmt.Sprintf("%gd", s.HalfLife)
 			}
-			fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%.3f\t%.2f\t%.1fd\t%s\t%.3f\t%.0f\t%s\t%s\n", s.Atom.ID, s.Composite, s.Sim, s.VecSim, s.Cosine, s.Lexical, lr, s.Retention, s.Confidence, s.AgeDays, hl, s.Decay, s.Trust, s.Atom.Type, clip(s.Atom.Text, 50))
+			matched := "-"
+			if len(s.Matched) > 0 {
+				matched = strings.Join(s.Matched, ",")
+			}
+			fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%.3f\t%.2f\t%.1fd\t%s\t%.3f\t%.0f\t%s\t%s\t%s\n", s.Atom.ID, s.Composite, s.Sim, s.VecSim, s.Cosine, s.Lexical, lr, s.Retention, s.Confidence, s.AgeDays, hl, s.Decay, s.Trust, s.Atom.Type, clip(matched, 30), clip(s.Atom.Text, 50))
 		}
 	} else {
 		fmt.Fprintln(tw, "ID\tSCORE\tTYPE\tTEXT")
