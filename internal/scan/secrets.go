@@ -113,7 +113,7 @@ var secretRules = []secretRule{
 		valid: validStatedPassword},
 }
 
-var wordsThenHex = regexp.MustCompile(`^/?[a-z]+(?:[_\-][a-z]+)*[_\-][0-9a-f]+$`)
+var wordsThenHex = regexp.MustCompile(`^/?[a-z]+(?:[_\-/][a-z]+)*[_\-/][0-9a-f]+$`)
 
 // highEntropy reports a token with upper- and lowercase letters and digits
 // whose characters carry at least 4.2 bits of entropy each, and no path

@@ -210,3 +210,13 @@ func TestUntrustedWrapperTagIsNotASecret(t *testing.T) {
 		}
 	}
 }
+
+// TestStorePathsAreNotSecrets: a chunk path (a directory name joined to
+// an atom id) in a problem line is a name, not a credential.
+func TestStorePathsAreNotSecrets(t *testing.T) {
+	for _, s := range []string{"chunks/05fff085af3c6cd933ff6a067692fdf2.md: mode 0644 (tightened to 0600)", "moved chunks/13d9840997b11fb6a91a2cdb407139ee.md aside"} {
+		if out, f := scan.Redact(s); len(f) != 0 {
+			t.Errorf("Redact(%q) = %q", s, out)
+		}
+	}
+}
