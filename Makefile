@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test cross bench demo lint fuzz eval
+.PHONY: all build test need-cc cross bench demo lint fuzz eval
 
 all: build
 
@@ -14,9 +14,16 @@ build:
 
 # The test command of README.md and CI: vet, then every test under the race
 # detector (fuzz targets run their seed corpora).
-test: cross
+test: need-cc cross
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 25m $(PKGS)
+
+# The race detector needs cgo, and cgo a C compiler: say so before the
+# minutes of cross builds, not after.
+need-cc:
+	@command -v $${CC:-cc} >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || command -v clang >/dev/null 2>&1 || { \
+	  echo "make test: the race detector needs a C compiler (cgo) and none was found." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install gcc   macOS: xcode-select --install   or set CC=..." >&2; exit 1; }
 
 # Build and vet for every supported platform (README, "Platforms").
 cross:
@@ -39,6 +46,8 @@ bench:
 
 # Open the TUI on a fresh copy of the bundled demo store.
 demo:
+	@test -d "$$($(GO) env GOMODCACHE)/github.com/charmbracelet/bubbletea@v1.3.10" || \
+	  echo "make demo: first run — downloading about 160 MB of modules and compiling; this takes one to a few minutes, once." >&2
 	$(GO) run . demo
 
 # Retrieval evaluation on the LoCoMo development split.
