@@ -57,46 +57,58 @@ func TestCursorAfterFilter(t *testing.T) {
 // Item 4: "/" filters every list pane the same way; a pane with no list
 // says so instead of ignoring the key.
 func TestSlashFiltersEveryPane(t *testing.T) {
-	t.Parallel()
-	st, tm := startDemo(t, 120, 40)
+	// Driven synchronously (each key's commands run to completion before
+	// the next key), so nothing here waits on the machine's speed.
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 120, 40)
+	see := func(wants ...string) {
+		t.Helper()
+		v := m.View()
+		for _, w := range wants {
+			if !strings.Contains(v, w) {
+				t.Fatalf("screen lacks %q:\n%s", w, v)
+			}
+		}
+	}
 	// Quarantine by source, by reason and by text.
-	send(tm, runes("2"))
-	tm.Send(runes("/source:web"))
-	waitOut(t, tm, "Quarantine 2/14", "filter: source:web")
-	send(tm, keyEnter, keyEsc)
-	waitOut(t, tm, "Quarantine 14")
-	tm.Send(runes("/reason:scan_rejected"))
+	press(m, runes("2"), runes("/"))
+	press(m, typed("source:web")...)
+	see("Quarantine 2/14", "filter: source:web")
+	press(m, keyEnter, keyEsc)
+	see("Quarantine 14")
+	press(m, runes("/"))
+	press(m, typed("reason:scan_rejected")...)
 	rejected := 0
 	for _, q := range must(st.Quarantined()) {
 		if views.ScanRejected(q) {
 			rejected++
 		}
 	}
-	waitOut(t, tm, fmt.Sprintf("Quarantine %d/14", rejected))
-	send(tm, keyEnter, keyEsc)
-	tm.Send(runes("/kubectl"))
-	waitOut(t, tm, "Quarantine 1/14", "kubectl get pods")
-	send(tm, keyEnter)
+	see(fmt.Sprintf("Quarantine %d/14", rejected))
+	press(m, keyEnter, keyEsc, runes("/"))
+	press(m, typed("kubectl")...)
+	see("Quarantine 1/14", "kubectl get pods")
+	press(m, keyEnter)
 	// Pending by field.
-	send(tm, runes("3"))
-	tm.Send(runes("/field:style"))
-	waitOut(t, tm, "Pending 2/5", "filter: field:style")
-	send(tm, keyEnter)
+	press(m, runes("3"), runes("/"))
+	press(m, typed("field:style")...)
+	see("Pending 2/5", "filter: field:style")
+	press(m, keyEnter)
 	// User model by field or value.
-	send(tm, runes("4"))
-	tm.Send(runes("/tools"))
-	waitOut(t, tm, "filter: tools", "golangci-lint")
-	send(tm, keyEnter)
+	press(m, runes("4"), runes("/"))
+	press(m, typed("tools")...)
+	see("filter: tools", "golangci-lint")
+	press(m, keyEnter)
 	// Associations by neighbour.
-	send(tm, runes("1"), keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, runes("5"))
-	waitOut(t, tm, "Associations · depth 1")
-	tm.Send(runes("/type:convention"))
-	waitOut(t, tm, "filter: type:convention", "─▶ convention")
-	send(tm, keyEnter)
+	press(m, runes("1"), keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, runes("5"))
+	see("Associations · depth 1")
+	press(m, runes("/"))
+	press(m, typed("type:convention")...)
+	see("filter: type:convention", "─▶ convention")
+	press(m, keyEnter)
 	// Budget has no list.
-	send(tm, runes("6"), runes("/"))
-	waitOut(t, tm, "Budget has no list to filter")
-	m := finish(t, tm)
+	press(m, runes("6"), runes("/"))
+	see("Budget has no list to filter")
 	a := m.Pane(PaneAssoc).(*views.Assoc)
 	if !strings.Contains(a.View(), "convention") || strings.Contains(a.View(), "─▶ file ") {
 		t.Errorf("graph filter shows other neighbours:\n%s", a.View())
