@@ -86,24 +86,6 @@ func (m *Model) tabLayout() (string, [][2]int) {
 		}
 		counts[i] = strings.TrimSpace(strings.TrimPrefix(titles[i], paneNames[i]))
 	}
-	build := func(label func(i int) string) (string, [][2]int) {
-		var b strings.Builder
-		spans := make([][2]int, len(m.panes))
-		x := 0
-		for i := range m.panes {
-			var part string
-			if i == m.focus {
-				part = s.TabActive.Render("[" + fmt.Sprintf("%d %s", i+1, titles[i]) + "]")
-			} else {
-				part = s.Tab.Render(" " + label(i) + " ")
-			}
-			w := lipgloss.Width(part)
-			spans[i] = [2]int{x, x + w}
-			x += w
-			b.WriteString(part)
-		}
-		return b.String(), spans
-	}
 	// A pane added without a short name or letter falls back to its name
 	// and its name's first letter.
 	short := func(i int) string {
@@ -118,17 +100,69 @@ func (m *Model) tabLayout() (string, [][2]int) {
 		}
 		return string([]rune(paneNames[i] + "?")[0])
 	}
-	tiers := []func(i int) string{
-		func(i int) string { return fmt.Sprintf("%d %s", i+1, titles[i]) },
-		func(i int) string { return strings.TrimSpace(fmt.Sprintf("%d %s %s", i+1, short(i), counts[i])) },
-		func(i int) string { return fmt.Sprintf("%d %s%s", i+1, letter(i), counts[i]) },
-		func(i int) string { return letter(i) + counts[i] },
+	pad := " "
+	focusShort := false
+	build := func(label func(i int) string) (string, [][2]int) {
+		var b strings.Builder
+		spans := make([][2]int, len(m.panes))
+		x := 0
+		for i := range m.panes {
+			var part string
+			if i == m.focus {
+				title := titles[i]
+				if focusShort {
+					title = strings.TrimSpace(short(i) + " " + counts[i])
+				}
+				part = s.TabActive.Render("[" + fmt.Sprintf("%d %s", i+1, title) + "]")
+				if pad == "" && i > 0 {
+					part = " " + part
+				}
+			} else {
+				part = s.Tab.Render(pad + label(i) + pad)
+			}
+			w := lipgloss.Width(part)
+			spans[i] = [2]int{x, x + w}
+			x += w
+			b.WriteString(part)
+		}
+		return b.String(), spans
+	}
+	// attention keeps only the counts that ask for the person: what waits
+	// in quarantine, pending review and contradictions.
+	attention := func(i int) string {
+		switch i {
+		case PaneQuarantine, PanePending, PaneContradictions:
+			if counts[i] != "0" {
+				return counts[i]
+			}
+		}
+		return ""
+	}
+	tiers := []struct {
+		pad        string
+		focusShort bool
+		label      func(i int) string
+	}{
+		{" ", false, func(i int) string { return fmt.Sprintf("%d %s", i+1, titles[i]) }},
+		{" ", false, func(i int) string { return strings.TrimSpace(fmt.Sprintf("%d %s %s", i+1, short(i), counts[i])) }},
+		// 80 columns: every name readable, and the counts that wait for
+		// the person: "[1 Atoms 205] 2 Quar(14) 3 Pend(5) 4 Model …".
+		{"", true, func(i int) string {
+			if a := attention(i); a != "" {
+				return fmt.Sprintf(" %d %s(%s)", i+1, short(i), a)
+			}
+			return fmt.Sprintf(" %d %s", i+1, short(i))
+		}},
+		{" ", false, func(i int) string { return fmt.Sprintf("%d %s%s", i+1, letter(i), counts[i]) }},
+		{" ", false, func(i int) string { return letter(i) + counts[i] }},
 	}
 	for _, tier := range tiers {
-		if line, spans := build(tier); lipgloss.Width(line) <= m.width {
+		pad, focusShort = tier.pad, tier.focusShort
+		if line, spans := build(tier.label); lipgloss.Width(line) <= m.width {
 			return line, spans
 		}
 	}
+	pad, focusShort = " ", false
 	line, spans := build(func(i int) string { return fmt.Sprintf("%d", i+1) })
 	return views.Cut(line, m.width), spans
 }
