@@ -445,3 +445,40 @@ func TestUserModelValuesCanBeEditedAndRemoved(t *testing.T) {
 		t.Fatalf("after edit, remove and one undo: verbosity %q, formality %q", get("style.verbosity"), get("style.formality"))
 	}
 }
+
+// TestDetailShowsItsLastLineAt80Columns (issue 26 polish): scrolled to
+// the end at 80×24, the detail view shows the last line of the atom's
+// page; a pinned atom's decay reads "none (pinned)", not "half-life 0".
+func TestDetailShowsItsLastLineAt80Columns(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 80, 24)
+	press(m, keyEnter)
+	a := m.Pane(PaneAtoms).(*views.Atoms)
+	press(m, runes("G"))
+	v := a.View()
+	if !strings.Contains(v, " ↑") {
+		t.Fatalf("not scrolled to the end:\n%s", v)
+	}
+	// "lines A–N of N ↑" in the header, then exactly N-A+1 lines of page.
+	var from, to, of int
+	lines := strings.Split(v, "\n")
+	if _, err := fmt.Sscanf(lines[0][strings.Index(lines[0], "lines "):], "lines %d–%d of %d", &from, &to, &of); err != nil || to != of {
+		t.Fatalf("header %q: %v", lines[0], err)
+	}
+	if len(lines)-1 < to-from+1 {
+		t.Fatalf("header says lines %d–%d but the view has %d lines below it:\n%s", from, to, len(lines)-1, v)
+	}
+	if !strings.Contains(lines[to-from+1], "did we leave off") {
+		t.Fatalf("the page's last line is not on screen (line %d is %q):\n%s", to-from+1, lines[to-from+1], v)
+	}
+	for _, at := range must(st.List(memcore.Filter{})) {
+		if at.Pin {
+			md := views.AtomMarkdown(at, nil, nil, fixedNow, 0)
+			if !strings.Contains(md, "decay: none (pinned)") || strings.Contains(md, "half-life 0") {
+				t.Fatalf("pinned atom's decay:\n%s", md)
+			}
+			return
+		}
+	}
+	t.Fatal("the demo has no pinned atom")
+}

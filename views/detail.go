@@ -189,7 +189,14 @@ func AtomMarkdown(at memcore.Atom, q *memcore.QuarantinedAtom, rel []related, no
 	b.WriteString("\n## Score\n\n")
 	fmt.Fprintf(&b, "- confidence: %.2f\n", score.Confidence(at.Confidence))
 	fmt.Fprintf(&b, "- age: %.1f days\n", age)
-	fmt.Fprintf(&b, "- decay: %.3f (half-life %.0f days)\n", decay, halfLife)
+	switch {
+	case halfLife > 0:
+		fmt.Fprintf(&b, "- decay: %.3f (half-life %.0f days)\n", decay, halfLife)
+	case at.Pin:
+		b.WriteString("- decay: none (pinned)\n")
+	default:
+		b.WriteString("- decay: none (this type does not decay)\n")
+	}
 	fmt.Fprintf(&b, "- trust: %.0f\n", score.Trust(at.SourceClass))
 	fmt.Fprintf(&b, "- retention: %.3f\n", score.Retention(at.Confidence, at.CreatedAt, now, halfLife, at.SourceClass))
 	b.WriteString("\n## Related atoms\n\n")
