@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/odekmem/odekmem/internal/demo"
+	"github.com/odekmem/odekmem/internal/humanize"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/views"
 )
@@ -205,14 +206,13 @@ func TestOneClock(t *testing.T) {
 	}
 	live := 0
 	for _, q := range must(st.Quarantined())[:5] {
-		left := time.Until(q.ExpiresAt(ttl)).Hours() / 24
+		left := time.Until(q.ExpiresAt(ttl))
 		switch {
 		case left <= 0:
 			wants = append(wants, "expired")
-		case left < 1:
-			wants = append(wants, fmt.Sprintf("%dh left", int(left*24)))
 		default:
-			wants = append(wants, fmt.Sprintf("%dd left", int(left)))
+			// The CLI's rounding: a time left is rounded up.
+			wants = append(wants, humanize.Until(left)+" left")
 			live++
 		}
 	}

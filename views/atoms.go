@@ -205,7 +205,7 @@ func (a *Atoms) selected() (memcore.Atom, bool) {
 func (a *Atoms) SetSize(w, h int) {
 	a.width, a.height = w, h
 	a.cur.SetH(h - 3)
-	a.scur.SetH(h - 4) // the search view's last line is its legend
+	a.scur.SetH(h - 4)       // the search view's last line is its legend
 	a.detail.SetSize(w, h-2) // the pane's header above, its input line below
 }
 

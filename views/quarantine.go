@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/odekmem/odekmem/internal/humanize"
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
@@ -311,7 +313,7 @@ func (q *Quarantine) View() string {
 	}
 	var b strings.Builder
 	b.WriteString(top)
-	textW := q.width - 5 - 16 - 14 - 8
+	textW := q.width - 5 - 16 - 14 - 9
 	b.WriteString(q.rows(func(it QItem, sel string, selected bool) string {
 		mark := "[ ]"
 		if q.marked[it.Q.ID] {
@@ -322,7 +324,7 @@ func (q *Quarantine) View() string {
 			rej = "✗"
 		}
 		reason := reasonShort(it.Q.Reason)
-		rest := fmt.Sprintf(" %-15s %-13s %7s %s", Cut(Line(it.Q.SourceClass), 15), Cut(reason, 13),
+		rest := fmt.Sprintf(" %-15s %-13s %8s %s", Cut(Line(it.Q.SourceClass), 15), Cut(reason, 13),
 			daysLeft(it.DaysLeft), Cut(Line(it.Q.Text), textW))
 		switch {
 		case selected:
@@ -355,10 +357,8 @@ func daysLeft(d float64) string {
 		return "no TTL"
 	case d <= 0:
 		return "expired"
-	case d < 1:
-		return fmt.Sprintf("%dh left", int(d*24))
 	}
-	return fmt.Sprintf("%dd left", int(d))
+	return humanize.Until(time.Duration(d*24*float64(time.Hour))) + " left"
 }
 
 // entryView shows one entry in at most room lines: provenance (source,

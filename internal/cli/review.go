@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/humanize"
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/memcore"
@@ -112,7 +113,7 @@ func cmdQuarantine(c *ctx) error {
 			if e.Before(now) {
 				exp = "expired"
 			} else {
-				exp = "in " + age(e.Sub(now))
+				exp = "in " + humanize.Until(e.Sub(now))
 			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", q.ID, q.SourceClass, exp, clip(q.Reason, 40), clip(q.Text, 60))

@@ -21,3 +21,17 @@ func TestAge(t *testing.T) {
 		t.Errorf("Age(1s, just now) = %q", got)
 	}
 }
+
+func TestUntilRoundsUp(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{7*24*time.Hour - time.Second, "7d"}, {7 * 24 * time.Hour, "7d"}, {6*24*time.Hour + time.Hour, "7d"}, {49 * time.Hour, "3d"},
+		{48 * time.Hour, "48h"}, {90 * time.Minute, "2h"}, {time.Hour, "60m"}, {30 * time.Second, "1m"}, {0, "0m"},
+	} {
+		if got := Until(c.d); got != c.want {
+			t.Errorf("Until(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
