@@ -12,6 +12,7 @@ import (
 
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/theme"
+	"github.com/odekmem/odekmem/views"
 )
 
 // TestConfirmUnknownFieldStays: Confirm's ErrUnknownField is shown and the
@@ -243,4 +244,23 @@ func TestShowAssociationsFromAtoms(t *testing.T) {
 	if !strings.Contains(m.View(), want.Text[:30]) {
 		t.Fatalf("graph not centred on %q:\n%s", want.Text, m.View())
 	}
+}
+
+// TestForgetPinnedSaysSo (issue 26 polish): the y/N prompt of d on a
+// pinned atom names the pin.
+func TestForgetPinnedSaysSo(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 120, 40)
+	a := m.Pane(PaneAtoms).(*views.Atoms)
+	for i := 0; i < 205; i++ {
+		if at, _, err := st.Get(a.SelectedID()); err == nil && at.Pin {
+			press(m, runes("d"))
+			if m.mode != modePrompt || !strings.Contains(m.prompt.Question, "Forget pinned") || !strings.Contains(m.prompt.Question, "never be evicted") {
+				t.Fatalf("prompt %q", m.prompt.Question)
+			}
+			return
+		}
+		press(m, keyDown)
+	}
+	t.Fatal("no pinned atom in the demo")
 }

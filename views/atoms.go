@@ -389,6 +389,9 @@ func (a *Atoms) updateKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		q := fmt.Sprintf("Forget %s “%s”?", Line(at.Type), Cut(Line(at.Text), 40))
+		if at.Pin {
+			q = fmt.Sprintf("Forget pinned %s “%s”? You pinned it so it would never be evicted.", Line(at.Type), Cut(Line(at.Text), 40))
+		}
 		return Confirm(q, Work(ForgetCmd(a.d, []string{at.ID})))
 	case key.Matches(msg, k.Graph):
 		id := a.SelectedID()

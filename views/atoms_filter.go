@@ -16,6 +16,15 @@ type atomFilter struct {
 	Text                           []string
 }
 
+// atomFilterKey reports whether k is a key the Atoms filter knows.
+func atomFilterKey(k string) bool {
+	switch k {
+	case "type", "t", "source", "src", "project", "p", "session", "S":
+		return true
+	}
+	return false
+}
+
 func parseFilter(s string) atomFilter {
 	var f atomFilter
 	for _, tok := range strings.Fields(s) {

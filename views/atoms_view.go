@@ -31,6 +31,9 @@ func (a *Atoms) View() string {
 		head += s.Muted.Render(fmt.Sprintf(" · %d of %d live", len(a.view), len(a.rows)))
 		if a.filter != "" {
 			head += " " + s.Accent.Render("filter: "+Line(a.filter))
+			if note := unknownNote(unknownKeys(a.filter, atomFilterKey), []string{"type", "source", "project", "session"}); note != "" {
+				head += s.Danger.Render(note)
+			}
 		}
 		if a.pinned {
 			head += s.Muted.Render(" · ") + s.Pin.Render("*") + s.Muted.Render(" pinned")

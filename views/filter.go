@@ -1,7 +1,10 @@
 package views
 
 import (
+	"fmt"
+	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -142,11 +145,49 @@ func (f *ListFilter) InputView(width int, prompt, text, cursor lipgloss.Style) s
 }
 
 // Label is the header fragment for a set filter ("filter: …"), or "".
+// A token whose key no field has (a typo: "tpye:decision") is named.
 func (f *ListFilter) Label() string {
 	if f.text == "" {
 		return ""
 	}
-	return "filter: " + Line(f.text)
+	var names []string
+	for k, v := range f.Aliases {
+		if k == v {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	return "filter: " + Line(f.text) + unknownNote(unknownKeys(f.text, func(k string) bool { _, ok := f.Aliases[strings.ToLower(k)]; return ok }), names)
+}
+
+// unknownKeys returns the keys of the key:value tokens in text that
+// known does not name ("tpye" in "tpye:decision"): a typo is said, not
+// silently searched for as a word. Only a key of letters counts (a URL
+// or a time like 10:30 is a word).
+func unknownKeys(text string, known func(string) bool) []string {
+	var out []string
+	for _, tok := range strings.Fields(text) {
+		k, v, ok := strings.Cut(tok, ":")
+		if !ok || v == "" || k == "" || len(k) > 15 || known(k) || strings.HasPrefix(v, "//") {
+			continue
+		}
+		letters := true
+		for _, r := range k {
+			letters = letters && unicode.IsLetter(r)
+		}
+		if letters {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// unknownNote says which keys are unknown and which exist, or "".
+func unknownNote(unknown, fields []string) string {
+	if len(unknown) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · no field %q: try %s", unknown[0], strings.Join(fields, ", "))
 }
 
 // withFilterInput puts f's input on the last of h lines while typing.

@@ -412,3 +412,26 @@ func TestCompactBeforeTheBudgetLoadsStillAsks(t *testing.T) {
 		t.Fatalf("yes did not compact: %d entries left", len(q))
 	}
 }
+
+// TestFilterTypoIsNamed (issue 26 polish): "/tpye:decision" says there
+// is no field tpye and which fields there are, in the Atoms pane and a
+// list pane; a time or a URL in a filter is a word.
+func TestFilterTypoIsNamed(t *testing.T) {
+	a := newAtomsPane(t, sampleAtoms())
+	a.filter = "tpye:decision"
+	a.apply()
+	if v := a.View(); !strings.Contains(v, `no field "tpye": try type, source, project, sess`) {
+		t.Fatalf("atoms header:\n%s", v)
+	}
+	f := NewListFilter("", []string{"source", "reason"}, map[string]string{"src": "source"})
+	f.Set("sorce:web")
+	if l := f.Label(); !strings.Contains(l, `no field "sorce": try reason, source`) {
+		t.Fatalf("list label %q", l)
+	}
+	for _, ok := range []string{"source:web", "SRC:web", "deploy at 10:30", "see https://example.com/x", "plain words"} {
+		f.Set(ok)
+		if l := f.Label(); strings.Contains(l, "no field") {
+			t.Errorf("%q: %q", ok, l)
+		}
+	}
+}
