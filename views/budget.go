@@ -268,7 +268,11 @@ func (b *Budget) render() {
 	}
 	lines = append(lines, "")
 	idx := st.Index
-	il := fmt.Sprintf("%s %s · %d vectors × %d · %d changes not yet cached", s.Label.Render("index"), Line(idx.Kind), idx.Vectors, idx.Dims, idx.Stale)
+	cache := "vector cache saved"
+	if idx.Stale > 0 {
+		cache = fmt.Sprintf("%d recent changes not yet in the saved vector cache (c saves them)", idx.Stale)
+	}
+	il := fmt.Sprintf("%s %s search · %d vectors × %d dims · %s", s.Label.Render("index"), Line(idx.Kind), idx.Vectors, idx.Dims, cache)
 	lines = append(lines, il)
 	if b.data.Running {
 		frac := 0.0
@@ -337,17 +341,21 @@ func (b *Budget) bar(name string, n, capb int64, w int) string {
 
 func (b *Budget) progress(frac float64, w int) string {
 	s := b.d.Styles
-	if frac < 0 {
-		frac = 0
+	frac = max(0, min(1, frac))
+	// Eighths of a cell, so small shares differ: at 50 cells one eighth
+	// is 0.25%; anything above zero shows at least one.
+	eighths := int(math.Round(frac * float64(w) * 8))
+	if eighths == 0 && frac > 0 {
+		eighths = 1
 	}
-	if frac > 1 {
-		frac = 1
+	full, part := eighths/8, eighths%8
+	bar := strings.Repeat("█", full)
+	empty := w - full
+	if part > 0 {
+		bar += string([]rune("▏▎▍▌▋▊▉")[part-1])
+		empty--
 	}
-	full := int(math.Round(frac * float64(w)))
-	if full == 0 && frac > 0 {
-		full = 1
-	}
-	return s.BarFull.Render(strings.Repeat("█", full)) + s.BarEmpty.Render(strings.Repeat("░", w-full))
+	return s.BarFull.Render(bar) + s.BarEmpty.Render(strings.Repeat("░", empty))
 }
 
 // View renders the pane.

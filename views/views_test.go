@@ -435,3 +435,20 @@ func TestFilterTypoIsNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetBarsTellSmallSharesApart (issue 26 polish): shares under 1%
+// of the cap draw different bars.
+func TestBudgetBarsTellSmallSharesApart(t *testing.T) {
+	b := NewBudget(testDeps())
+	seen := map[string]float64{}
+	for _, f := range []float64{0.001, 0.004, 0.007, 0.0095} {
+		bar := b.progress(f, 50)
+		if prev, dup := seen[bar]; dup {
+			t.Errorf("%.1f%% and %.1f%% draw the same bar %q", 100*prev, 100*f, bar)
+		}
+		seen[bar] = f
+		if n := len([]rune(bar)); n != 50 {
+			t.Errorf("bar for %.1f%% is %d cells", 100*f, n)
+		}
+	}
+}

@@ -37,6 +37,15 @@ func human(n int64) string {
 	return fmt.Sprintf("%s%d B", neg, n)
 }
 
+// staleWords says what Stats.Index.Stale means: writes since the vector
+// cache was last saved, which the next open re-embeds from the notes.
+func staleWords(n int) string {
+	if n == 0 {
+		return "the vector cache on disk is up to date"
+	}
+	return fmt.Sprintf("%d recent changes not yet saved to the vector cache (saved every 512 changes and on compact; the next open re-embeds them)", n)
+}
+
 func cmdStats(c *ctx) error {
 	st, err := c.store.Stats()
 	if err != nil {
@@ -69,7 +78,7 @@ func cmdStats(c *ctx) error {
 		c.out("%-11s %s\n", g.name+":", strings.Join(parts, ", "))
 	}
 	ix := st.Index
-	c.out("index:      %s, %s, %d vectors of %d dims, %d changes not yet in the cache", ix.Kind, ix.Fingerprint, ix.Vectors, ix.Dims, ix.Stale)
+	c.out("index:      %s search over %d vectors of %d dims (embedder %s); %s", ix.Kind, ix.Vectors, ix.Dims, ix.Fingerprint, staleWords(ix.Stale))
 	if ix.Rebuilding {
 		c.out(", rebuilding %d/%d", ix.Done, ix.Total)
 	}
