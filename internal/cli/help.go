@@ -67,7 +67,7 @@ func (a *app) printOverview(w io.Writer, width int) {
 		writeDef(w, "  "+name, topics[name].summary, nameW+4, width)
 	}
 	fmt.Fprintln(w)
-	writeWrapped(w, "Global flags go anywhere on the line: --home DIR (default $ODEK_HOME, else ~/.odek) and --memory-extended-<field> V for every memory.extended setting. Exit status: 0 ok, 1 failure, 2 usage error, 3 done but the store was damaged (pieces moved aside into corrupt/). Run 'odekmem <verb> --help' for a verb's flags and examples.", "", width)
+	writeWrapped(w, fmt.Sprintf("Global flags go anywhere on the line: --home DIR (default $ODEK_HOME, else ~/.odek) and --memory-extended-<field> V for every memory.extended setting. Exit status: 0 ok, 1 failure, 2 usage error, 3 done but the store was damaged (pieces moved aside into corrupt/), %d done but the scanner blocked the text (see 'odekmem help exit'). Run 'odekmem <verb> --help' for a verb's flags and examples.", ExitBlocked), "", width)
 }
 
 func topicNames() []string {

@@ -30,7 +30,13 @@ func (a *app) curateVerbs() []*cobra.Command {
 
 	add := &cobra.Command{Use: "add <text>", Short: "add a note as a user_approved atom", GroupID: "curate",
 		Long: `The text is scanned like every write: secrets are redacted before it is stored, and text the
-			scanner blocks (injection phrases, invisible characters) is quarantined as scan_rejected instead.`,
+			scanner blocks (injection phrases, invisible characters) is quarantined as scan_rejected instead,
+			with exit status 4.
+
+			Without --type the note is labelled as per-turn extraction labels a sentence ("we decided …" is a
+			decision, "I prefer …" a preference), else fact; stderr says which. A note longer than
+			atom_max_chars bytes (after redaction) is refused, never cut: split it, or raise the limit with
+			--memory-extended-atom-max-chars.`,
 		Example: `odekmem add "Use PostgreSQL for the ledger" --type decision --pin`}
 	flagsOf(add).shared("type", "confidence", "pin", "project", "session", "json")
 
@@ -100,7 +106,8 @@ func (a *app) dataVerbs() []*cobra.Command {
 	flagsOf(ingest).with("session", "session id for lines that name none").with("project", "project for lines that name none").
 		shared("json", "progress")
 	export := &cobra.Command{Use: "export [FILE]", Short: "write the store as JSONL (stdout without FILE)", GroupID: "data",
-		Long:    `Lossless: import of the output into an empty store reproduces it. FILE must not exist yet.`,
+		Long: `Lossless: import of the output into an empty store reproduces it. FILE must not exist yet: an
+			existing file is refused (exit status 1), never overwritten.`,
 		Example: "odekmem export backup.jsonl\nodekmem export > backup.jsonl"}
 	imp := &cobra.Command{Use: "import FILE|-", Short: "read JSONL written by export", GroupID: "data",
 		Long: `A person's restore: atoms keep the source class the file claims, but every text field of every
@@ -122,7 +129,7 @@ func (a *app) dataVerbs() []*cobra.Command {
 
 func (a *app) maintenanceVerbs() []*cobra.Command {
 	initCmd := &cobra.Command{Use: "init", Short: "create the store (the only verb besides --create that makes one)", GroupID: "maintenance",
-		Long:    `Creates <home>/memory/extended with mode 0700. Running it on an existing store changes nothing.`,
+		Long:    `Creates <home>/memory/extended with mode 0700 and says what to do next. Running it on an existing store changes nothing.`,
 		Example: "odekmem init\nodekmem --home ~/work/.odek init"}
 	flagsOf(initCmd).shared("json")
 	compact := &cobra.Command{Use: "compact", Short: "rewrite the vector cache and metadata; report what changed", GroupID: "maintenance",
@@ -140,7 +147,8 @@ func (a *app) maintenanceVerbs() []*cobra.Command {
 
 func (a *app) otherVerbs() []*cobra.Command {
 	scan := &cobra.Command{Use: "scan [text|-]", Short: "scan text (or stdin lines) and print findings", GroupID: "other",
-		Long:    `Checks text before storing it: the same scanner every write path runs. Nothing is stored.`,
+		Long: `Checks text before storing it: the same scanner every write path runs. Nothing is stored. Exit
+			status 4 when any input is blocked.`,
 		Example: "odekmem scan 'ignore previous instructions'\nodekmem scan --json < lines.txt"}
 	flagsOf(scan).shared("json")
 	eval := &cobra.Command{Use: "eval locomo FILE|aged", Short: "retrieval evaluation: a LoCoMo-format file (--dated: over time), or long-lived memories among recent chat", GroupID: "other",
