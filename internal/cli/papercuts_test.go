@@ -284,3 +284,28 @@ func TestAddWithoutTypeLabelsLikeExtraction(t *testing.T) {
 		t.Errorf("add --type says nothing about the type: %+v", r)
 	}
 }
+
+// The spellings the hand-written parser accepted keep working: one dash
+// before a long flag, a verb's flags before the verb, odek's spelling.
+func TestOldSpellingsStillParse(t *testing.T) {
+	home := newHome(t)
+	bin(t, home, "", "add", "We decided to ship on Tuesdays", "--type", "decision")
+	for _, args := range [][]string{
+		{"list", "-json"},
+		{"-json", "list"},
+		{"--type", "decision", "list", "--json"},
+		{"search", "ship", "-k", "3", "-json"},
+		{"memory", "extended", "list", "--json"},
+		{"--home", home, "memory", "extended", "list", "-type=decision", "--json"},
+	} {
+		if r := bin(t, home, "", args...); r.code != 0 || !strings.Contains(r.stdout, `"decision"`) {
+			t.Errorf("%q: %+v", args, r)
+		}
+	}
+	for args, want := range map[string]string{"memory": "expected memory extended <verb>", "memory extended": "memory extended needs a verb",
+		"memory extended tui": "memory extended needs a verb", "memory x list": "expected memory extended <verb>"} {
+		if r := bin(t, home, "", strings.Fields(args)...); r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%q: %+v", args, r)
+		}
+	}
+}

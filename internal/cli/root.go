@@ -156,11 +156,21 @@ func (a *app) arrange(args []string) ([]string, error) {
 	for name := range takesValue {
 		known[name] = true
 	}
-	allFlags := map[string]bool{}
+	// A verb's flag takes a value here when it takes one in every verb
+	// that has it (--project is a switch of setup).
+	allFlags, switches := map[string]bool{}, map[string]bool{}
 	for _, c := range a.root.Commands() {
-		c.Flags().VisitAll(func(f *pflag.Flag) { allFlags[f.Name] = true })
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			allFlags[f.Name] = true
+			switches[f.Name] = switches[f.Name] || f.Value.Type() == "bool"
+		})
 	}
-	args = joinBoolValues(args)
+	for name := range allFlags {
+		if !switches[name] {
+			takesValue[name] = true
+		}
+	}
+	args = joinBoolValues(doubleDash(args, known, allFlags, takesValue))
 	// words finds the positional words before any "--", skipping flags and
 	// the values of the global flags that take one.
 	var words []int
@@ -220,6 +230,29 @@ func (a *app) arrange(args []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// doubleDash writes a long flag spelled with one dash ("-json", "-k 5") with
+// two, as the hand-written parser accepted it: odekmem has no one-letter
+// flags but -h and -v. A flag's value is left alone.
+func doubleDash(args []string, known, all, takesValue map[string]bool) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w == "--" {
+			return append(out, args[i:]...)
+		}
+		name, _, hasVal := strings.Cut(strings.TrimPrefix(w, "-"), "=")
+		if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && name != "h" && name != "v" && (known[name] || all[name]) {
+			w = "-" + w
+		}
+		out = append(out, w)
+		if strings.HasPrefix(w, "--") && takesValue[name] && !hasVal && i+1 < len(args) {
+			i++
+			out = append(out, args[i])
+		}
+	}
+	return out
 }
 
 // joinBoolValues writes "--memory-extended-<bool> false" as
