@@ -4,7 +4,7 @@
 // problem), 2 usage error, 3 the verb ran but the store was damaged and
 // pieces were moved aside or repaired, 4 the scanner blocked the text.
 //
-// A verb is one cobra.Command built in verbs.go (or beside the verbs of its
+// A verb is one cobra.Command declared in table.go (or beside the verbs of its
 // kind, as agents.go and contradictions.go do) and wrapped by app.verb,
 // which loads the configuration, opens the store the verb needs and turns
 // what the verb returns into an exit status. Help, suggestions and shell
