@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
 	"github.com/odekmem/odekmem/internal/agentsetup"
@@ -22,57 +23,56 @@ import (
 // setup, the long-lived serve process). The logic lives in
 // internal/mcpserver, internal/agenthook and internal/agentsetup.
 
-func init() {
-	register(&command{name: "mcp", summary: "serve the memory to an agent over MCP (stdio, or --http ADDR)",
-		flags: flagSpec{"http": true, "allow-remote": false, "token-file": true, "no-token": false, "project": true},
-		flagHelp: map[string]string{
-			"http":         "serve streamable HTTP on ADDR (loopback unless --allow-remote) instead of stdio; clients send a bearer token",
-			"allow-remote": "accept non-loopback clients (needs a bearer token)",
-			"token-file":   "read the bearer token from FILE (else $ODEKMEM_MCP_TOKEN, else the store's mcp-token, created once)",
-			"no-token":     "serve loopback HTTP without a token: any local user can then read and change the memory",
-			"project":      "project the session belongs to (default: the working directory's project root)",
-		},
-		about: `Tools: search_memories, recall, remember, forget, list_quarantine, list_pending, search_quarantine.
+func (a *app) agentVerbs() []*cobra.Command {
+	mcpCmd := &cobra.Command{Use: "mcp", Short: "serve the memory to an agent over MCP (stdio, or --http ADDR)", GroupID: "agent",
+		Long: `Tools: search_memories, recall, remember, forget, list_quarantine, list_pending, search_quarantine.
 			What the agent remembers is trusted only when it is the person's own words; anything else is
 			quarantined. The server cannot promote, confirm, unpin or edit the user model.
 			Over --http every client sends "Authorization: Bearer <token>", on loopback too; the
 			token is --token-file, $ODEKMEM_MCP_TOKEN or the store's mcp-token (created once, 0600).`,
-		examples: []string{"odekmem mcp", "odekmem mcp --http 127.0.0.1:8765"},
-		run:      cmdMCP, store: writesStore, group: "Agent", jsonOut: true})
-	register(&command{name: "hook", args: "claude-code", summary: "per-turn agent hook: hook JSON on stdin, context on stdout; never fails the turn",
-		flags: flagSpec{"tool-results": false, "no-serve": false, "timeout": true},
-		flagHelp: map[string]string{
-			"tool-results": "keep tool results (PostToolUse) and non-typed prompts as quarantine candidates",
-			"no-serve":     "never start or use odekmem serve (also ODEKMEM_NO_SERVE=1)",
-			"timeout":      "give up quietly after this long (default 10s)",
-		},
-		about: `Reads one Claude Code hook event as JSON on stdin. UserPromptSubmit: a prompt the person typed is
+		Example: "odekmem mcp\nodekmem mcp --http 127.0.0.1:8765"}
+	flagsOf(mcpCmd).
+		value("http", "ADDR", "serve streamable HTTP on ADDR (loopback unless --allow-remote) instead of stdio; clients send a bearer token").
+		bool("allow-remote", "accept non-loopback clients (needs a bearer token)").
+		value("token-file", "FILE", "read the bearer token from FILE (else $ODEKMEM_MCP_TOKEN, else the store's mcp-token, created once)").
+		bool("no-token", "serve loopback HTTP without a token: any local user can then read and change the memory").
+		with("project", "project the session belongs to (default: the working directory's project root)")
+
+	hook := &cobra.Command{Use: "hook claude-code", Short: "per-turn agent hook: hook JSON on stdin, context on stdout; never fails the turn", GroupID: "agent",
+		Long: `Reads one Claude Code hook event as JSON on stdin. UserPromptSubmit: a prompt the person typed is
 			stored as their words and the memory block comes back as additionalContext; SessionStart: the
 			return-after-break note and the confirmed user model; PostToolUse (--tool-results): the result
 			waits in quarantine. On any error it prints nothing, exits 0 and logs to hook.log in the store.
 			It uses a running odekmem serve when there is one and starts one for the next prompt.`,
-		examples: []string{"odekmem hook claude-code < payload.json", "odekmem hook claude-code --tool-results"},
-		run:      cmdHook, store: noStore, group: "Agent", jsonOut: true})
-	register(&command{name: "serve", summary: "keep the store open for agent hooks on a unix socket (started by the hook)",
-		flags:    flagSpec{"idle": true},
-		flagHelp: map[string]string{"idle": "exit after this long without a call (default 10m, or $ODEKMEM_SERVE_IDLE)"},
-		about: `Listens on serve.sock in the store directory. Hooks start it on demand; it holds no lock
+		Example: "odekmem hook claude-code < payload.json\nodekmem hook claude-code --tool-results"}
+	flagsOf(hook).
+		bool("tool-results", "keep tool results (PostToolUse) and non-typed prompts as quarantine candidates").
+		bool("no-serve", "never start or use odekmem serve (also ODEKMEM_NO_SERVE=1)").
+		value("timeout", "V", "give up quietly after this long (default 10s)")
+
+	serveCmd := &cobra.Command{Use: "serve", Short: "keep the store open for agent hooks on a unix socket (started by the hook)", GroupID: "agent",
+		Long: `Listens on serve.sock in the store directory. Hooks start it on demand; it holds no lock
 			between calls, so the TUI, the CLI and odek keep writing. One per store; exits when idle.`,
-		examples: []string{"odekmem serve --idle 5m"},
-		run:      cmdServe, store: noStore, group: "Agent"})
-	register(&command{name: "setup", args: "<agent>", summary: "connect an agent: " + strings.Join(agentsetup.Agents, ", "),
-		flags: flagSpec{"project": false, "print": false, "tool-results": false},
-		flagHelp: map[string]string{
-			"project":      "write the project's config files (under the git root) instead of your user files",
-			"print":        "print what would be added, write nothing",
-			"tool-results": "also send tool results to quarantine (PostToolUse / AfterTool hooks)",
-		},
-		about: `Adds the odekmem MCP server to the agent's config, and the per-turn hooks where the agent's
+		Example: "odekmem serve --idle 5m"}
+	flagsOf(serveCmd).value("idle", "V", "exit after this long without a call (default 10m, or $ODEKMEM_SERVE_IDLE)")
+
+	setup := &cobra.Command{Use: "setup <agent>", Short: "connect an agent: " + strings.Join(agentsetup.Agents, ", "), GroupID: "agent",
+		Long: `Adds the odekmem MCP server to the agent's config, and the per-turn hooks where the agent's
 			hooks can add context (claude-code, codex, gemini). Existing settings are merged: only odekmem's
 			entries change, a backup is kept next to each file, running it again changes nothing, and a file
 			that does not parse is refused with nothing written.`,
-		examples: []string{"odekmem setup claude-code", "odekmem setup codex --print", "odekmem setup cursor --project"},
-		run:      cmdSetup, store: noStore, group: "Agent"})
+		Example: "odekmem setup claude-code\nodekmem setup codex --print\nodekmem setup cursor --project"}
+	flagsOf(setup).
+		bool("project", "write the project's config files (under the git root) instead of your user files").
+		bool("print", "print what would be added, write nothing").
+		bool("tool-results", "also send tool results to quarantine (PostToolUse / AfterTool hooks)")
+
+	return []*cobra.Command{
+		a.verb(mcpCmd, verbDef{run: cmdMCP, store: writesStore, jsonOut: true}),
+		a.verb(hook, verbDef{run: cmdHook, store: noStore, jsonOut: true}),
+		a.verb(serveCmd, verbDef{run: cmdServe, store: noStore}),
+		a.verb(setup, verbDef{run: cmdSetup, store: noStore}),
+	}
 }
 
 // wantsHelp reports whether a hook command line asks for help.
@@ -100,7 +100,7 @@ func cmdMCP(c *ctx) error {
 	} else {
 		project = agenthook.ProjectRoot(project)
 	}
-	srv := mcpserver.New(c.store, mcpserver.Options{Project: project, Version: Version})
+	srv := mcpserver.New(c.store, mcpserver.Options{Project: project, Version: version()})
 	addr := c.p.flags["http"]
 	if addr == "" {
 		if c.p.bools["allow-remote"] || c.p.flags["token-file"] != "" || c.p.bools["no-token"] {

@@ -1,12 +1,14 @@
-// Package cli is odekmem's command line: every verb of NOTES.md over the
-// memcore library. Main returns the process exit status (see the Exit*
-// constants): 0 ok, 1 failure (a message on stderr names the problem),
-// 2 usage error, 3 the verb ran but the store was damaged and pieces were
-// moved aside or repaired.
+// Package cli is odekmem's command line: every verb of the README over the
+// memcore library, on spf13/cobra. Main returns the process exit status
+// (see the Exit* constants): 0 ok, 1 failure (a message on stderr names the
+// problem), 2 usage error, 3 the verb ran but the store was damaged and
+// pieces were moved aside or repaired, 4 the scanner blocked the text.
 //
-// A verb is one *command in the table built by register; adding a verb is
-// one register call with its usage, flags, help text and examples (help,
-// completion and flag suggestions follow from the table).
+// A verb is one cobra.Command declared in table.go (or beside the verbs of its
+// kind, as agents.go and contradictions.go do) and wrapped by app.verb,
+// which loads the configuration, opens the store the verb needs and turns
+// what the verb returns into an exit status. Help, suggestions and shell
+// completion follow from the command tree.
 package cli
 
 import (
@@ -18,11 +20,11 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/config"
+	"github.com/spf13/cobra"
 
+	"github.com/odekmem/odekmem/internal/config"
 	"github.com/odekmem/odekmem/internal/jsonsafe"
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/memcore"
@@ -37,6 +39,11 @@ const (
 	// damage that was moved aside into corrupt/ (or repaired); stderr (or,
 	// with --json, a {"store_damage":[…]} object on stderr) names each piece.
 	ExitDamaged = 3
+	// ExitBlocked means the verb did its work, but the scanner blocked the
+	// text: add stored the note in quarantine (scan_rejected) instead of
+	// the live store, scan found a blocking finding. Damage (3) wins when
+	// both apply.
+	ExitBlocked = 4
 )
 
 // Env is the process around the command line, replaceable in tests.
@@ -44,7 +51,8 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Stdin          io.Reader
 	Getenv         func(string) string
-	// StderrIsTerminal says whether progress bars may be drawn.
+	// StderrIsTerminal says whether progress may be redrawn in place;
+	// elsewhere progress is written as whole lines.
 	StderrIsTerminal bool
 	// Width is the terminal width help text is wrapped to; 0 means
 	// $COLUMNS, else 80.
@@ -75,31 +83,11 @@ const (
 	noStore
 )
 
-// command is one verb.
-type command struct {
-	name    string
-	args    string // positional synopsis, e.g. "<atom-id>"
-	summary string // one line for the verb list
-	// flags lists the verb's own flags: name → true when it takes a value.
-	// Their help text comes from flagHelp, else from the shared flagDocs.
-	flags    flagSpec
-	flagHelp map[string]string
-	about    string   // paragraphs for `help <verb>`
-	examples []string // command lines shown under Examples
-	group    string   // heading in the verb list ("" = curate)
-	run      func(c *ctx) error
-	store    storeUse
-	hidden   bool // left out of the verb list (still has help)
-	// jsonOut says stdout is always JSON (export, a protocol server): it
-	// gets the lossless JSON escaper instead of the text sanitiser.
-	jsonOut bool
-}
-
-// ctx carries one invocation.
+// ctx carries one invocation of a verb.
 type ctx struct {
 	context.Context
 	env      Env
-	cmd      *command
+	cmd      *cobra.Command
 	p        *parsed
 	settings config.Settings
 	store    *memcore.Store
@@ -124,28 +112,6 @@ func jsonLine(c *ctx) *json.Encoder {
 	return enc
 }
 
-var commands []*command
-
-// register adds verbs to the table. Files that add verbs call it from
-// their own init; help lists verbs by group, in registration order.
-func register(cs ...*command) {
-	for _, c := range cs {
-		if findCommand(c.name) != nil {
-			panic("cli: verb registered twice: " + c.name)
-		}
-		commands = append(commands, c)
-	}
-}
-
-func findCommand(name string) *command {
-	for _, c := range commands {
-		if c.name == name {
-			return c
-		}
-	}
-	return nil
-}
-
 // Main runs one command line (without the program name).
 func Main(args []string, env Env) int {
 	if env.Stdout == nil {
@@ -165,7 +131,7 @@ func Main(args []string, env Env) int {
 	}
 	base, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
-	err := run(base, args, env)
+	err := execute(base, args, env)
 	if err == nil {
 		return ExitOK
 	}
@@ -182,6 +148,11 @@ func Main(args []string, env Env) int {
 	if errors.As(err, &de) {
 		return ExitDamaged
 	}
+	var be blockedError
+	if errors.As(err, &be) {
+		fmt.Fprintf(env.Stderr, "odekmem: %s (exit status %d)\n", safeText(be.msg), ExitBlocked)
+		return ExitBlocked
+	}
 	fmt.Fprintf(env.Stderr, "odekmem: %s\n", safeText(err.Error()))
 	return ExitFailure
 }
@@ -191,52 +162,33 @@ type damagedError struct{ n int }
 
 func (e damagedError) Error() string { return fmt.Sprintf("%d pieces of store damage", e.n) }
 
-func run(base context.Context, args []string, env Env) (err error) {
-	verb, rest := splitVerb(args)
-	// "odekmem memory extended <verb>" is odek's spelling of the same verbs.
-	if verb == "memory" {
-		var sub string
-		if sub, rest = splitVerb(rest); sub != "extended" {
-			return usagef("expected memory extended <verb>")
-		}
-		if verb, rest = splitVerb(rest); verb == "tui" {
-			return usagef("memory extended needs a verb")
-		}
-	}
-	switch verb {
-	case "-h", "--help":
-		verb, rest = "help", nil
-	case "--version":
-		verb = "version"
-	}
-	cmd := findCommand(verb)
-	if cmd == nil {
-		msg := fmt.Sprintf("unknown command %q", verb)
-		if s := nearest(verb, verbNames()); s != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", s)
-		}
-		return usagef("%s", msg)
-	}
-	spec := cmd.flags
-	if cmd.store == writesStore {
-		spec = withFlag(spec, "create", false)
-	}
-	p, err := parseArgs(rest, spec)
-	if err != nil {
-		return withVerb(err, cmd.name)
-	}
-	if p.help {
-		out := newTermWriter(env.Stdout)
-		defer out.Flush()
-		printVerbHelp(out, cmd, termWidth(env))
-		return nil
-	}
-	c := &ctx{Context: base, env: env, cmd: cmd, p: p, json: p.bools["json"]}
+// blockedError ends a run whose verb did its work on text the scanner
+// blocks (ExitBlocked); msg says what happened to it.
+type blockedError struct{ msg string }
+
+func (e blockedError) Error() string { return e.msg }
+
+// verbDef is what app.verb needs to run a verb body.
+type verbDef struct {
+	run   func(*ctx) error
+	store storeUse
+	// jsonOut says stdout is always JSON (export, a protocol server): it
+	// gets the lossless JSON escaper instead of the text sanitiser.
+	jsonOut bool
+}
+
+// runVerb is one verb's invocation after cobra parsed its flags: the
+// output sanitiser, the configuration layers, the store the verb needs,
+// the verb, and the damage report.
+func (a *app) runVerb(cmd *cobra.Command, args []string, v verbDef) error {
+	env := a.env
+	c := &ctx{Context: cmd.Context(), env: env, cmd: cmd, p: parsedFrom(cmd, args)}
+	c.json = c.p.bools["json"]
 	// Everything a verb prints passes one sanitiser: JSON gets the control,
 	// C1 and bidi characters inside its strings escaped; text has escape
 	// sequences removed, invisible characters spelled out and secrets
 	// redacted (see output.go).
-	if c.json || cmd.jsonOut {
+	if c.json || v.jsonOut {
 		jw := jsonsafe.NewWriter(env.Stdout)
 		c.env.Stdout = jw
 		defer jw.Flush()
@@ -245,28 +197,25 @@ func run(base context.Context, args []string, env Env) (err error) {
 		c.env.Stdout = tw
 		defer tw.Flush()
 	}
-	projDir := env.ProjectDir
-	if projDir == "" {
-		projDir, _ = os.Getwd()
-	}
-	c.settings, err = config.Load(config.LoadOptions{Home: p.home, Getenv: env.Getenv, Flags: p.ext, ProjectDir: projDir})
+	var err error
+	c.settings, err = a.loadSettings(c.p)
 	for _, w := range c.settings.Warnings {
 		c.warn("%s", w)
 	}
 	if err != nil {
 		return err
 	}
-	if cmd.store != noStore {
+	if v.store != noStore {
 		dir := c.settings.StoreDir()
-		if err := checkStoreExists(dir, cmd, p.bools["create"]); err != nil {
-			if cmd.name == "tui" && env.RunTUIError != nil {
+		if err := checkStoreExists(dir, v.store, c.p.bools["create"]); err != nil {
+			if (cmd.Name() == "tui" || !cmd.HasParent()) && env.RunTUIError != nil {
 				env.RunTUIError(c, err)
 			}
 			return err
 		}
 		st, err := openStore(c, dir)
 		if err != nil {
-			if cmd.name == "tui" && env.RunTUIError != nil {
+			if (cmd.Name() == "tui" || !cmd.HasParent()) && env.RunTUIError != nil {
 				env.RunTUIError(c, err)
 			}
 			return err
@@ -274,11 +223,23 @@ func run(base context.Context, args []string, env Env) (err error) {
 		defer st.Close()
 		c.store = st
 	}
-	if err := cmd.run(c); err != nil {
-		c.damage()
-		return withVerb(err, cmd.name)
+	if err := v.run(c); err != nil {
+		damage := c.damage()
+		if errors.As(err, &blockedError{}) && damage != nil {
+			return damage
+		}
+		return withVerb(err, cmd.Name())
 	}
 	return c.damage()
+}
+
+// loadSettings layers the configuration for one invocation.
+func (a *app) loadSettings(p *parsed) (config.Settings, error) {
+	projDir := a.env.ProjectDir
+	if projDir == "" {
+		projDir, _ = os.Getwd()
+	}
+	return config.Load(config.LoadOptions{Home: p.home, Getenv: a.env.Getenv, Flags: p.ext, ProjectDir: projDir})
 }
 
 // damage reports the problems the store found since it was opened (the
@@ -302,7 +263,7 @@ func (c *ctx) damage() error {
 
 // checkStoreExists refuses to conjure a store out of a mistyped --home:
 // only `init` and a writing verb with --create may create one.
-func checkStoreExists(dir string, cmd *command, create bool) error {
+func checkStoreExists(dir string, use storeUse, create bool) error {
 	fi, err := os.Lstat(dir)
 	if err == nil && fi.IsDir() {
 		return nil
@@ -313,10 +274,10 @@ func checkStoreExists(dir string, cmd *command, create bool) error {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("store %s: %w", dir, err)
 	}
-	if cmd.store == writesStore && create {
+	if use == writesStore && create {
 		return nil
 	}
-	if cmd.store == writesStore {
+	if use == writesStore {
 		return fmt.Errorf("no store at %s; run `odekmem init`, pass --create, or pass the right --home", dir)
 	}
 	return fmt.Errorf("no store at %s; run `odekmem init` or pass the right --home", dir)
@@ -337,43 +298,11 @@ func openStoreWith(c *ctx, dir string, now func() time.Time) (*memcore.Store, er
 	return st, nil
 }
 
-// Version is set at build time.
-var Version = "dev"
-
 func needArgs(c *ctx, n int, what string) error {
 	if len(c.p.pos) != n {
 		return usagef("expected %s", what)
 	}
 	return nil
-}
-
-// splitVerb finds the verb among global flags that may precede it
-// ("odekmem --home DIR list") and returns it with the remaining arguments.
-func splitVerb(args []string) (string, []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "-h" || a == "--help" || a == "--version" {
-			// Before any verb: the program's own help or version.
-			rest := append(append([]string(nil), args[:i]...), args[i+1:]...)
-			return a, rest
-		}
-		if !strings.HasPrefix(a, "-") {
-			rest := append(append([]string(nil), args[:i]...), args[i+1:]...)
-			return a, rest
-		}
-		name := strings.TrimLeft(a, "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		if name == "home" {
-			i++
-			continue
-		}
-		if key, ok := strings.CutPrefix(name, "memory-extended-"); ok && !config.IsBoolKey(strings.ReplaceAll(key, "-", "_")) {
-			i++
-		}
-	}
-	return "tui", args
 }
 
 // safeText is what may reach a terminal or log: secrets redacted (an error

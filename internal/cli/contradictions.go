@@ -2,7 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/review"
@@ -11,23 +14,22 @@ import (
 // The superseded-memory verbs: list the contradictions waiting for the
 // person, and resolve one.
 
-func init() {
-	register(
-		&command{name: "contradictions", summary: "list newer memories that replaced older ones, waiting for you",
-			flags:    flagSpec{"all": false, "json": false},
-			flagHelp: map[string]string{"all": "also list the ones already resolved"},
-			about: `When a new trusted memory contradicts an older one on the same subject, the older one is
-				marked superseded: kept, but never recalled above the new one. Each pair waits here until you
-				resolve it with odekmem resolve.`,
-			examples: []string{"odekmem contradictions", "odekmem resolve 4f2a keep-new"},
-			run:      cmdContradictions, group: "Review"},
-		&command{name: "resolve", args: "<id> <how>", summary: "decide a contradiction: keep-new, keep-old or keep-both",
-			flags: flagSpec{"json": false},
-			about: `keep-new: the older memory stays superseded. keep-old: the newer one is superseded instead.
-				keep-both: neither is superseded; both are recalled normally.`,
-			examples: []string{"odekmem resolve 4f2a keep-both"},
-			run:      cmdResolve, store: writesStore, group: "Review"},
-	)
+func (a *app) contradictionVerbs() []*cobra.Command {
+	list := &cobra.Command{Use: "contradictions", Short: "list newer memories that replaced older ones, waiting for you", GroupID: "review",
+		Long: `When a new trusted memory contradicts an older one on the same subject, the older one is
+			marked superseded: kept, but never recalled above the new one. Each pair waits here until you
+			resolve it with odekmem resolve.`,
+		Example: "odekmem contradictions\nodekmem resolve 4f2a keep-new"}
+	flagsOf(list).bool("all", "also list the ones already resolved").shared("json")
+	resolve := &cobra.Command{Use: "resolve <id> <how>", Short: "decide a contradiction: keep-new, keep-old or keep-both", GroupID: "review",
+		Long: `keep-new: the older memory stays superseded. keep-old: the newer one is superseded instead.
+			keep-both: neither is superseded; both are recalled normally.`,
+		Example: "odekmem resolve 4f2a keep-both"}
+	flagsOf(resolve).shared("json")
+	return []*cobra.Command{
+		a.verb(list, verbDef{run: cmdContradictions}),
+		a.verb(resolve, verbDef{run: cmdResolve, store: writesStore}),
+	}
 }
 
 // ContradictionEntry is one line of `contradictions --json`.
@@ -99,15 +101,15 @@ func cmdResolve(c *ctx) error {
 	switch {
 	case want == "":
 		return usagef("expected a contradiction id (see odekmem contradictions)")
-	case len(match) > 1 && !contains(match, want):
+	case len(match) > 1 && !slices.Contains(match, want):
 		return usagef("id %q matches %d contradictions: give more of it", c.p.pos[0], len(match))
 	case len(match) == 0:
 		return fmt.Errorf("%w: no contradiction %s (see odekmem contradictions)", memcore.ErrNotFound, c.p.pos[0])
-	case len(want) < minPrefix && !contains(match, want):
+	case len(want) < minPrefix && !slices.Contains(match, want):
 		return usagef("id %q is too short: give at least %d characters of it", c.p.pos[0], minPrefix)
 	}
 	id := match[0]
-	if contains(match, want) {
+	if slices.Contains(match, want) {
 		id = want
 	}
 	res := c.p.pos[1]

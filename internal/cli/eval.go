@@ -64,21 +64,26 @@ func cmdEvalLoCoMo(c *ctx) error {
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
 	}
-	convs, err := eval.ParseLoCoMo(f)
+	li := &lineIndex{r: f}
+	convs, err := eval.ParseLoCoMo(li)
 	f.Close()
 	if err != nil {
-		return err
+		return fmt.Errorf("eval: %s: %w", c.p.pos[1], decodeError(err, li))
 	}
 	dated := c.p.bools["dated"]
 	run := func(label string, dated bool) (eval.Report, error) {
 		o := o
 		o.Dated = dated
 		o.Progress = func(done, total int) {
-			if !c.json {
+			switch {
+			case c.json:
+			case c.env.StderrIsTerminal: // one line, redrawn
 				fmt.Fprintf(c.env.Stderr, "\r%s: conversation %d/%d", label, done, total)
 				if done == total {
 					fmt.Fprintln(c.env.Stderr)
 				}
+			default: // a pipe or a log: whole lines
+				fmt.Fprintf(c.env.Stderr, "%s: conversation %d/%d\n", label, done, total)
 			}
 		}
 		return eval.Run(c, convs, o)
@@ -152,9 +157,10 @@ func cmdEvalAged(c *ctx) error {
 		}
 		r = bytes.NewReader(c.env.AgedFixture)
 	}
-	fx, err := eval.ParseAged(r)
+	li := &lineIndex{r: r}
+	fx, err := eval.ParseAged(li)
 	if err != nil {
-		return err
+		return fmt.Errorf("eval: %s: %w", src, decodeError(err, li))
 	}
 	rep, err := eval.RunAged(c, fx, o)
 	if err != nil {

@@ -6,31 +6,14 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// flagDocs describes the flags verbs share: value placeholder ("" for a
-// switch) and one line of help. A verb may override the line in
-// command.flagHelp.
-var flagDocs = map[string]struct{ value, help string }{
-	"json":         {"", "print JSON (the stable shape in the README) instead of text"},
-	"type":         {"T", "atom type: fact, preference, decision, convention, goal, intent, question, file, error (or observation)"},
-	"source":       {"S", "source class: user_said, user_approved, inferred, tool_output, file_read, web, mcp, subagent, agent_generated"},
-	"project":      {"P", "project (a name or the project directory)"},
-	"session":      {"S", "session id"},
-	"quarantine":   {"", "list the quarantine instead of live atoms"},
-	"confidence":   {"C", "confidence from 0 to 1 (default 1)"},
-	"pin":          {"", "pin the atom so eviction never removes it"},
-	"k":            {"N", "how many results (default: semantic_search_top_k)"},
-	"explain":      {"", "show every part of the score"},
-	"print":        {"", "print where the copy is and its stats instead of opening the TUI"},
-	"limit":        {"N", "evaluate only the first N questions (0 = all)"},
-	"create":       {"", "create the store if it does not exist yet (otherwise a missing store is an error)"},
-	"http":         {"ADDR", ""},
-	"token-file":   {"FILE", ""},
-	"no-token":     {"", ""},
-	"as-untrusted": {"", "quarantine every imported atom and queue user-model values as pending reviews, whatever the file claims"},
-	"progress":     {"", "report progress on stderr as a line every 2 s, also when stderr is not a terminal"},
-}
+// Help is cobra's help, laid out by odekmem: wrapped to the terminal,
+// verbs by group, flags with their placeholders, global flags and
+// examples under every verb.
 
 // globalFlagHelp is shown under every verb's flags.
 var globalFlagHelp = [][2]string{
@@ -39,137 +22,109 @@ var globalFlagHelp = [][2]string{
 	{"-h, --help", "show this help"},
 }
 
-func verbNames() []string {
-	var out []string
-	for _, c := range commands {
-		out = append(out, c.name)
+// help is the help function of every command: the overview for the root
+// (and the "memory extended" levels), a verb's page otherwise.
+func (a *app) help(cmd *cobra.Command, _ []string) {
+	out := newTermWriter(a.env.Stdout)
+	defer out.Flush()
+	if isVerb(cmd) {
+		printVerbHelp(out, cmd, termWidth(a.env))
+		return
 	}
-	for name := range topics {
-		out = append(out, name)
-	}
-	return out
+	a.printOverview(out, termWidth(a.env))
 }
 
-// groupOrder is the order of verb-list headings.
-var groupOrder = []string{"Curate", "Review", "Agent", "Data", "Maintenance", "Other"}
-
-func groupOf(c *command) string {
-	if c.group == "" {
-		return "Curate"
-	}
-	return c.group
-}
-
-// printHelp is `odekmem help`: the verbs by group, wrapped to width.
-func printHelp(w io.Writer, width int) {
+// printOverview is `odekmem help`: the verbs by group, wrapped to width.
+func (a *app) printOverview(w io.Writer, width int) {
 	fmt.Fprintln(w, "odekmem — see and curate what your coding agent remembers")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
 	writeDef(w, "  odekmem", "open the review TUI on the configured store", 25, width)
 	writeDef(w, "  odekmem <verb> [flags]", "run one verb (odekmem memory extended <verb> is odek's spelling)", 25, width)
-	groups := map[string][]*command{}
-	seen := map[string]bool{}
-	for _, c := range commands {
-		if c.hidden {
-			continue
-		}
-		g := groupOf(c)
-		groups[g] = append(groups[g], c)
-		seen[g] = true
-	}
-	order := append([]string(nil), groupOrder...)
-	var extra []string
-	for g := range seen {
-		if !contains(order, g) {
-			extra = append(extra, g)
-		}
-	}
-	sort.Strings(extra)
-	order = append(order, extra...)
 	nameW := 0
-	for _, c := range commands {
-		nameW = max(nameW, utf8.RuneCountInString(c.name))
+	for _, c := range a.root.Commands() {
+		if isVerb(c) {
+			nameW = max(nameW, utf8.RuneCountInString(c.Name()))
+		}
 	}
-	for _, g := range order {
-		cs := groups[g]
+	for _, g := range a.root.Groups() {
+		var cs []*cobra.Command
+		for _, c := range a.root.Commands() {
+			if isVerb(c) && !c.Hidden && c.GroupID == g.ID {
+				cs = append(cs, c)
+			}
+		}
 		if len(cs) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s:\n", g)
+		fmt.Fprintf(w, "\n%s\n", g.Title)
 		for _, c := range cs {
-			writeDef(w, "  "+c.name, c.summary, nameW+4, width)
+			writeDef(w, "  "+c.Name(), c.Short, nameW+4, width)
 		}
 	}
 	fmt.Fprintln(w, "\nHelp topics (odekmem help <topic>):")
-	var tn []string
-	for name := range topics {
-		tn = append(tn, name)
-	}
-	sort.Strings(tn)
-	for _, name := range tn {
+	for _, name := range topicNames() {
 		writeDef(w, "  "+name, topics[name].summary, nameW+4, width)
 	}
 	fmt.Fprintln(w)
-	writeWrapped(w, "Global flags go anywhere on the line: --home DIR (default $ODEK_HOME, else ~/.odek) and --memory-extended-<field> V for every memory.extended setting. Exit status: 0 ok, 1 failure, 2 usage error, 3 done but the store was damaged (pieces moved aside into corrupt/). Run 'odekmem <verb> --help' for a verb's flags and examples.", "", width)
+	writeWrapped(w, fmt.Sprintf("Global flags go anywhere on the line: --home DIR (default $ODEK_HOME, else ~/.odek) and --memory-extended-<field> V for every memory.extended setting. Exit status: 0 ok, 1 failure, 2 usage error, 3 done but the store was damaged (pieces moved aside into corrupt/), %d done but the scanner blocked the text (see 'odekmem help exit'). Run 'odekmem <verb> --help' for a verb's flags and examples.", ExitBlocked), "", width)
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
+func topicNames() []string {
+	var out []string
+	for name := range topics {
+		out = append(out, name)
 	}
-	return false
+	sort.Strings(out)
+	return out
+}
+
+// verbFlags is a verb's own flags, sorted, without --help.
+func verbFlags(c *cobra.Command) []*pflag.Flag {
+	var out []*pflag.Flag
+	c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+		if f.Name != "help" && f.Name != "version" && !f.Hidden {
+			out = append(out, f)
+		}
+	})
+	return out
+}
+
+// flagTerm is "--name" or "--name PLACEHOLDER".
+func flagTerm(f *pflag.Flag) string {
+	if f.Value.Type() == "bool" {
+		return "--" + f.Name
+	}
+	v := "V"
+	if p := f.Annotations[placeholderKey]; len(p) > 0 {
+		v = p[0]
+	}
+	return "--" + f.Name + " " + v
 }
 
 // usageLine is "odekmem <verb> <args> [flags]".
-func usageLine(c *command) string {
-	parts := []string{"odekmem", c.name}
-	if c.args != "" {
-		parts = append(parts, c.args)
+func usageLine(c *cobra.Command) string {
+	line := "odekmem " + c.Use
+	if len(verbFlags(c)) > 0 {
+		line += " [flags]"
 	}
-	if len(c.flags) > 0 || c.store == writesStore {
-		parts = append(parts, "[flags]")
-	}
-	return strings.Join(parts, " ")
+	return line
 }
 
 // printVerbHelp is `odekmem <verb> --help` and `odekmem help <verb>`.
-func printVerbHelp(w io.Writer, c *command, width int) {
+func printVerbHelp(w io.Writer, c *cobra.Command, width int) {
 	fmt.Fprintf(w, "Usage: %s\n\n", usageLine(c))
-	writeWrapped(w, strings.ToUpper(c.summary[:1])+c.summary[1:]+".", "", width)
-	for _, para := range strings.Split(c.about, "\n\n") {
+	writeWrapped(w, strings.ToUpper(c.Short[:1])+c.Short[1:]+".", "", width)
+	for _, para := range strings.Split(c.Long, "\n\n") {
 		if strings.TrimSpace(para) == "" {
 			continue
 		}
 		fmt.Fprintln(w)
 		writeWrapped(w, strings.Join(strings.Fields(para), " "), "", width)
 	}
-	names := make([]string, 0, len(c.flags)+1)
-	for name := range c.flags {
-		names = append(names, name)
-	}
-	if c.store == writesStore {
-		names = append(names, "create")
-	}
-	sort.Strings(names)
 	var defs [][2]string
-	for _, name := range names {
-		doc := flagDocs[name]
-		takes := c.flags[name]
-		term := "--" + name
-		if takes {
-			v := doc.value
-			if v == "" {
-				v = "V"
-			}
-			term += " " + v
-		}
-		help := doc.help
-		if h, ok := c.flagHelp[name]; ok {
-			help = h
-		}
-		defs = append(defs, [2]string{term, help})
+	for _, f := range verbFlags(c) {
+		defs = append(defs, [2]string{flagTerm(f), f.Usage})
 	}
 	termW := 14
 	for _, d := range append(defs, globalFlagHelp[0]) {
@@ -185,10 +140,10 @@ func printVerbHelp(w io.Writer, c *command, width int) {
 	for _, d := range globalFlagHelp {
 		writeDef(w, "  "+d[0], d[1], termW, width)
 	}
-	if len(c.examples) > 0 {
+	if c.Example != "" {
 		fmt.Fprintln(w, "\nExamples:")
-		for _, e := range c.examples {
-			writeExample(w, e, width)
+		for _, e := range strings.Split(c.Example, "\n") {
+			writeExample(w, strings.TrimSpace(e), width)
 		}
 	}
 }
@@ -249,38 +204,34 @@ func wrap(text string, width int) []string {
 	return lines
 }
 
-func cmdHelp(c *ctx) error {
-	width := termWidth(c.env)
-	if len(c.p.pos) == 0 {
-		printHelp(c.env.Stdout, width)
+// cmdHelp is the help verb: the overview, a verb's page or a topic.
+func (a *app) cmdHelp(cmd *cobra.Command, args []string) error {
+	out := newTermWriter(a.env.Stdout)
+	defer out.Flush()
+	width := termWidth(a.env)
+	if len(args) == 0 {
+		a.printOverview(out, width)
 		return nil
 	}
-	if len(c.p.pos) > 1 {
-		return usagef("expected help [verb|topic]")
+	if len(args) > 1 {
+		return withVerb(usagef("expected help [verb|topic]"), "help")
 	}
-	name := c.p.pos[0]
-	if cmd := findCommand(name); cmd != nil {
-		printVerbHelp(c.env.Stdout, cmd, width)
-		return nil
-	}
+	name := args[0]
 	if t, ok := topics[name]; ok {
-		printTopic(c.env.Stdout, t, width)
+		printTopic(out, t, width)
+		return nil
+	}
+	if c, _, err := cmd.Parent().Find([]string{name}); err == nil && isVerb(c) {
+		printVerbHelp(out, c, width)
 		return nil
 	}
 	msg := fmt.Sprintf("no verb or help topic %q", name)
-	if s := nearest(name, verbNames()); s != "" {
+	if s := a.suggest(name); s != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", s)
+	} else if s := nearest(name, topicNames()); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", s)
 	}
-	return usagef("%s", msg)
-}
-
-// Verbs lists every verb's name (for tests and documentation).
-func Verbs() []string {
-	var out []string
-	for _, c := range commands {
-		out = append(out, c.name)
-	}
-	return out
+	return withVerb(usagef("%s", msg), "help")
 }
 
 // writeExample writes a command line indented by two spaces, broken at

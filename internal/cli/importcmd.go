@@ -37,6 +37,9 @@ func cmdImport(c *ctx) error {
 	if err != nil {
 		return err
 	}
+	for i, e := range res.Errors {
+		res.Errors[i] = plainJSON(e)
+	}
 	if c.json {
 		if err := c.emitJSON(res); err != nil {
 			return err

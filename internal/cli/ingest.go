@@ -186,7 +186,7 @@ type ingester struct {
 func (in *ingester) fail(line int, format string, a ...any) {
 	in.sum.ErrorCount++
 	if len(in.sum.Errors) < 100 {
-		in.sum.Errors = append(in.sum.Errors, fmt.Sprintf("line %d: ", line)+fmt.Sprintf(format, a...))
+		in.sum.Errors = append(in.sum.Errors, fmt.Sprintf("line %d: ", line)+plainJSON(fmt.Sprintf(format, a...)))
 	}
 }
 

@@ -100,7 +100,7 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 	if live, quar, err := c.store.IDsWithPrefix(want); err != nil {
 		return "", err
 	} else if len(live)+len(quar) > 0 {
-		return "", fmt.Errorf("%s is an atom id; %s takes a pending-review id (see odekmem pending)", want, c.cmd.name)
+		return "", fmt.Errorf("%s is an atom id; %s takes a pending-review id (see odekmem pending)", want, c.cmd.Name())
 	}
 	return "", fmt.Errorf("%w: no pending review %s", memcore.ErrNotFound, arg)
 }

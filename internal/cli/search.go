@@ -88,7 +88,14 @@ func cmdScan(c *ctx) error {
 		if len(text) > jsonl.MaxLine {
 			return fmt.Errorf("scan: the text is %d bytes; at most %d are scanned", len(text), jsonl.MaxLine)
 		}
-		return scanOne(c, 1, text, false)
+		r := scan.Scan(text)
+		if err := scanReport(c, 1, text, r, false); err != nil {
+			return err
+		}
+		if r.Blocked() {
+			return blockedError{"the scanner blocks this text: " + r.RejectReason()}
+		}
+		return nil
 	}
 	// stdin: one input per line, streamed (constant memory).
 	lr := jsonl.NewReader(c.env.Stdin, jsonl.MaxLine)
@@ -114,14 +121,13 @@ func cmdScan(c *ctx) error {
 			return err
 		}
 	}
+	if blocked > 0 {
+		return blockedError{fmt.Sprintf("%d of %d lines blocked", blocked, n)}
+	}
 	if !c.json && n > 1 {
 		fmt.Fprintf(c.env.Stderr, "%d of %d lines blocked\n", blocked, n)
 	}
 	return nil
-}
-
-func scanOne(c *ctx, line int, in string, many bool) error {
-	return scanReport(c, line, in, scan.Scan(in), many)
 }
 
 func scanReport(c *ctx, line int, in string, r scan.Result, many bool) error {

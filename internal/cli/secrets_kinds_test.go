@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/odekmem/odekmem/internal/cli"
 	"github.com/odekmem/odekmem/internal/testcreds"
 )
 
@@ -24,8 +25,9 @@ func TestEverySecretKindCLIAddAndIngest(t *testing.T) {
 	for _, c := range testcreds.Creds(5) {
 		for _, v := range testcreds.Variants(c) {
 			secrets = append(secrets, strings.ReplaceAll(v.Secret, "\n", ""))
-			r := run(t, home, "", "add", "deploy config: "+v.Text)
-			if r.code != 0 {
+			// Wide variants pass 300 bytes, which add refuses rather than cuts.
+			r := run(t, home, "", "add", "deploy config: "+v.Text, "--memory-extended-atom-max-chars", "2000")
+			if r.code != 0 && r.code != cli.ExitBlocked { // a credential blocks: the note waits in quarantine
 				t.Fatalf("add %s/%s: %+v", c.Kind, v.Name, r)
 			}
 			echoed.WriteString(r.stdout + r.stderr)

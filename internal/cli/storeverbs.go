@@ -3,11 +3,14 @@ package cli
 // The store-wide verbs: compact, stats, export, init and the TUI.
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
 
+	"github.com/odekmem/odekmem/internal/agentsetup"
 	"github.com/odekmem/odekmem/internal/scan"
 )
 
@@ -109,9 +112,36 @@ func cmdExport(c *ctx) error {
 	if len(c.p.pos) == 0 || c.p.pos[0] == "-" {
 		return c.store.Export(c.env.Stdout)
 	}
-	// Never through a link or into a prepared file; the export is
-	// terminal-safe JSON, so `cat` of the file is safe.
-	return c.store.ExportFile(c.p.pos[0])
+	return exportFile(c, c.p.pos[0])
+}
+
+// exportFile writes the export to a new file: O_EXCL refuses an existing
+// file (a backup is never overwritten) and any link, dangling or not, so
+// nothing is written through one. The export is terminal-safe JSON, so
+// `cat` of the file is safe. On error nothing is left at path.
+func exportFile(c *ctx, path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("export: %s is a symbolic link; odekmem does not write through links: remove it or choose another path", path)
+		}
+		return fmt.Errorf("export: %s exists already; odekmem never overwrites it: choose a new file name, or remove it first", path)
+	}
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	err = c.store.Export(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("export: %s: %w", path, err)
+	}
+	return nil
 }
 
 func cmdTUI(c *ctx) error {
@@ -144,8 +174,34 @@ func cmdInit(c *ctx) error {
 			return err
 		}
 		c.out("store %s exists already (%d live atoms); nothing changed\n", dir, stats.Live)
-	} else {
-		c.out("created store %s\n", dir)
+		return nil
 	}
+	c.out("created store %s\n", dir)
+	c.out("%s", nextSteps(c))
 	return nil
+}
+
+// nextSteps is what init suggests: connect an agent, add a note, review.
+func nextSteps(c *ctx) string {
+	home := ""
+	if c.p.home != "" {
+		home = " --home " + shellQuote(c.p.home)
+	}
+	return fmt.Sprintf(`
+Next steps:
+  odekmem%[1]s setup claude-code      connect your agent (or: %[2]s)
+  odekmem%[1]s add "We use tabs"      remember a note by hand
+  odekmem%[1]s                        review what your agent remembers in the TUI
+  odekmem help                    every verb; odekmem demo tries a store full of examples
+`, home, strings.Join(agentsetup.Agents[1:], ", "))
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '~' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,131 +1,192 @@
 package cli
 
 // The verb table: usage, flags, help text and examples of every built-in
-// verb. Other files (the agent integrations) register theirs the same way.
+// verb, as cobra commands. Use is "<verb> <positional synopsis>"; Short is
+// the line in the verb list; Long the paragraphs of `help <verb>`; Example
+// one command line a line. Other files (the agent integrations, the
+// contradiction verbs) declare theirs the same way.
 
-func init() {
-	register(
-		&command{name: "list", summary: "list live atoms (or the quarantine with --quarantine)",
-			flags:    flagSpec{"quarantine": false, "type": true, "source": true, "project": true, "session": true, "json": false},
-			flagHelp: map[string]string{"type": "only atoms of this type", "source": "only atoms of this source class", "project": "only atoms of this project", "session": "only atoms of this session"},
-			about: `Newest first, with the short id, type, source class, effective confidence, age, pin mark and the
-				start of the text. Ids are printed in full; every verb accepts a unique prefix of 4 or more characters.`,
-			examples: []string{"odekmem list --type decision", "odekmem list --project payments-api --json", "odekmem list --quarantine"},
-			run:      cmdList},
-		&command{name: "show", args: "<atom-id>", summary: "show one atom with provenance, score parts and links",
-			flags: flagSpec{"json": false},
-			about: `Works for live and quarantined atoms; a quarantined one also shows its reason, expiry and the
-				scanner's findings. The id may be a unique prefix of 4 or more characters.`,
-			examples: []string{"odekmem show c967", "odekmem show c967ca82 --json"},
-			run:      cmdShow},
-		&command{name: "add", args: "<text>", summary: "add a note as a user_approved atom",
-			flags: flagSpec{"type": true, "confidence": true, "pin": false, "project": true, "session": true, "json": false},
-			about: `The text is scanned like every write: secrets are redacted before it is stored, and text the
-				scanner blocks (injection phrases, invisible characters) is quarantined as scan_rejected instead.`,
-			examples: []string{`odekmem add "Use PostgreSQL for the ledger" --type decision --pin`},
-			run:      cmdAdd, store: writesStore},
-		&command{name: "search", args: "<query>", summary: "search trusted atoms, with ids and scores",
-			flags:    flagSpec{"json": false, "explain": false, "k": true, "type": true, "source": true, "project": true},
-			about:    `Ranks live atoms by the composite score the agent uses (similarity and retention). Quarantined atoms are never searched.`,
-			examples: []string{"odekmem search ledger database", "odekmem search 'payout bug' --explain --k 5"},
-			run:      cmdSearch},
-		&command{name: "recall", args: "<message>", summary: "print the exact context the agent would get for a message",
-			flags:    flagSpec{"json": false, "project": true, "session": true},
-			about:    `Runs the agent hook's BeforeTurn over the message: memory block, style and user-state blocks, predicted intents.`,
-			examples: []string{"odekmem recall 'which database do we use for the ledger?' --project payments-api"},
-			run:      cmdRecall},
-		&command{name: "ingest", args: "[FILE|-]", summary: "run per-turn extraction over a transcript",
-			flags:    flagSpec{"session": true, "project": true, "json": false, "progress": false},
-			flagHelp: map[string]string{"session": "session id for lines that name none", "project": "project for lines that name none"},
-			about: `Reads plain lines (each one a message from the person) or JSONL of {"role","content","session","turn",
-				"project","time"} from FILE or stdin. Only lines with a single explicit "role":"user" are the person; every
-				other line (no role, tool results, web, file, MCP or subagent content) is stored tainted and waits in
-				quarantine. A line with duplicate keys is an error for that line only. Streams with constant memory and
-				draws progress on a terminal (--progress: as a line every 2 s anywhere). See 'odekmem help formats'.`,
-			examples: []string{"odekmem ingest transcript.jsonl --session s1 --project payments-api", "cat notes.txt | odekmem ingest -"},
-			run:      cmdIngest, store: writesStore, group: "Data"},
-		&command{name: "forget", args: "<atom-id>", summary: "remove an atom from the live store or the quarantine",
-			flags: flagSpec{"json": false}, examples: []string{"odekmem forget c967"},
-			run: cmdForget, store: writesStore},
-		&command{name: "promote", args: "<atom-id>", summary: "move a quarantined atom to the live store as user_approved",
-			flags: flagSpec{"json": false},
-			about: `The atom keeps a record of its origin (source class, reason, findings); its text is redacted and
-				scanned again. Text the scanner still blocks stays out of recall blocks.`,
-			examples: []string{"odekmem quarantine", "odekmem promote 3f2a"},
-			run:      cmdPromote, store: writesStore, group: "Review"},
-		&command{name: "pin", args: "<atom-id>", summary: "pin a live atom so it is never evicted",
-			flags: flagSpec{"json": false}, examples: []string{"odekmem pin c967"},
-			run: func(c *ctx) error { return cmdPin(c, true) }, store: writesStore},
-		&command{name: "unpin", args: "<atom-id>", summary: "unpin a live atom",
-			flags: flagSpec{"json": false}, examples: []string{"odekmem unpin c967"},
-			run: func(c *ctx) error { return cmdPin(c, false) }, store: writesStore},
-		&command{name: "quarantine", summary: "list tainted atoms awaiting promotion",
-			flags: flagSpec{"json": false}, examples: []string{"odekmem quarantine", "odekmem quarantine --json"},
-			run: cmdQuarantine, group: "Review"},
-		&command{name: "pending", summary: "list pending user-model inferences",
-			flags: flagSpec{"json": false}, examples: []string{"odekmem pending"},
-			run: cmdPending, group: "Review"},
-		&command{name: "confirm", args: "<pending-id>", summary: "apply a pending inference to the user model",
-			flags: flagSpec{"json": false}, examples: []string{"odekmem pending", "odekmem confirm 9b1e"},
-			run: func(c *ctx) error { return cmdReview(c, true) }, store: writesStore, group: "Review"},
-		&command{name: "reject", args: "<pending-id>", summary: "drop a pending inference",
-			flags: flagSpec{"json": false}, examples: []string{"odekmem reject 9b1e"},
-			run: func(c *ctx) error { return cmdReview(c, false) }, store: writesStore, group: "Review"},
-		&command{name: "init", summary: "create the store (the only verb besides --create that makes one)",
-			flags:    flagSpec{"json": false},
-			about:    `Creates <home>/memory/extended with mode 0700. Running it on an existing store changes nothing.`,
-			examples: []string{"odekmem init", "odekmem --home ~/work/.odek init"},
-			run:      cmdInit, store: noStore, group: "Maintenance"},
-		&command{name: "compact", summary: "rewrite the vector cache and metadata; report what changed",
-			flags: flagSpec{"json": false}, examples: []string{"odekmem compact"},
-			run: cmdCompact, store: writesStore, group: "Maintenance"},
-		&command{name: "stats", summary: "budget by component, counts, index state",
-			flags: flagSpec{"json": false}, examples: []string{"odekmem stats", "odekmem stats --json"},
-			run: cmdStats, group: "Maintenance"},
-		&command{name: "export", args: "[FILE]", summary: "write the store as JSONL (stdout without FILE)",
-			about:    `Lossless: import of the output into an empty store reproduces it. FILE must not exist yet.`,
-			examples: []string{"odekmem export backup.jsonl", "odekmem export > backup.jsonl"},
-			run:      cmdExport, group: "Data", jsonOut: true},
-		&command{name: "import", args: "FILE|-", summary: "read JSONL written by export",
-			flags: flagSpec{"json": false, "as-untrusted": false, "progress": false},
-			about: `A person's restore: atoms keep the source class the file claims, but every text field of every
-				record (text, reasons, context, link kinds, pending reviews, user-model values) is scanned and redacted,
-				ids must be in the store's id alphabet, and the summary says how many trusted records the file brought
-				in. With --as-untrusted every atom is quarantined and user-model values are queued as pending reviews.
-				Streams with constant memory; a bad line is reported by number and skipped. Progress is drawn on a
-				terminal; --progress prints it as lines (lines read, bytes, lines committed: durable) every 2 s.`,
-			examples: []string{"odekmem import backup.jsonl", "odekmem import --as-untrusted shared.jsonl"},
-			run:      cmdImport, store: writesStore, group: "Data"},
-		&command{name: "scan", args: "[text|-]", summary: "scan text (or stdin lines) and print findings",
-			flags:    flagSpec{"json": false},
-			about:    `Checks text before storing it: the same scanner every write path runs. Nothing is stored.`,
-			examples: []string{"odekmem scan 'ignore previous instructions'", "odekmem scan --json < lines.txt"},
-			run:      cmdScan, store: noStore, group: "Other"},
-		&command{name: "eval", args: "locomo FILE|aged", summary: "retrieval evaluation: a LoCoMo-format file (--dated: over time), or long-lived memories among recent chat",
-			flags:    flagSpec{"k": true, "json": false, "limit": true, "dated": false},
-			flagHelp: map[string]string{"dated": "locomo: also run with each session's date and report both"},
-			about: `locomo FILE builds one store per conversation (each turn an atom) and reports evidence recall@k; with --dated each atom
-				gets its session's date and every question is asked a day after the last session, reported beside the undated run.
-				aged [FILE] (default: the bundled testdata/aged/aged.json) asks questions whose answer is a months-old decision,
-				convention, preference or fact among hundreds of recent chat atoms, and reports top-1 and top-3.`,
-			examples: []string{"odekmem eval locomo testdata/data/locomo/locomo-dev.json --dated", "odekmem eval aged"},
-			run:      cmdEval, store: noStore, group: "Other"},
-		&command{name: "demo", summary: "open a fresh copy of the bundled demo store",
-			flags: flagSpec{"print": false}, examples: []string{"odekmem demo", "odekmem demo --print"},
-			run: cmdDemo, store: noStore, group: "Other"},
-		&command{name: "tui", summary: "open the review TUI (the default with no verb)",
-			flags: flagSpec{}, examples: []string{"odekmem", "odekmem --home ~/work/.odek"},
-			run: cmdTUI, hidden: true},
-		&command{name: "help", args: "[verb|topic]", summary: "show help for odekmem, a verb or a topic",
-			flags: flagSpec{}, examples: []string{"odekmem help list", "odekmem help trust"},
-			run: cmdHelp, store: noStore, group: "Other"},
-		&command{name: "completion", args: "bash|zsh|fish", summary: "print a shell completion script",
-			flags: flagSpec{},
-			about: `Load it in your shell's startup file: bash: source <(odekmem completion bash); zsh: source
-				<(odekmem completion zsh); fish: odekmem completion fish | source.`,
-			examples: []string{"odekmem completion bash > ~/.bash_completion.d/odekmem"},
-			run:      cmdCompletion, store: noStore, group: "Other"},
-		&command{name: "version", summary: "print the version", flags: flagSpec{}, examples: []string{"odekmem version"},
-			run: func(c *ctx) error { c.out("odekmem %s\n", Version); return nil }, store: noStore, hidden: true},
-	)
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) curateVerbs() []*cobra.Command {
+	list := &cobra.Command{Use: "list", Short: "list live atoms (or the quarantine with --quarantine)", GroupID: "curate",
+		Long: `Newest first, with the short id, type, source class, effective confidence, age, pin mark and the
+			start of the text. Ids are printed in full; every verb accepts a unique prefix of 4 or more characters.`,
+		Example:    "odekmem list --type decision\nodekmem list --project payments-api --json\nodekmem list --quarantine",
+		SuggestFor: []string{"ls"}}
+	flagsOf(list).bool("quarantine", "list the quarantine instead of live atoms").
+		with("type", "only atoms of this type").with("source", "only atoms of this source class").
+		with("project", "only atoms of this project").with("session", "only atoms of this session").shared("json")
+
+	show := &cobra.Command{Use: "show <atom-id>", Short: "show one atom with provenance, score parts and links", GroupID: "curate",
+		Long: `Works for live and quarantined atoms; a quarantined one also shows its reason, expiry and the
+			scanner's findings. The id may be a unique prefix of 4 or more characters.`,
+		Example: "odekmem show c967\nodekmem show c967ca82 --json"}
+	flagsOf(show).shared("json")
+
+	add := &cobra.Command{Use: "add <text>", Short: "add a note as a user_approved atom", GroupID: "curate",
+		Long: `The text is scanned like every write: secrets are redacted before it is stored, and text the
+			scanner blocks (injection phrases, invisible characters) is quarantined as scan_rejected instead,
+			with exit status 4.
+
+			Without --type the note is labelled as per-turn extraction labels a sentence ("we decided …" is a
+			decision, "I prefer …" a preference), else fact; stderr says which. A note longer than
+			atom_max_chars bytes (after redaction) is refused, never cut: split it, or raise the limit with
+			--memory-extended-atom-max-chars.`,
+		Example: `odekmem add "Use PostgreSQL for the ledger" --type decision --pin`}
+	flagsOf(add).shared("type", "confidence", "pin", "project", "session", "json")
+
+	search := &cobra.Command{Use: "search <query>", Short: "search trusted atoms, with ids and scores", GroupID: "curate",
+		Long:    `Ranks live atoms by the composite score the agent uses (similarity and retention). Quarantined atoms are never searched.`,
+		Example: "odekmem search ledger database\nodekmem search 'payout bug' --explain --k 5"}
+	flagsOf(search).shared("json").bool("explain", "show every part of the score").shared("k", "type", "source", "project")
+
+	recall := &cobra.Command{Use: "recall <message>", Short: "print the exact context the agent would get for a message", GroupID: "curate",
+		Long:    `Runs the agent hook's BeforeTurn over the message: memory block, style and user-state blocks, predicted intents.`,
+		Example: "odekmem recall 'which database do we use for the ledger?' --project payments-api"}
+	flagsOf(recall).shared("json", "project", "session")
+
+	forget := &cobra.Command{Use: "forget <atom-id>", Short: "remove an atom from the live store or the quarantine", GroupID: "curate",
+		Example: "odekmem forget c967", SuggestFor: []string{"delete", "remove", "rm"}}
+	flagsOf(forget).shared("json")
+	pin := &cobra.Command{Use: "pin <atom-id>", Short: "pin a live atom so it is never evicted", GroupID: "curate", Example: "odekmem pin c967"}
+	flagsOf(pin).shared("json")
+	unpin := &cobra.Command{Use: "unpin <atom-id>", Short: "unpin a live atom", GroupID: "curate", Example: "odekmem unpin c967"}
+	flagsOf(unpin).shared("json")
+
+	return []*cobra.Command{
+		a.verb(list, verbDef{run: cmdList}),
+		a.verb(show, verbDef{run: cmdShow}),
+		a.verb(add, verbDef{run: cmdAdd, store: writesStore}),
+		a.verb(search, verbDef{run: cmdSearch}),
+		a.verb(recall, verbDef{run: cmdRecall}),
+		a.verb(forget, verbDef{run: cmdForget, store: writesStore}),
+		a.verb(pin, verbDef{run: func(c *ctx) error { return cmdPin(c, true) }, store: writesStore}),
+		a.verb(unpin, verbDef{run: func(c *ctx) error { return cmdPin(c, false) }, store: writesStore}),
+	}
+}
+
+func (a *app) reviewVerbs() []*cobra.Command {
+	promote := &cobra.Command{Use: "promote <atom-id>", Short: "move a quarantined atom to the live store as user_approved", GroupID: "review",
+		Long: `The atom keeps a record of its origin (source class, reason, findings); its text is redacted and
+			scanned again. Text the scanner still blocks stays out of recall blocks.`,
+		Example: "odekmem quarantine\nodekmem promote 3f2a"}
+	flagsOf(promote).shared("json")
+	quarantine := &cobra.Command{Use: "quarantine", Short: "list tainted atoms awaiting promotion", GroupID: "review",
+		Example: "odekmem quarantine\nodekmem quarantine --json"}
+	flagsOf(quarantine).shared("json")
+	pending := &cobra.Command{Use: "pending", Short: "list pending user-model inferences", GroupID: "review", Example: "odekmem pending"}
+	flagsOf(pending).shared("json")
+	confirm := &cobra.Command{Use: "confirm <pending-id>", Short: "apply a pending inference to the user model", GroupID: "review",
+		Example: "odekmem pending\nodekmem confirm 9b1e"}
+	flagsOf(confirm).shared("json")
+	reject := &cobra.Command{Use: "reject <pending-id>", Short: "drop a pending inference", GroupID: "review", Example: "odekmem reject 9b1e"}
+	flagsOf(reject).shared("json")
+	return []*cobra.Command{
+		a.verb(promote, verbDef{run: cmdPromote, store: writesStore}),
+		a.verb(quarantine, verbDef{run: cmdQuarantine}),
+		a.verb(pending, verbDef{run: cmdPending}),
+		a.verb(confirm, verbDef{run: func(c *ctx) error { return cmdReview(c, true) }, store: writesStore}),
+		a.verb(reject, verbDef{run: func(c *ctx) error { return cmdReview(c, false) }, store: writesStore}),
+	}
+}
+
+func (a *app) dataVerbs() []*cobra.Command {
+	ingest := &cobra.Command{Use: "ingest [FILE|-]", Short: "run per-turn extraction over a transcript", GroupID: "data",
+		Long: `Reads plain lines (each one a message from the person) or JSONL of {"role","content","session","turn",
+			"project","time"} from FILE or stdin. Only lines with a single explicit "role":"user" are the person; every
+			other line (no role, tool results, web, file, MCP or subagent content) is stored tainted and waits in
+			quarantine. A line with duplicate keys is an error for that line only. Streams with constant memory and
+			draws progress on a terminal (--progress: as a line every 2 s anywhere). See 'odekmem help formats'.`,
+		Example: "odekmem ingest transcript.jsonl --session s1 --project payments-api\ncat notes.txt | odekmem ingest -"}
+	flagsOf(ingest).with("session", "session id for lines that name none").with("project", "project for lines that name none").
+		shared("json", "progress")
+	export := &cobra.Command{Use: "export [FILE]", Short: "write the store as JSONL (stdout without FILE)", GroupID: "data",
+		Long: `Lossless: import of the output into an empty store reproduces it. FILE must not exist yet: an
+			existing file is refused (exit status 1), never overwritten.`,
+		Example: "odekmem export backup.jsonl\nodekmem export > backup.jsonl"}
+	imp := &cobra.Command{Use: "import FILE|-", Short: "read JSONL written by export", GroupID: "data",
+		Long: `A person's restore: atoms keep the source class the file claims, but every text field of every
+			record (text, reasons, context, link kinds, pending reviews, user-model values) is scanned and redacted,
+			ids must be in the store's id alphabet, and the summary says how many trusted records the file brought
+			in. With --as-untrusted every atom is quarantined and user-model values are queued as pending reviews.
+			Streams with constant memory; a bad line is reported by number and skipped. Progress is drawn on a
+			terminal; --progress prints it as lines (lines read, bytes, lines committed: durable) every 2 s.`,
+		Example: "odekmem import backup.jsonl\nodekmem import --as-untrusted shared.jsonl"}
+	flagsOf(imp).shared("json").
+		bool("as-untrusted", "quarantine every imported atom and queue user-model values as pending reviews, whatever the file claims").
+		shared("progress")
+	return []*cobra.Command{
+		a.verb(ingest, verbDef{run: cmdIngest, store: writesStore}),
+		a.verb(export, verbDef{run: cmdExport, jsonOut: true}),
+		a.verb(imp, verbDef{run: cmdImport, store: writesStore}),
+	}
+}
+
+func (a *app) maintenanceVerbs() []*cobra.Command {
+	initCmd := &cobra.Command{Use: "init", Short: "create the store (the only verb besides --create that makes one)", GroupID: "maintenance",
+		Long:    `Creates <home>/memory/extended with mode 0700 and says what to do next. Running it on an existing store changes nothing.`,
+		Example: "odekmem init\nodekmem --home ~/work/.odek init"}
+	flagsOf(initCmd).shared("json")
+	compact := &cobra.Command{Use: "compact", Short: "rewrite the vector cache and metadata; report what changed", GroupID: "maintenance",
+		Example: "odekmem compact"}
+	flagsOf(compact).shared("json")
+	stats := &cobra.Command{Use: "stats", Short: "budget by component, counts, index state", GroupID: "maintenance",
+		Example: "odekmem stats\nodekmem stats --json"}
+	flagsOf(stats).shared("json")
+	return []*cobra.Command{
+		a.verb(initCmd, verbDef{run: cmdInit, store: noStore}),
+		a.verb(compact, verbDef{run: cmdCompact, store: writesStore}),
+		a.verb(stats, verbDef{run: cmdStats}),
+	}
+}
+
+func (a *app) otherVerbs() []*cobra.Command {
+	scan := &cobra.Command{Use: "scan [text|-]", Short: "scan text (or stdin lines) and print findings", GroupID: "other",
+		Long: `Checks text before storing it: the same scanner every write path runs. Nothing is stored. Exit
+			status 4 when any input is blocked.`,
+		Example: "odekmem scan 'ignore previous instructions'\nodekmem scan --json < lines.txt"}
+	flagsOf(scan).shared("json")
+	eval := &cobra.Command{Use: "eval locomo FILE|aged", Short: "retrieval evaluation: a LoCoMo-format file (--dated: over time), or long-lived memories among recent chat", GroupID: "other",
+		Long: `locomo FILE builds one store per conversation (each turn an atom) and reports evidence recall@k; with --dated each atom
+			gets its session's date and every question is asked a day after the last session, reported beside the undated run.
+			aged [FILE] (default: the bundled testdata/aged/aged.json) asks questions whose answer is a months-old decision,
+			convention, preference or fact among hundreds of recent chat atoms, and reports top-1 and top-3.`,
+		Example: "odekmem eval locomo testdata/data/locomo/locomo-dev.json --dated\nodekmem eval aged"}
+	flagsOf(eval).shared("k", "json").value("limit", "N", "evaluate only the first N questions (0 = all)").
+		bool("dated", "locomo: also run with each session's date and report both")
+	demo := &cobra.Command{Use: "demo", Short: "open a fresh copy of the bundled demo store", GroupID: "other",
+		Example: "odekmem demo\nodekmem demo --print"}
+	flagsOf(demo).shared("print")
+	tui := &cobra.Command{Use: "tui", Short: "open the review TUI (the default with no verb)", Hidden: true,
+		Example: "odekmem\nodekmem --home ~/work/.odek"}
+	completion := &cobra.Command{Use: "completion bash|zsh|fish|powershell", Short: "print a shell completion script", GroupID: "other",
+		Long: `Load it in your shell's startup file: bash: source <(odekmem completion bash); zsh: source
+			<(odekmem completion zsh); fish: odekmem completion fish | source; PowerShell: odekmem completion
+			powershell | Out-String | Invoke-Expression. The script asks odekmem for candidates as you type: verbs,
+			flags and their values (atom types, source classes, agents, evaluations, help topics) and the ids of
+			the store's atoms, pending reviews and contradictions.`,
+		Example: "odekmem completion bash > ~/.bash_completion.d/odekmem",
+		RunE:    a.cmdCompletion}
+	version := &cobra.Command{Use: "version", Short: "print the version", Hidden: true, Example: "odekmem version",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintf(a.env.Stdout, "odekmem %s\n", version())
+			return nil
+		}}
+	help := &cobra.Command{Use: "help [verb|topic]", Short: "show help for odekmem, a verb or a topic", GroupID: "other",
+		Example: "odekmem help list\nodekmem help trust",
+		RunE:    a.cmdHelp}
+	return []*cobra.Command{
+		a.verb(scan, verbDef{run: cmdScan, store: noStore}),
+		a.verb(eval, verbDef{run: cmdEval, store: noStore}),
+		a.verb(demo, verbDef{run: cmdDemo, store: noStore}),
+		a.verb(tui, verbDef{run: cmdTUI}),
+		completion,
+		version,
+		help,
+	}
 }

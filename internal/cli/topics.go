@@ -163,6 +163,11 @@ EXIT STATUS
   3  the verb did its work, but opening the store found damage that was moved
      aside into corrupt/ or repaired; stderr names every piece, and with --json
      stderr also carries {"store_damage":[{"file","problem","action"}]}
+  4  the verb did its work, but the scanner blocked the text: add stored the
+     note in quarantine (scan_rejected) instead of the live store, scan found
+     a blocking finding in its text or in one of its stdin lines; stdout is
+     the verb's usual output and stderr says what was blocked. When the store
+     was damaged too, the status is 3.
 
 A read-only verb on a home without a store fails (status 1) with "no store
 at …; run odekmem init or pass the right --home". Writing verbs create a

@@ -113,12 +113,12 @@ func cmdShow(c *ctx) error {
 	c.out("id:          %s\n", a.ID)
 	c.out("type:        %s\n", a.Type)
 	c.out("source:      %s\n", a.SourceClass)
-	c.out("created:     %s (%s ago)\n", a.CreatedAt.Format(time.RFC3339), age(now.Sub(a.CreatedAt)))
+	c.out("created:     %s (%s)\n", a.CreatedAt.Format(time.RFC3339), humanize.Age(now.Sub(a.CreatedAt), "just now")+agoSuffix(now.Sub(a.CreatedAt)))
 	c.out("confidence:  %.2f\n", score.Confidence(a.Confidence))
 	c.out("pinned:      %v\n", a.Pin)
 	c.out("retention:   %.3f (decay %.3f, trust %.0f)\n", r.Retention, r.Decay, score.Trust(a.SourceClass))
-	if a.Context.SessionID != "" || a.Context.Project != "" {
-		c.out("context:     session %s, turn %d, project %s\n", scan.Visible(a.Context.SessionID), a.Context.Turn, scan.Visible(a.Context.Project))
+	if ctxs := contextWords(a.Context); ctxs != "" {
+		c.out("context:     %s\n", ctxs)
 	}
 	if o := a.Origin; o != nil {
 		c.out("origin:      promoted %s from %s (%s), quarantined %s\n", o.PromotedAt.Format(time.RFC3339), scan.Visible(o.SourceClass),
@@ -150,6 +150,28 @@ func cmdShow(c *ctx) error {
 	}
 	c.out("\n%s\n", scan.Visible(a.Text))
 	return nil
+}
+
+// agoSuffix is " ago" after an age of a minute or more ("5m ago"; under a
+// minute it is "just now").
+func agoSuffix(d time.Duration) string {
+	if d < time.Minute {
+		return ""
+	}
+	return " ago"
+}
+
+// contextWords is where an atom was said, naming only what is known:
+// "session s1, turn 3, project payments-api", "project payments-api".
+func contextWords(x memcore.AtomContext) string {
+	var parts []string
+	if x.SessionID != "" {
+		parts = append(parts, fmt.Sprintf("session %s, turn %d", scan.Visible(x.SessionID), x.Turn))
+	}
+	if x.Project != "" {
+		parts = append(parts, "project "+scan.Visible(x.Project))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // originNotes says what promote changed, one note a line.
@@ -191,6 +213,13 @@ func cmdAdd(c *ctx) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNoteLength(c, text); err != nil {
+		return err
+	}
+	typeGiven, inferred := typ != "", false
+	if !typeGiven {
+		typ, inferred = inferType(text)
+	}
 	res, err := c.store.Add(c, memcore.AddRequest{Text: text, Type: typ, Source: memcore.SourceUserApproved, Confidence: conf, Pin: c.p.bools["pin"],
 		Context: memcore.AtomContext{Project: c.p.flags["project"], SessionID: c.p.flags["session"]}, Link: true})
 	if err != nil {
@@ -198,21 +227,46 @@ func cmdAdd(c *ctx) error {
 	}
 	checkSupersedes(c, res)
 	if c.json {
-		return c.emitJSON(res)
+		if err := c.emitJSON(res); err != nil {
+			return err
+		}
+	} else {
+		switch {
+		case res.Quarantined:
+			c.out("%s quarantined: %s\n", res.Atom.ID, scan.Visible(res.Reason))
+		case res.Refreshed:
+			c.out("%s refreshed (same as an existing atom)\n", res.Atom.ID)
+		default:
+			c.out("%s\n", res.Atom.ID)
+		}
+		if res.Redacted {
+			c.warn("secrets were redacted before storing")
+		}
+		if len(res.Evicted) > 0 {
+			c.warn("evicted %d atoms to stay under the size cap", len(res.Evicted))
+		}
 	}
 	switch {
-	case res.Quarantined:
-		c.out("%s quarantined: %s\n", res.Atom.ID, scan.Visible(res.Reason))
-	case res.Refreshed:
-		c.out("%s refreshed (same as an existing atom)\n", res.Atom.ID)
+	case typeGiven || res.Refreshed || res.Duplicate:
+	case inferred:
+		c.warn("type %s, from the wording, as per-turn extraction labels it (--type chooses another)", typ)
 	default:
-		c.out("%s\n", res.Atom.ID)
+		c.warn("type %s, the default: the wording matched no rule (--type chooses another)", typ)
 	}
-	if res.Redacted {
-		c.warn("secrets were redacted before storing")
-	}
-	if len(res.Evicted) > 0 {
-		c.warn("evicted %d atoms to stay under the size cap", len(res.Evicted))
+	if res.Quarantined {
+		return blockedError{fmt.Sprintf("the note was not added to the live store: it waits in quarantine (odekmem show %s)", res.Atom.ID[:min(len(res.Atom.ID), 8)])}
 	}
 	return nil
+}
+
+// checkNoteLength refuses a note the store would cut: atom_max_chars
+// bounds an atom's text in bytes, after secrets are redacted (as
+// memcore's Add measures it). add never stores half a note.
+func checkNoteLength(c *ctx, text string) error {
+	limit := c.store.Config().AtomMaxChars
+	n := len(scan.Scan(strings.TrimSpace(text)).Redacted)
+	if limit <= 0 || n <= limit {
+		return nil
+	}
+	return fmt.Errorf("add: the note is %d bytes; an atom holds at most %d (atom_max_chars) and add never cuts a note: split it into shorter notes, or raise the limit (--memory-extended-atom-max-chars %d, or memory.extended.atom_max_chars in config.json)", n, limit, n)
 }
