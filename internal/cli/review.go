@@ -5,6 +5,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/humanize"
@@ -203,4 +204,61 @@ func cmdReview(c *ctx, confirm bool) error {
 		c.out("rejected %s\n", p.ID)
 	}
 	return nil
+}
+
+// cmdModel lists the confirmed user model, or sets or removes one field
+// as the person's edit (issue 26: a confirmed value could not be changed).
+func cmdModel(c *ctx) error {
+	pos := c.p.pos
+	switch {
+	case len(pos) == 0:
+		m, err := c.store.UserModel()
+		if err != nil {
+			return err
+		}
+		if c.json {
+			out := map[string]string{}
+			for _, kv := range m.Values() {
+				out[kv[0]] = kv[1]
+			}
+			return c.emitJSON(out)
+		}
+		for _, kv := range m.Values() {
+			c.out("%-30s %s\n", kv[0], scan.Visible(kv[1]))
+		}
+		if len(m.Values()) == 0 {
+			fmt.Fprintln(c.env.Stderr, "(no confirmed values; inferences wait in odekmem pending)")
+		}
+		return nil
+	case pos[0] == "set" && len(pos) == 3, pos[0] == "unset" && len(pos) == 2:
+		value := ""
+		if pos[0] == "set" {
+			value = pos[2]
+			if strings.TrimSpace(value) == "" {
+				return usagef("model set needs a value; use 'odekmem model unset %s' to remove it", pos[1])
+			}
+		}
+		field := umfield.Canonical(pos[1])
+		if field == "" {
+			return usagef("unknown user-model field %q: one of %s", pos[1], strings.Join(umfield.Fields, ", "))
+		}
+		if err := review.New(c.store).EditUserModel(c, field, value); err != nil {
+			return err
+		}
+		m, err := c.store.UserModel()
+		if err != nil {
+			return err
+		}
+		now, _ := m.Get(field)
+		if c.json {
+			return c.emitJSON(map[string]string{"field": field, "value": now})
+		}
+		if now == "" {
+			c.out("removed %s\n", field)
+		} else {
+			c.out("%s = %s\n", field, scan.Visible(now))
+		}
+		return nil
+	}
+	return usagef("expected nothing, 'set <field> <value>' or 'unset <field>'")
 }

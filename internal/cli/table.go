@@ -86,12 +86,20 @@ func (a *app) reviewVerbs() []*cobra.Command {
 	flagsOf(confirm).shared("json")
 	reject := &cobra.Command{Use: "reject <pending-id>", Short: "drop a pending inference", GroupID: "review", Example: "odekmem reject 9b1e"}
 	flagsOf(reject).shared("json")
+	model := &cobra.Command{Use: "model [set|unset F [V]]", Short: "show, edit or remove confirmed user-model values", GroupID: "review",
+		Long: `Without arguments, lists the confirmed user model (style, focus, interaction, technical): what the
+			agent is told about how you like to work. "set" replaces a value (a list field such as technical.tools
+			takes comma-separated items, exactly the ones given); "unset" removes it. Values are checked and scanned
+			as a confirmed inference is. The TUI's pane 4 does the same with e and d.`,
+		Example: "odekmem model\nodekmem model set style.tone direct\nodekmem model set technical.tools 'go test, pnpm'\nodekmem model unset focus.project"}
+	flagsOf(model).shared("json")
 	return []*cobra.Command{
 		a.verb(promote, verbDef{run: cmdPromote, store: writesStore}),
 		a.verb(quarantine, verbDef{run: cmdQuarantine}),
 		a.verb(pending, verbDef{run: cmdPending}),
 		a.verb(confirm, verbDef{run: func(c *ctx) error { return cmdReview(c, true) }, store: writesStore}),
 		a.verb(reject, verbDef{run: func(c *ctx) error { return cmdReview(c, false) }, store: writesStore}),
+		a.verb(model, verbDef{run: cmdModel, store: writesStore}),
 	}
 }
 
