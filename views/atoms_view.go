@@ -67,7 +67,22 @@ const (
 	colConf = 4
 	colAge  = 5
 	colRet  = 4
+	// colProject is the PROJECT column of wide terminals.
+	colProject = 18
 )
+
+// projectName is the last element of a project path ("~/src/payments-api"
+// → "payments-api"; odek on Windows stores C:\src\app), or "–".
+func projectName(p string) string {
+	p = strings.TrimRight(strings.ReplaceAll(p, "\\", "/"), "/")
+	if p == "" {
+		return "–"
+	}
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
 
 func (a *Atoms) listView() string {
 	s := a.d.Styles
@@ -87,11 +102,22 @@ func (a *Atoms) listView() string {
 		return s.Muted.Render("No atoms match the filter. Press esc to clear it.")
 	}
 	textW := a.width - (2 + colType + 1 + colSrc + 1 + colConf + 1 + colAge + 1 + colRet + 1)
+	// From 130 columns a PROJECT column (the project's base name) fits
+	// beside a text column of 80 or more.
+	projW := 0
+	if a.width >= 130 {
+		projW = colProject
+		textW -= projW + 1
+	}
 	if textW < 10 {
 		textW = 10
 	}
 	var b strings.Builder
-	hdr := fmt.Sprintf("  %-*s %-*s %*s %*s %*s %s", colType, "TYPE", colSrc, "SOURCE", colConf, "CONF", colAge, "AGE", colRet, "RET", "TEXT")
+	hdr := fmt.Sprintf("  %-*s %-*s %*s %*s %*s ", colType, "TYPE", colSrc, "SOURCE", colConf, "CONF", colAge, "AGE", colRet, "RET")
+	if projW > 0 {
+		hdr += fmt.Sprintf("%-*s ", projW, "PROJECT")
+	}
+	hdr += "TEXT"
 	b.WriteString(s.Label.Render(Cut(hdr, a.width)))
 	b.WriteString("\n")
 	start, end := a.cur.Range()
@@ -106,10 +132,13 @@ func (a *Atoms) listView() string {
 		if vi == a.cur.Pos {
 			sel = ">"
 		}
-		line := fmt.Sprintf("%s%s%-*s %-*s %*.2f %*s %*.2f %s", sel, pin,
+		line := fmt.Sprintf("%s%s%-*s %-*s %*.2f %*s %*.2f ", sel, pin,
 			colType, Cut(Line(at.Type), colType), colSrc, Cut(Line(at.SourceClass), colSrc),
-			colConf, score.Confidence(at.Confidence), colAge, Age(r.Age), colRet, r.Retention,
-			Cut(Line(at.Text), textW))
+			colConf, score.Confidence(at.Confidence), colAge, Age(r.Age), colRet, r.Retention)
+		if projW > 0 {
+			line += Fit(Cut(Line(projectName(at.Context.Project)), projW), projW) + " "
+		}
+		line += Cut(Line(at.Text), textW)
 		if vi == a.cur.Pos {
 			line = s.Selected.Render(Fit(line, a.width))
 		} else if at.Pin {

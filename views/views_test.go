@@ -452,3 +452,20 @@ func TestBudgetBarsTellSmallSharesApart(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectColumnOnWideTerminals (issue 26 polish): from 130 columns
+// the atoms list has a PROJECT column with the project's name.
+func TestProjectColumnOnWideTerminals(t *testing.T) {
+	a := newAtomsPane(t, sampleAtoms())
+	if v := a.View(); strings.Contains(v, "PROJECT") {
+		t.Fatalf("PROJECT at 100 columns:\n%s", v)
+	}
+	a.SetSize(160, 20)
+	v := a.View()
+	if !strings.Contains(v, "PROJECT") || !strings.Contains(v, "payments-api") || !strings.Contains(v, "webshop") || strings.Contains(v, "~/src/") {
+		t.Fatalf("no PROJECT column at 160 columns:\n%s", v)
+	}
+	if projectName(`C:\src\app`) != "app" || projectName("") != "–" {
+		t.Fatal("projectName")
+	}
+}
