@@ -302,10 +302,37 @@ type syncAssocMsg struct{}
 // SyncRequested reports whether msg asks to follow the Atoms selection.
 func SyncRequested(msg tea.Msg) bool { _, ok := msg.(syncAssocMsg); return ok }
 
+// countWords counts what the tree draws: the direct neighbours shown (of
+// how many, under a filter) and the atoms drawn at depth 2.
+func (a *Assoc) countWords() string {
+	direct, second, hidden := 0, 0, 0
+	for _, r := range a.rows {
+		switch {
+		case r.more > 0:
+			hidden += r.more
+		case r.level == 1:
+			direct++
+		default:
+			second++
+		}
+	}
+	out := Count(direct, "neighbour", "neighbours")
+	if direct != len(a.graph.Edges) {
+		out = fmt.Sprintf("%d of %s", direct, Count(len(a.graph.Edges), "neighbour", "neighbours"))
+	}
+	if a.depth > 1 {
+		out += fmt.Sprintf(", %d at depth 2", second)
+		if hidden > 0 {
+			out += fmt.Sprintf(" (+%d not drawn)", hidden)
+		}
+	}
+	return out
+}
+
 // View draws the centre box and the tree of neighbours.
 func (a *Assoc) View() string {
 	s := a.d.Styles
-	head := s.Title.Render("Associations") + s.Muted.Render(fmt.Sprintf(" · depth %d · %s", a.depth, Count(len(a.graph.Edges), "neighbour", "neighbours")))
+	head := s.Title.Render("Associations") + s.Muted.Render(fmt.Sprintf(" · depth %d · %s", a.depth, a.countWords()))
 	if l := a.filter.Label(); l != "" {
 		head += " " + s.Accent.Render(l)
 	}

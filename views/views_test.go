@@ -469,3 +469,25 @@ func TestProjectColumnOnWideTerminals(t *testing.T) {
 		t.Fatal("projectName")
 	}
 }
+
+// TestAssocHeaderCountsWhatIsDrawn (issue 26 polish): the header counts
+// the neighbours drawn — of how many under a filter — and the atoms at
+// depth 2.
+func TestAssocHeaderCountsWhatIsDrawn(t *testing.T) {
+	atoms := sampleAtoms()
+	g := NewAssoc(testDeps())
+	g.SetSize(100, 30)
+	g.Follow(atoms[0].ID)
+	g.depth = 2
+	g.Update(AssocLoadedMsg{ID: atoms[0].ID, Depth: 2, Graph: Graph{Centre: atoms[0], Edges: []GEdge{
+		{Kind: "temporal", Atom: atoms[1], Children: []GEdge{{Kind: "task", Atom: atoms[5]}, {Kind: "task", Atom: atoms[9]}}, More: 3},
+		{Kind: "semantic", Atom: atoms[2]}}}})
+	if v := g.View(); !strings.Contains(v, "depth 2 · 2 neighbours, 2 at depth 2 (+3 not drawn)") {
+		t.Fatalf("header:\n%s", v)
+	}
+	g.filter.Set("kind:semantic")
+	g.flatten(true)
+	if v := g.View(); !strings.Contains(v, "1 of 2 neighbours, 0 at depth 2") {
+		t.Fatalf("filtered header:\n%s", v)
+	}
+}
