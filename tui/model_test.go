@@ -264,3 +264,28 @@ func TestForgetPinnedSaysSo(t *testing.T) {
 	}
 	t.Fatal("no pinned atom in the demo")
 }
+
+// TestBatchPromoteShowsEveryFinding (issue 26 polish): the y/N question
+// of a batch promote wraps over a few lines at 80 columns, so the
+// scanner's findings are read whole before the person says yes.
+func TestBatchPromoteShowsEveryFinding(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 80, 24)
+	press(m, runes("2"), runes("A"), runes("p"))
+	if m.mode != modePrompt {
+		t.Fatal("no question")
+	}
+	q := m.prompt.Question
+	_, findings, ok := strings.Cut(q, "The scanner found: ")
+	if !ok {
+		t.Fatalf("question %q names no findings", q)
+	}
+	v := m.View()
+	flat := strings.Join(strings.Fields(v), " ")
+	if !strings.Contains(flat, strings.Join(strings.Fields(findings), " ")) || !strings.Contains(v, "[y/N]") {
+		t.Fatalf("the findings %q are not all on screen:\n%s", findings, v)
+	}
+	if n := strings.Count(v, "\n") + 1; n != 24 {
+		t.Fatalf("screen has %d lines, want 24", n)
+	}
+}

@@ -29,7 +29,7 @@ func (m *Model) View() string {
 		b.WriteString(banner)
 		b.WriteString("\n")
 	}
-	w, h := bodySize(m.width, m.height, m.extraHelp()+m.bannerRows())
+	w, h := bodySize(m.width, m.height, m.extraHelp()+m.bannerRows()+m.promptRows()-1)
 	b.WriteString(views.FitLines(m.panes[m.focus].View(), w, h))
 	b.WriteString("\n")
 	b.WriteString(m.statusLine())
@@ -211,12 +211,44 @@ func (m *Model) banner() string {
 	return strings.Join(lines, "\n")
 }
 
+// maxPromptRows bounds how many lines a y/N question takes.
+const maxPromptRows = 6
+
+// promptLines is the y/N question wrapped to the width, " [y/N]" on its
+// last line.
+func (m *Model) promptLines() []string {
+	q := views.Line(m.prompt.Question) + " [y/N]"
+	lines := strings.Split(views.Wrap(q, max(m.width, 10)), "\n")
+	if len(lines) > maxPromptRows {
+		lines = lines[:maxPromptRows]
+		lines[maxPromptRows-1] = views.Cut(strings.TrimSuffix(lines[maxPromptRows-1], " [y/N]")+" and more", m.width-len(" [y/N]")) + " [y/N]"
+	}
+	if last := lines[len(lines)-1]; !strings.HasSuffix(last, "[y/N]") {
+		lines[len(lines)-1] = views.Cut(last, m.width-len(" [y/N]")) + " [y/N]"
+	}
+	return lines
+}
+
+// promptRows is how many lines the status line takes (1 without a
+// question).
+func (m *Model) promptRows() int {
+	if m.mode != modePrompt {
+		return 1
+	}
+	return len(m.promptLines())
+}
+
 func (m *Model) statusLine() string {
 	s := m.opts.Styles
 	if m.mode == modePrompt {
-		// The question is cut, never "[y/N]": the person must see that
-		// anything but y is No.
-		return s.Prompt.Render(views.Cut(views.Line(m.prompt.Question), m.width-len(" [y/N]")) + " [y/N]")
+		// A long question (a batch promote and its findings) wraps over
+		// up to maxPromptRows lines; it is cut after that, never "[y/N]":
+		// the person must see that anything but y is No.
+		lines := m.promptLines()
+		for i := range lines {
+			lines[i] = s.Prompt.Render(lines[i])
+		}
+		return strings.Join(lines, "\n")
 	}
 	var line string
 	if m.busy > 0 {
