@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -129,7 +130,10 @@ func Main(args []string, env Env) int {
 	if len(args) > 0 && args[0] == "hook" && !wantsHelp(args[1:]) {
 		return hookMain(args[1:], env) // a hook never fails the turn: always 0
 	}
-	base, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	// ctrl-c, a kill and a closed terminal (SIGHUP) all end the run the
+	// same way: the TUI restores the terminal, writes finish or roll back,
+	// the store closes.
+	base, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer cancel()
 	err := execute(base, args, env)
 	if err == nil {
