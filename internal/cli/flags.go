@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -285,6 +286,12 @@ func textArg(c *ctx, verb, usage string) (string, error) {
 		return "", usagef("expected %s", usage)
 	}
 	text := strings.Join(c.p.pos, " ")
+	if !utf8.ValidString(text) {
+		// Said, not done silently: the bytes that are not UTF-8 (a
+		// Latin-1 file, a cut multibyte character) become U+FFFD.
+		text = strings.ToValidUTF8(text, "\uFFFD")
+		c.warn("%s: the text has bytes that are not UTF-8; each run of them is kept as \uFFFD (�)", verb)
+	}
 	return text, boundText(verb, text)
 }
 

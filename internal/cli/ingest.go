@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
 	"github.com/odekmem/odekmem/internal/jsonl"
@@ -154,8 +155,11 @@ type IngestSummary struct {
 	Evicted     int `json:"evicted"`
 	// Tainted counts content that was not the person's and was stored as
 	// a quarantine candidate with its source class.
-	Tainted    int      `json:"tainted"`
-	Inferences int64    `json:"inferences"`
+	Tainted    int   `json:"tainted"`
+	Inferences int64 `json:"inferences"`
+	// NotUTF8 counts lines holding bytes that are not UTF-8: each run of
+	// them was kept as U+FFFD.
+	NotUTF8    int      `json:"not_utf8,omitempty"`
 	Warnings   []string `json:"warnings,omitempty"`
 	Errors     []string `json:"errors,omitempty"`
 	ErrorCount int      `json:"error_count,omitempty"`
@@ -353,6 +357,12 @@ func cmdIngest(c *ctx) error {
 		if len(b) == 0 {
 			continue
 		}
+		if !utf8.Valid(b) {
+			// Said, not done silently: each run of bytes that are not
+			// UTF-8 becomes U+FFFD (JSON decoding does the same).
+			in.sum.NotUTF8++
+			b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+		}
 		if mode == 0 {
 			mode = 1
 			if b[0] == '{' {
@@ -395,6 +405,9 @@ func cmdIngest(c *ctx) error {
 			sum.Messages, sum.Added, sum.Refreshed, sum.Quarantined, sum.Promoted, sum.Links, sum.Inferences)
 		if sum.Tainted > 0 {
 			c.out("%d pieces of content that were not the person's (tool results, assistant turns, web, files) wait in quarantine\n", sum.Tainted)
+		}
+		if sum.NotUTF8 > 0 {
+			c.warn("lines with bytes that are not UTF-8: %d; each run of such bytes was kept as \uFFFD (�)", sum.NotUTF8)
 		}
 	}
 	if sum.Evicted > 0 {

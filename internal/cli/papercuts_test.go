@@ -340,3 +340,26 @@ func TestModelVerbEditsTheUserModel(t *testing.T) {
 		t.Fatalf("an injection became a user-model value: %+v", r)
 	}
 }
+
+// TestNonUTF8IsSaid (issue 26 polish): bytes that are not UTF-8 in a note
+// are kept as U+FFFD, and stderr says so.
+func TestNonUTF8IsSaid(t *testing.T) {
+	home := newHome(t)
+	r := run(t, home, "", "add", "caf\xe9 opens at 8 on weekdays")
+	if r.code != 0 || !strings.Contains(r.stderr, "not UTF-8") {
+		t.Fatalf("add: %+v", r)
+	}
+	if l := run(t, home, "", "list"); !strings.Contains(l.stdout, "caf\uFFFD opens") {
+		t.Fatalf("list: %q", l.stdout)
+	}
+}
+
+// TestIngestNonUTF8IsSaid: ingest counts lines with bytes that are not
+// UTF-8 and says so.
+func TestIngestNonUTF8IsSaid(t *testing.T) {
+	home := newHome(t)
+	r := run(t, home, "I prefer caf\xe9 breaks at ten in the morning.\n", "ingest", "-")
+	if r.code != 0 || !strings.Contains(r.stderr, "lines with bytes that are not UTF-8: 1") {
+		t.Fatalf("ingest: %+v", r)
+	}
+}
