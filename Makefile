@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test need-cc cross bench demo lint fuzz eval
+.PHONY: all build test need-cc cross soak ci bench demo lint fuzz eval
 
 all: build
 
@@ -13,10 +13,26 @@ build:
 	$(GO) build -o bin/odekmem-hook ./cmd/odekmem-hook
 
 # The test command of README.md and CI: vet, then every test under the race
-# detector (fuzz targets run their seed corpora).
-test: need-cc cross
+# detector (fuzz targets run their seed corpora). The binaries the tests
+# run as subprocesses are built once for all packages. Crash, concurrency
+# and scale tests run a few rounds here and all of them in make soak.
+test: need-cc
 	$(GO) vet $(PKGS)
-	$(GO) test -race -count=1 -timeout 25m $(PKGS)
+	@tb=$$(mktemp -d "$${TMPDIR:-/tmp}/odekmem-test-bin.XXXXXX"); trap 'rm -rf "$$tb"' EXIT; \
+	$(GO) build -o "$$tb/odekmem" . && $(GO) build -o "$$tb/odekmem-hook" ./cmd/odekmem-hook && \
+	ODEKMEM_TEST_BIN_DIR="$$tb" $(GO) test -race -count=1 -timeout 25m $(PKGS)
+
+# The long tier (.ci/run runs it after make test): the crash test's 200
+# SIGKILLs, two writer processes with 500 atoms each, odek's unlocked
+# writer racing odekmem, a 5,000-line import. Each logs its random seed;
+# ODEKMEM_SEED=<seed> replays a run.
+SOAK := TestCrashKill9|TestTwoWriterProcesses|TestConcurrentOdekWriterLosesNothing|TestImportStreamsInBatchesWithProgress
+soak: need-cc
+	ODEKMEM_SOAK=1 $(GO) test -race -count=1 -timeout 60m -run '^($(SOAK))$$' -v ./memcore/
+
+# Everything CI runs: the README's test command, the other platforms and
+# the long tier.
+ci: test cross soak
 
 # The race detector needs cgo, and cgo a C compiler: say so before the
 # minutes of cross builds, not after.

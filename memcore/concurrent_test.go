@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -21,6 +22,7 @@ const (
 	stWriterEnv   = "ODEKMEM_ST_WRITER_DIR"
 	stWriterCount = "ODEKMEM_ST_WRITER_N"
 	stWriterName  = "ODEKMEM_ST_WRITER_NAME"
+	stWriterSeed  = "ODEKMEM_ST_WRITER_SEED"
 )
 
 // TestWriterChild is a child of TestTwoWriterProcesses.
@@ -36,7 +38,8 @@ func TestWriterChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	r := rand.New(rand.NewSource(time.Now().UnixNano()))
+	seed, _ := strconv.ParseInt(os.Getenv(stWriterSeed), 10, 64)
+	r := rand.New(rand.NewSource(seed))
 	for i := 0; i < n; i++ {
 		text := fmt.Sprintf("writer %s atom %d %s", name, i, stText(r, 100))
 		res, err := s.Add(context.Background(), memcore.AddRequest{Source: memcore.SourceUserApproved, Text: text})
@@ -48,10 +51,8 @@ func TestWriterChild(t *testing.T) {
 }
 
 func TestTwoWriterProcesses(t *testing.T) {
-	n := 500
-	if testing.Short() {
-		n = 100
-	}
+	n := testkit.Rounds(100, 500)
+	seed := testkit.Seed(t)
 	dir := stDir(t)
 	// Create the store first so both children find it.
 	s0 := stOpen(t, dir, memcore.Options{})
@@ -62,9 +63,9 @@ func TestTwoWriterProcesses(t *testing.T) {
 		err strings.Builder
 	}
 	var kids []*child
-	for _, name := range []string{"A", "B"} {
+	for i, name := range []string{"A", "B"} {
 		c := &child{cmd: exec.Command(os.Args[0], "-test.run=^TestWriterChild$", "-test.count=1")}
-		c.cmd.Env = append(os.Environ(), stWriterEnv+"="+dir, stWriterCount+"="+strconv.Itoa(n), stWriterName+"="+name)
+		c.cmd.Env = append(os.Environ(), stWriterEnv+"="+dir, stWriterCount+"="+strconv.Itoa(n), stWriterName+"="+name, stWriterSeed+"="+strconv.FormatInt(seed+int64(i), 10))
 		c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.err
 		if err := c.cmd.Start(); err != nil {
 			t.Fatal(err)

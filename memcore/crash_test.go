@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -37,7 +39,8 @@ func TestCrashChild(t *testing.T) {
 		os.Exit(3)
 	}
 	fmt.Println("ready")
-	r := rand.New(rand.NewSource(time.Now().UnixNano()))
+	seed, _ := strconv.ParseInt(os.Getenv(stCrashEnv+"_SEED"), 10, 64)
+	r := rand.New(rand.NewSource(seed))
 	ctx := context.Background()
 	for i := 0; ; i++ {
 		text := fmt.Sprintf("crash %d %s", i, stText(r, 120))
@@ -75,18 +78,16 @@ func TestCrashChild(t *testing.T) {
 // TestCrashKill9 kills a writing child with SIGKILL at random moments and
 // checks that everything it acknowledged survived.
 func TestCrashKill9(t *testing.T) {
-	rounds := 200
-	if testing.Short() {
-		rounds = 25
-	}
+	rounds := testkit.Rounds(12, 200) // make soak: 200
 	dir := stDir(t)
 	acked := map[string]string{}
 	forgot := map[string]bool{}
-	r := rand.New(rand.NewSource(time.Now().UnixNano()))
+	seed := testkit.Seed(t)
+	r := rand.New(rand.NewSource(seed))
 	start := time.Now()
 	for round := 0; round < rounds; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), stCrashEnv+"="+dir)
+		cmd.Env = append(os.Environ(), stCrashEnv+"="+dir, stCrashEnv+"_SEED="+strconv.FormatInt(seed+int64(round), 10))
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

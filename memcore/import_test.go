@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -250,7 +251,7 @@ func TestImportOverlongLineSkippedRestImported(t *testing.T) {
 func TestImportStreamsInBatchesWithProgress(t *testing.T) {
 	s := impStore(t)
 	var sb strings.Builder
-	const n = 5000
+	n := testkit.Rounds(1500, 5000)
 	for i := 0; i < n; i++ {
 		sb.WriteString(`{"kind":"atom","source_class":"user_said","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{},"text":"imported fact number ` + itoa(i) + ` about service ` + itoa(i*7919%n) + `"}` + "\n")
 	}

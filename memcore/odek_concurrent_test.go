@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -111,7 +112,7 @@ func TestOdekWriterChild(t *testing.T) {
 // the grace period has passed. No temp file of the writer is touched, and
 // its cache writes never make odekmem embed its atoms again.
 func TestConcurrentOdekWriterLosesNothing(t *testing.T) {
-	const n = 150
+	n := testkit.Rounds(60, 150)
 	dir := stDir(t)
 	emb := &stCountingEmbedder{Embedder: memcore.NewHashEmbedder()}
 	cfg := memcore.DefaultConfig()

@@ -36,7 +36,24 @@ const (
 // temporary directory, under the last element of its path, and stores the
 // binary's path where its key points; then it runs the tests, removes the
 // directory and exits with the tests' status. It is a whole TestMain.
+//
+// With ODEKMEM_TEST_BIN_DIR set (make test builds the binaries once there
+// for every package), the binaries found in it are used as they are.
 func RunWithBinaries(m *testing.M, bins map[*string]string) {
+	if shared := os.Getenv("ODEKMEM_TEST_BIN_DIR"); shared != "" {
+		found := true
+		for dst, pkg := range bins {
+			target := filepath.Join(shared, path.Base(pkg))
+			if _, err := os.Stat(target); err != nil {
+				found = false
+				break
+			}
+			*dst = target
+		}
+		if found {
+			os.Exit(m.Run())
+		}
+	}
 	dir, err := os.MkdirTemp("", "odekmem-test-bin")
 	if err != nil {
 		panic(err)
@@ -199,4 +216,32 @@ func QueuePending(tb testing.TB, storeDir string, ps ...memcore.PendingReview) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// Soak reports whether this run is the soak tier (make soak sets
+// ODEKMEM_SOAK=1): crash, concurrency and scale tests then run their full
+// number of rounds; in make test they run a few, so the tier stays fast and
+// still fails on a regression.
+func Soak() bool { return os.Getenv("ODEKMEM_SOAK") == "1" }
+
+// Rounds is n in the soak tier and short otherwise.
+func Rounds(short, n int) int {
+	if Soak() {
+		return n
+	}
+	return short
+}
+
+// Seed returns a seed for a randomised test and logs it, so a failure can
+// be replayed: ODEKMEM_SEED=<seed> gives the same run.
+func Seed(tb testing.TB) int64 {
+	tb.Helper()
+	seed := time.Now().UnixNano()
+	if s := os.Getenv("ODEKMEM_SEED"); s != "" {
+		if _, err := fmt.Sscan(s, &seed); err != nil {
+			tb.Fatalf("ODEKMEM_SEED=%q: %v", s, err)
+		}
+	}
+	tb.Logf("seed %d (replay with ODEKMEM_SEED=%d)", seed, seed)
+	return seed
 }
