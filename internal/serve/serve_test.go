@@ -20,7 +20,9 @@ func TestMain(m *testing.M) {
 }
 
 func env() []string {
-	return append(os.Environ(), "ODEK_HOME=", "ODEKMEM_HOOK_DEBUG=1", "ODEKMEM_SERVE_IDLE=2s", "ODEKMEM_NO_SERVE=")
+	// An idle timeout long enough that a loaded machine does not end the
+	// server between two steps of a test (it failed at 2 s under load 13).
+	return append(os.Environ(), "ODEK_HOME=", "ODEKMEM_HOOK_DEBUG=1", "ODEKMEM_SERVE_IDLE=10s", "ODEKMEM_NO_SERVE=")
 }
 
 func hook(t *testing.T, exe, home, prompt string) string {
@@ -111,7 +113,7 @@ func TestHookStartsServeOnDemandAndServeSeesOtherWriters(t *testing.T) {
 	}
 	// Idle: the server exits and removes its socket.
 	time.Sleep(500 * time.Millisecond)
-	waitFor(t, "idle exit", 30*time.Second, func() bool { return !exists(sock) })
+	waitFor(t, "idle exit", 60*time.Second, func() bool { return !exists(sock) })
 }
 
 func readFile(p string) string { b, _ := os.ReadFile(p); return string(b) }
