@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/odekmem/odekmem/internal/humanize"
 	"github.com/odekmem/odekmem/internal/par"
 	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/internal/textutil"
@@ -416,13 +417,5 @@ func scanRedact(s string) string {
 	return out
 }
 
-// humanBytes formats a byte count as KiB/MiB.
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
+// humanBytes formats a byte count as the front ends do.
+func humanBytes(n int64) string { return humanize.Bytes(n) }

@@ -1,14 +1,15 @@
 package views
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/odekmem/odekmem/internal/humanize"
 	"github.com/odekmem/odekmem/internal/scan"
 )
 
@@ -82,32 +83,14 @@ func Wrap(s string, w int) string {
 	return ansi.Wrap(s, w, " ")
 }
 
-// Age formats days compactly: 3h, 12d, 1.2y.
+// Age formats an age given in days by the front ends' one rule
+// (humanize.Age): 3h, 12d, 1.2y.
 func Age(days float64) string {
-	switch {
-	case days < 1:
-		return fmt.Sprintf("%dh", int(days*24))
-	case days < 365:
-		return fmt.Sprintf("%dd", int(days))
-	default:
-		return fmt.Sprintf("%.1fy", days/365)
-	}
+	return humanize.Age(time.Duration(days*24*float64(time.Hour)), "now")
 }
 
-// Bytes formats a byte count.
-func Bytes(n int64) string {
-	const k = 1024
-	switch {
-	case n < k:
-		return fmt.Sprintf("%d B", n)
-	case n < k*k:
-		return fmt.Sprintf("%.1f KiB", float64(n)/k)
-	case n < k*k*k:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(k*k))
-	default:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(k*k*k))
-	}
-}
+// Bytes formats a byte count (humanize.Bytes).
+func Bytes(n int64) string { return humanize.Bytes(n) }
 
 // ShortID is the first 8 characters of an id, made safe.
 func ShortID(id string) string {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/agentsetup"
+	"github.com/odekmem/odekmem/internal/humanize"
 	"github.com/odekmem/odekmem/internal/scan"
 )
 
@@ -26,19 +27,7 @@ func cmdCompact(c *ctx) error {
 	return nil
 }
 
-func human(n int64) string {
-	neg := ""
-	if n < 0 {
-		neg, n = "-", -n
-	}
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%s%.1f MiB", neg, float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%s%.1f KiB", neg, float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%s%d B", neg, n)
-}
+func human(n int64) string { return humanize.Bytes(n) }
 
 // staleWords says what Stats.Index.Stale means: writes since the vector
 // cache was last saved, which the next open re-embeds from the notes.

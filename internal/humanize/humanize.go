@@ -7,10 +7,12 @@ import (
 	"time"
 )
 
-// Age is a short age: "5m", "3h" (up to two days), "12d". An age under a
-// minute is now: the caller names it ("now" in a table, "just now" in
-// prose). A negative age (a clock set back) counts as under a minute.
+// Age is a short age, the one rule of every front end: "5m", "3h" (up to
+// two days), "12d", "1.2y" (from a year). An age under a minute is now:
+// the caller names it ("now" in a table, "just now" in prose). A negative
+// age (a clock set back) counts as under a minute.
 func Age(d time.Duration, now string) string {
+	const day = 24 * time.Hour
 	switch {
 	case d < time.Minute:
 		return now
@@ -18,8 +20,30 @@ func Age(d time.Duration, now string) string {
 		return fmt.Sprintf("%dm", int(d.Minutes()))
 	case d < 48*time.Hour:
 		return fmt.Sprintf("%dh", int(d.Hours()))
+	case d < 365*day:
+		return fmt.Sprintf("%dd", int(d/day))
 	default:
-		return fmt.Sprintf("%dd", int(d.Hours()/24))
+		return fmt.Sprintf("%.1fy", float64(d)/float64(365*day))
+	}
+}
+
+// Bytes is a byte count in binary units: "512 B", "1.5 KiB", "98.0 MiB",
+// "1.25 GiB"; a negative count keeps its sign.
+func Bytes(n int64) string {
+	const k = 1024
+	neg := ""
+	if n < 0 {
+		neg, n = "-", -n
+	}
+	switch {
+	case n < k:
+		return fmt.Sprintf("%s%d B", neg, n)
+	case n < k*k:
+		return fmt.Sprintf("%s%.1f KiB", neg, float64(n)/k)
+	case n < k*k*k:
+		return fmt.Sprintf("%s%.1f MiB", neg, float64(n)/(k*k))
+	default:
+		return fmt.Sprintf("%s%.2f GiB", neg, float64(n)/(k*k*k))
 	}
 }
 

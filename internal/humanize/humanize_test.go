@@ -11,7 +11,7 @@ func TestAge(t *testing.T) {
 		want string
 	}{
 		{-time.Hour, "now"}, {0, "now"}, {59 * time.Second, "now"}, {time.Minute, "1m"}, {59*time.Minute + 59*time.Second, "59m"},
-		{time.Hour, "1h"}, {47*time.Hour + 59*time.Minute, "47h"}, {48 * time.Hour, "2d"}, {400 * 24 * time.Hour, "400d"},
+		{time.Hour, "1h"}, {47*time.Hour + 59*time.Minute, "47h"}, {48 * time.Hour, "2d"}, {364 * 24 * time.Hour, "364d"}, {400 * 24 * time.Hour, "1.1y"},
 	} {
 		if got := Age(c.d, "now"); got != c.want {
 			t.Errorf("Age(%v) = %q, want %q", c.d, got, c.want)
@@ -32,6 +32,14 @@ func TestUntilRoundsUp(t *testing.T) {
 	} {
 		if got := Until(c.d); got != c.want {
 			t.Errorf("Until(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1536: "1.5 KiB", 98 << 20: "98.0 MiB", 5 << 29: "2.50 GiB", -2048: "-2.0 KiB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
