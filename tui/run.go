@@ -3,13 +3,13 @@ package tui
 import (
 	"context"
 	"errors"
-	"github.com/odekmem/odekmem/internal/config"
 	"os"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/odekmem/odekmem/internal/config"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/theme"
 	"github.com/odekmem/odekmem/views"

@@ -3,7 +3,6 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"github.com/odekmem/odekmem/internal/config"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/cli"
+	"github.com/odekmem/odekmem/internal/config"
 	"github.com/odekmem/odekmem/memcore"
 )
 

@@ -3,10 +3,10 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/config"
 	"io"
 	"strings"
 
+	"github.com/odekmem/odekmem/internal/config"
 	"github.com/odekmem/odekmem/memcore"
 )
 

@@ -14,13 +14,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/odekmem/odekmem/memcore"
 	"math/rand/v2"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/odekmem/odekmem/memcore"
 )
 
 const (

@@ -4,7 +4,6 @@ package disk
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"runtime"
@@ -56,21 +55,6 @@ func Inode(fi fs.FileInfo) uint64 {
 		return uint64(st.Ino)
 	}
 	return 0
-}
-
-// ForeignOwner returns a description of the owner when fi belongs to a user
-// other than the one running this process, or "" when it is ours.
-func ForeignOwner(fi fs.FileInfo) string {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || int(st.Uid) == os.Geteuid() {
-		return ""
-	}
-	return fmt.Sprintf("uid %d (this process runs as uid %d)", st.Uid, os.Geteuid())
-}
-
-// FixOwnerHint is the command that gives a path back to the current user.
-func FixOwnerHint(path string) string {
-	return fmt.Sprintf("check who put it there, then run: sudo chown -R %d %q", os.Geteuid(), path)
 }
 
 // syncFS flushes the whole file system holding dir (syncfs(2)) where the

@@ -52,12 +52,6 @@ func Allocated(fi fs.FileInfo) int64 { return fi.Size() }
 // Inode is unknown on Windows; file signatures use size and mtime.
 func Inode(fs.FileInfo) uint64 { return 0 }
 
-// ForeignOwner: ownership is not checked on Windows (ACLs decide access;
-// see the README's platform notes).
-func ForeignOwner(fs.FileInfo) string { return "" }
-
-func FixOwnerHint(path string) string { return "take ownership of " + path }
-
 // syncFS is not available: WriteFiles fsyncs file by file.
 func syncFS(string) error { return errors.ErrUnsupported }
 

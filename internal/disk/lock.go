@@ -99,6 +99,19 @@ func (l *Lock) Lock(ctx context.Context, exclusive bool) error {
 	}
 }
 
+// TryLock takes the lock if no other process holds a conflicting one,
+// without waiting; ok is false when one does.
+func (l *Lock) TryLock(exclusive bool) (ok bool, err error) {
+	ok, err = tryLockFile(l.f, exclusive)
+	if err != nil {
+		return false, fmt.Errorf("lock %s: %w", l.path, err)
+	}
+	if ok && exclusive {
+		l.writeHolder()
+	}
+	return ok, nil
+}
+
 func (l *Lock) Unlock() { unlockFile(l.f) }
 
 func (l *Lock) Close() error { return l.f.Close() }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/odekmem/odekmem/internal/owner"
 )
 
 // Open-time checks and repair of a store directory: who owns it, links,
@@ -36,8 +38,8 @@ func (d *Dir) CheckPath(p string, fi fs.FileInfo, want fs.FileMode) error {
 		return unsafePath(p, "is a symbolic link (odekmem never follows links inside a store)",
 			fmt.Sprintf("remove the link (rm %q) or put the real file or directory there", p))
 	}
-	if owner := ForeignOwner(fi); owner != "" {
-		return unsafePath(p, "belongs to "+owner, FixOwnerHint(p))
+	if who := owner.Foreign(fi); who != "" {
+		return unsafePath(p, "belongs to "+who, owner.FixHint(p))
 	}
 	perm := fi.Mode().Perm()
 	if perm == want {

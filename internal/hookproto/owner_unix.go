@@ -7,13 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/odekmem/odekmem/internal/owner"
 )
 
-func ownedByMe(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid()
-}
+func ownedByMe(fi fs.FileInfo) bool { return owner.Foreign(fi) == "" }
 
 // CheckSocket reports why the hook must not talk to a server at sock:
 // whoever can write the socket's directory can put their own server there,

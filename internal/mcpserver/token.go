@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/owner"
 )
 
 // The bearer token of the loopback HTTP transport. Loopback is not a
@@ -92,7 +94,7 @@ func readTokenFile(path string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("token file %s is not a regular file", path)
 	}
-	if owner := foreignOwner(fi); owner != "" {
+	if owner := owner.Foreign(fi); owner != "" {
 		return "", fmt.Errorf("token file %s belongs to %s: anyone who wrote it knows the token; remove it (rm %q) and start again", path, owner, path)
 	}
 	if checkTokenMode && fi.Mode().Perm()&0o077 != 0 {

@@ -3,28 +3,29 @@
 package serve
 
 import (
-	"errors"
 	"io/fs"
-	"os"
-	"syscall"
+
+	"github.com/odekmem/odekmem/internal/disk"
+	"github.com/odekmem/odekmem/internal/owner"
 )
 
+// lockFile takes serve.lock exclusively without waiting, through the
+// store's one lock (never following a link, a regular file only):
+// ErrRunning when another server holds it.
 func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	l, err := disk.OpenLock(path, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, ErrRunning
+	ok, err := l.TryLock(true)
+	if err != nil || !ok {
+		l.Close()
+		if err == nil {
+			err = ErrRunning
 		}
 		return nil, err
 	}
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+	return func() { l.Unlock(); l.Close() }, nil
 }
 
-func ownedByMe(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid()
-}
+func ownedByMe(fi fs.FileInfo) bool { return owner.Foreign(fi) == "" }

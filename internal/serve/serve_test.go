@@ -150,3 +150,28 @@ func TestOneServerPerStore(t *testing.T) {
 		t.Error("socket left behind after idle exit")
 	}
 }
+
+// TestServeLockRefusesASymlink (issue 23: serve's lock was opened without
+// O_NOFOLLOW): a serve.lock planted as a link is refused, and its target
+// is not created or touched.
+func TestServeLockRefusesASymlink(t *testing.T) {
+	home := t.TempDir()
+	init := exec.Command(bin, "--home", home, "init")
+	init.Env = env()
+	if out, err := init.CombinedOutput(); err != nil {
+		t.Fatalf("init: %v %s", err, out)
+	}
+	target := filepath.Join(t.TempDir(), "victim")
+	if err := os.Symlink(target, filepath.Join(home, "memory", "extended", "serve.lock")); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(bin, "serve", "--home", home, "--idle", "1s")
+	c.Env = env()
+	out, err := c.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "symbolic link") {
+		t.Fatalf("serve with a planted lock link: %v %s", err, out)
+	}
+	if _, err := os.Lstat(target); err == nil {
+		t.Fatal("serve created the link's target")
+	}
+}
