@@ -418,6 +418,18 @@ func (s *Store) refresh(ctx context.Context) (bool, error) {
 }
 
 func (s *Store) refreshLocked(ctx context.Context) (bool, func(context.Context) error, error) {
+	// Readers check for another process's change under the shared lock,
+	// so concurrent readers (serve, MCP over HTTP) do not queue; only a
+	// change takes the exclusive lock and reloads.
+	s.mu.RLock()
+	closed, unchanged := s.closed, !s.closed && !s.changedLocked() && !s.vec.Stale()
+	s.mu.RUnlock()
+	if closed {
+		return false, nil, ErrClosed
+	}
+	if unchanged {
+		return false, nil, nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
