@@ -24,8 +24,9 @@
 //     user_said only when the text is the person's own words verbatim. The
 //     tool may forget or pin only what it added in the same session and
 //     cannot promote, confirm, unpin or change the user model.
-//   - Close the Hook (it waits for or cancels its background inference),
-//     then the Store. After Close, methods return ErrClosed.
+//   - Close the Store: it closes the Hooks made on it first (each waits
+//     for its background inference). After Close, methods return
+//     ErrClosed.
 //
 // Store.Add, Search, Recall, Get and Forget serve an agent that manages
 // memories itself. Add scans every text and redacts secrets before

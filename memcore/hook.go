@@ -70,19 +70,30 @@ func NewHook(s *Store) *Hook {
 		t = 30 * time.Second
 	}
 	bg, cancel := context.WithCancel(context.Background())
-	return &Hook{store: s, llm: c, cfg: s.cfg, timeout: t, now: s.now, sessions: newSessionLRU(maxHookSessions),
+	h := &Hook{store: s, llm: c, cfg: s.cfg, timeout: t, now: s.now, sessions: newSessionLRU(maxHookSessions),
 		bgCtx: bg, bgCancel: cancel}
+	s.mu.Lock()
+	if s.hooks == nil {
+		s.hooks = map[*Hook]bool{}
+	}
+	s.hooks[h] = true
+	s.mu.Unlock()
+	return h
 }
 
 // Close stops the Hook: no background work starts afterwards, and Close
 // waits for the running user-state inference to finish. When ctx ends
 // first, Close cancels that work, waits for it to return and reports
 // ctx's error. After Close, RecordUserMessage returns ErrClosed and
-// BeforeTurn returns only the message. Close the Hook before its Store.
+// BeforeTurn returns only the message. Store.Close closes the Hooks made on
+// it.
 func (h *Hook) Close(ctx context.Context) error {
 	h.mu.Lock()
 	h.closed = true
 	h.mu.Unlock()
+	h.store.mu.Lock()
+	delete(h.store.hooks, h)
+	h.store.mu.Unlock()
 	done := make(chan struct{})
 	// Not a pool: turns the wait for inferWG into a channel ctx can race.
 	go func() {

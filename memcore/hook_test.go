@@ -7,6 +7,7 @@ package memcore_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -544,5 +545,29 @@ func TestInlineApprovalNeverPromotesScanRejectedOrSessionless(t *testing.T) {
 		if _, q, _ := st.Get(id); q == nil {
 			t.Fatalf("%s left quarantine", id)
 		}
+	}
+}
+
+// TestStoreCloseClosesItsHooks (issue 23 item 6): closing the Store closes
+// the Hooks made on it, so "close the Hook first" is not a rule to
+// remember; a Hook closed first is fine too.
+func TestStoreCloseClosesItsHooks(t *testing.T) {
+	ctx := context.Background()
+	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, h2 := memcore.NewHook(st), memcore.NewHook(st)
+	if _, err := h1.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to use sqlite for the cache.", SessionID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h2.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h1.RecordUserMessage(ctx, memcore.Turn{Message: "I prefer tabs.", SessionID: "s1"}); !errors.Is(err, memcore.ErrClosed) {
+		t.Fatalf("a Hook of a closed store recorded a message: %v", err)
 	}
 }

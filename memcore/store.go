@@ -183,6 +183,8 @@ type Store struct {
 	chunkSize    map[string]int64 // their allocated sizes (during that load)
 
 	bg sync.WaitGroup // background compactions
+	// hooks are the Hooks NewHook made on this store: Close closes them.
+	hooks map[*Hook]bool
 
 	verdicts scan.Verdicts // the final scan's verdicts before text reaches a prompt
 
@@ -276,10 +278,11 @@ func Open(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// Close waits for the store's background work (a compaction, an index
-// build), then releases the lock file. Afterwards every method that reads
-// or writes the store returns ErrClosed (Dir, Config, Now and Problems
-// still answer). A Hook over the store must be closed first (Hook.Close).
+// Close closes the Hooks made on the store (each waits for its running
+// inference), waits for the store's background work (a compaction, an
+// index build), then releases the lock file. Afterwards every method that
+// reads or writes the store returns ErrClosed (Dir, Config, Now and
+// Problems still answer). Closing a Hook first is allowed, not required.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	if s.closed || s.closing {
@@ -290,7 +293,14 @@ func (s *Store) Close() error {
 	// the store is not closing: none starts after this, and one already
 	// started runs to its end.
 	s.closing = true
+	hooks := s.hooks
+	s.hooks = nil
 	s.mu.Unlock()
+	// The Hooks made on this store stop first: their background inference
+	// (bounded by hook_timeout_seconds) ends before the store it writes.
+	for h := range hooks {
+		h.Close(context.Background())
+	}
 	s.bg.Wait()
 	s.mu.Lock()
 	s.closed = true
