@@ -1,7 +1,6 @@
 package memcore
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -308,7 +307,7 @@ func (s *Store) finishVictimsLocked(t *tx, victims []string) []string {
 		// Background work owned by the Store: Close waits for it (s.bg).
 		go func() {
 			defer s.bg.Done()
-			s.compact(context.Background(), false)
+			s.compact(s.bgCtx, false)
 		}()
 	}
 	return victims

@@ -183,6 +183,9 @@ type Store struct {
 	chunkSize    map[string]int64 // their allocated sizes (during that load)
 
 	bg sync.WaitGroup // background compactions
+	// bgCtx is the background compactions' context; Close cancels it.
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
 	// hooks are the Hooks NewHook made on this store: Close closes them.
 	hooks map[*Hook]bool
 
@@ -238,6 +241,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s := &Store{dir: dir, cfg: cfg, hl: cfg.halfLifeTable(), now: now, opts: opts, byID: map[string]*entry{}, graph: newAssocGraph(),
 		sigs: map[string]disk.Sig{}, size: sizes{usage: map[string]int64{}, blockSz: 4096}, reported: map[string]bool{}}
+	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 	s.files = &disk.Dir{Path: dir, Now: now, Report: s.report, Changed: func() { s.wrote = true }}
 	// Only the directory itself: chunks/ is checked (never followed as a
 	// link) before the first load creates it.
@@ -290,8 +294,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	// Background compactions start only inside a write, under mu, while
-	// the store is not closing: none starts after this, and one already
-	// started runs to its end.
+	// the store is not closing: none starts after this.
 	s.closing = true
 	hooks := s.hooks
 	s.hooks = nil
@@ -301,6 +304,9 @@ func (s *Store) Close() error {
 	for h := range hooks {
 		h.Close(context.Background())
 	}
+	// A background compaction is cancelled (it commits whole or not at
+	// all) rather than awaited to its end.
+	s.bgCancel()
 	s.bg.Wait()
 	s.mu.Lock()
 	s.closed = true
