@@ -12,7 +12,7 @@ import (
 // entry when the atom was quarantined, and the Undo that brings it back
 // with its links.
 func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, Undo, error) {
-	a, q, links, err := s.forget(ctx, id)
+	a, q, links, err := s.forget(ctx, id, nil)
 	if err != nil {
 		return a, q, Undo{}, err
 	}
@@ -25,15 +25,22 @@ func (s *Store) Forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 }
 
 // forget is Forget without the undo record; it also returns the links the
-// atom had.
-func (s *Store) forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, []Link, error) {
+// atom had. A non-nil guard sees the atom as it is under the write lock
+// (q set when it is quarantined) and refuses the forget by returning an
+// error: the check and the delete are one step.
+func (s *Store) forget(ctx context.Context, id string, guard func(Atom, *QuarantinedAtom) error) (Atom, *QuarantinedAtom, []Link, error) {
 	var a Atom
 	var q *QuarantinedAtom
 	var links []Link
 	err := s.update(ctx, func(t *tx) error {
-		links = s.graph.neighbours(id)
 		if e := s.byID[id]; e != nil {
 			a = cloneAtom(e.atom)
+			if guard != nil {
+				if err := guard(a, nil); err != nil {
+					return err
+				}
+			}
+			links = s.graph.neighbours(id)
 			s.removeVictimsFromMetaLocked(t, []string{id})
 			t.atoms = true
 			s.finishVictimsLocked(t, []string{id})
@@ -41,6 +48,12 @@ func (s *Store) forget(ctx context.Context, id string) (Atom, *QuarantinedAtom, 
 		}
 		if i := s.quarIndex(id); i >= 0 {
 			c := *s.quar[i]
+			if guard != nil {
+				if err := guard(c.Atom, &c); err != nil {
+					return err
+				}
+			}
+			links = s.graph.neighbours(id)
 			q = &c
 			a = c.Atom
 			s.quar = append(s.quar[:i], s.quar[i+1:]...)
@@ -109,7 +122,7 @@ func (s *Store) commitPromoteLocked(t *tx, id string, a Atom, vec []float32) (pr
 // Undo sets the pin back as it was (an Undo even when nothing changed: one
 // act, one undo).
 func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, Undo, error) {
-	a, was, err := s.setPin(ctx, id, pin)
+	a, was, err := s.setPin(ctx, id, pin, nil)
 	if err != nil {
 		return a, Undo{}, err
 	}
@@ -118,14 +131,15 @@ func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, Undo, er
 		verb = "unpin "
 	}
 	return a, Undo{label: verb + shortID(id), back: func(ctx context.Context) error {
-		_, _, err := s.setPin(ctx, id, was)
+		_, _, err := s.setPin(ctx, id, was, nil)
 		return err
 	}}, nil
 }
 
 // setPin is SetPin without the undo record; it also returns the pin the
-// atom had.
-func (s *Store) setPin(ctx context.Context, id string, pin bool) (Atom, bool, error) {
+// atom had. A non-nil guard checks the live atom under the write lock, as
+// forget's does.
+func (s *Store) setPin(ctx context.Context, id string, pin bool, guard func(Atom, *QuarantinedAtom) error) (Atom, bool, error) {
 	var a Atom
 	var was bool
 	err := s.update(ctx, func(t *tx) error {
@@ -135,6 +149,11 @@ func (s *Store) setPin(ctx context.Context, id string, pin bool) (Atom, bool, er
 				return fmt.Errorf("%w: %s is quarantined; promote it first", ErrNotLive, id)
 			}
 			return missingAtom(id)
+		}
+		if guard != nil {
+			if err := guard(cloneAtom(e.atom), nil); err != nil {
+				return err
+			}
 		}
 		was = e.atom.Pin
 		if e.atom.Pin != pin {

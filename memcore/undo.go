@@ -59,7 +59,7 @@ func (s *Store) restore(ctx context.Context, a Atom, q *QuarantinedAtom) error {
 // quarantine entry q (as it was before, with its source class, reason and
 // time) comes back with the links it had.
 func (s *Store) unpromote(ctx context.Context, q QuarantinedAtom, links []Link) error {
-	live, _, _, err := s.forget(ctx, q.ID)
+	live, _, _, err := s.forget(ctx, q.ID, nil)
 	if err != nil {
 		return fmt.Errorf("unpromote %s: %w", q.ID, err)
 	}
