@@ -9,6 +9,7 @@ import (
 
 // measureLocked walks the store and records allocated bytes per file.
 func (s *Store) measureLocked() {
+	s.size.stale = false
 	s.size.usage = s.files.Usage(dirChunks, s.chunkSize)
 	s.size.usageSum = 0
 	for _, n := range s.size.usage {
@@ -16,6 +17,16 @@ func (s *Store) measureLocked() {
 	}
 	if st, err := disk.BlockSize(s.dir); err == nil && st > 0 {
 		s.size.blockSz = st
+	}
+}
+
+// measureStale measures the store if a reader's reload left its sizes
+// stale (see sizes.stale).
+func (s *Store) measureStale() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.size.stale && !s.closed {
+		s.measureLocked()
 	}
 }
 

@@ -41,7 +41,14 @@ func (s *Store) loadAllLocked(repair bool) error {
 			return err
 		}
 	}
-	s.measureLocked()
+	if repair {
+		s.measureLocked()
+	} else {
+		// A reader reloading another process's write needs the records,
+		// not the sizes: measuring walks every chunk file, the largest
+		// part of a reload at 18k atoms. The next write or Stats does it.
+		s.size.stale = true
+	}
 	return nil
 }
 
@@ -96,9 +103,30 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 	order := make([]*entry, 0, len(recs))
 	byID := make(map[string]*entry, len(recs))
 	var toQuarantine []*QuarantinedAtom
-	decoded := disk.DecodeRecords[Atom](recs)
+	// Records whose bytes are those of a live entry of the last load are
+	// that entry again: a reload after another process's write decodes
+	// only the records it changed.
+	same := s.unchangedRecords(recs)
+	var changed []json.RawMessage
 	for i, raw := range recs {
-		a, ind, err := decoded[i].Value, decoded[i].Indented, decoded[i].Err
+		if same[i] == nil {
+			changed = append(changed, raw)
+		}
+	}
+	decodedChanged := disk.DecodeRecords[Atom](changed)
+	next := 0
+	for i, raw := range recs {
+		var a Atom
+		var ind []byte
+		var err error
+		p := same[i]
+		if p != nil {
+			a, ind = p.atom, p.raw
+		} else {
+			d := decodedChanged[next]
+			next++
+			a, ind, err = d.Value, d.Indented, d.Err
+		}
 		if err != nil {
 			if repair {
 				s.report(fileAtoms, "invalid record: "+err.Error(), s.saveAside("atoms-record.json", raw))
@@ -118,6 +146,12 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 				s.report(fileAtoms, "duplicate id "+a.ID, "kept the first record; "+s.saveAside("atoms-record.json", raw))
 			}
 			dirty = true
+			continue
+		}
+		if p != nil {
+			e := &entry{atom: p.atom, raw: p.raw, orig: p.orig, norm: p.norm}
+			byID[a.ID] = e
+			order = append(order, e)
 			continue
 		}
 		a.Text = ""
@@ -175,6 +209,31 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		return s.writeAtomsLocked()
 	}
 	return nil
+}
+
+// unchangedRecords returns, for each record of atoms.json, the live entry
+// it was last loaded into or written from when the record's bytes are the
+// same (nil otherwise). Records keep their order across writes, so most
+// match by position; the rest are looked up by their bytes.
+func (s *Store) unchangedRecords(recs []json.RawMessage) []*entry {
+	out := make([]*entry, len(recs))
+	var byRaw map[string]*entry
+	for i, raw := range recs {
+		if i < len(s.order) && s.order[i].raw != nil && bytes.Equal(s.order[i].raw, raw) {
+			out[i] = s.order[i]
+			continue
+		}
+		if byRaw == nil {
+			byRaw = make(map[string]*entry, len(s.order))
+			for _, e := range s.order {
+				if e.raw != nil {
+					byRaw[string(e.raw)] = e
+				}
+			}
+		}
+		out[i] = byRaw[string(raw)]
+	}
+	return out
 }
 
 func (s *Store) loadQuarantineLocked(repair bool) {

@@ -52,6 +52,16 @@ type Stats struct {
 // Stats measures the store.
 func (s *Store) Stats() (Stats, error) {
 	var st Stats
+	// Reload first (as read does), then measure what a reader's reload
+	// left unmeasured.
+	_, embed, err := s.refreshLocked(context.Background())
+	if err != nil {
+		return st, err
+	}
+	if embed != nil {
+		s.vec.MarkStale()
+	}
+	s.measureStale()
 	if err := s.read(func() {
 		st = Stats{Dir: s.dir, CapBytes: s.cfg.capBytes(), Components: map[string]int64{},
 			ByType: map[string]int{}, BySource: map[string]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}

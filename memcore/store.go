@@ -127,6 +127,9 @@ type sizes struct {
 	recBytes, cacheBytes int64
 	quarSizes            map[*QuarantinedAtom]int64
 	blockSz              int64 // the file system's allocation unit
+	// stale is set when a reader's reload skipped measuring (a walk that
+	// stats every chunk): a write or Stats measures before using usage.
+	stale bool
 }
 
 // derived are indexes over the live atoms, rebuilt on demand.
@@ -398,6 +401,9 @@ func (s *Store) withWriteLocked(ctx context.Context, fn func() error) (func(cont
 	}
 	s.wrote = false
 	reloaded, err := s.syncLocked(true)
+	if err == nil && s.size.stale {
+		s.measureLocked() // the cap check needs the sizes a reader's reload skipped
+	}
 	if err == nil {
 		err = fn()
 	}
