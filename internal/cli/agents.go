@@ -3,14 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/odekmem/odekmem/internal/agenthook"
@@ -68,7 +66,7 @@ func (a *app) agentVerbs() []*cobra.Command {
 		bool("tool-results", "also send tool results to quarantine (PostToolUse / AfterTool hooks)")
 
 	return []*cobra.Command{
-		a.verb(mcpCmd, verbDef{run: cmdMCP, store: writesStore, jsonOut: true}),
+		a.verb(mcpCmd, verbDef{run: cmdMCP, store: writesStore, opensLater: true, jsonOut: true}),
 		a.verb(hook, verbDef{run: cmdHook, store: noStore, jsonOut: true}),
 		a.verb(serveCmd, verbDef{run: cmdServe, store: noStore}),
 		a.verb(setup, verbDef{run: cmdSetup, store: noStore}),
@@ -85,10 +83,6 @@ func wantsHelp(args []string) bool {
 	return false
 }
 
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
 func cmdMCP(c *ctx) error {
 	if len(c.p.pos) > 0 {
 		return usagef("mcp takes no arguments (got %q)", c.p.pos[0])
@@ -100,19 +94,29 @@ func cmdMCP(c *ctx) error {
 	} else {
 		project = agenthook.ProjectRoot(project)
 	}
-	srv := mcpserver.New(c.store, mcpserver.Options{Project: project, Version: version()})
 	addr := c.p.flags["http"]
 	if addr == "" {
 		if c.p.bools["allow-remote"] || c.p.flags["token-file"] != "" || c.p.bools["no-token"] {
 			return usagef("--allow-remote, --token-file and --no-token need --http ADDR")
 		}
-		t := &mcp.IOTransport{Reader: io.NopCloser(c.env.Stdin), Writer: nopWriteCloser{c.env.Stdout}}
-		err := srv.MCP().Run(c, t)
-		if err != nil && (c.Err() != nil || strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "closed")) {
-			return nil // the client went away
-		}
+		// The store opens in the background: initialize and tools/list
+		// are answered at once, a tool call waits for it. The agent that
+		// started this server may say which of its sessions it serves.
+		srv := mcpserver.Start(c.openStore, mcpserver.Options{Project: project, Version: version(), Session: mcpserver.SessionFromEnv(c.env.Getenv)})
+		defer srv.Close()
+		return srv.RunStdio(c, c.env.Stdin, c.env.Stdout)
+	}
+	// Over HTTP the store opens before anything listens (clients are not
+	// waiting for a process to start), and no client is linked to an
+	// agent session.
+	st, err := c.openStore()
+	if err != nil {
 		return err
 	}
+	defer st.Close()
+	c.store = st // damage found while serving is reported at exit
+	srv := mcpserver.New(st, mcpserver.Options{Project: project, Version: version()})
+	defer srv.Close()
 	// The bearer token: --token-file, else $ODEKMEM_MCP_TOKEN, else the
 	// store's own token file (created once); --no-token opts out on
 	// loopback, loudly. Never from argv.
@@ -132,7 +136,7 @@ func cmdMCP(c *ctx) error {
 	case strings.TrimSpace(c.env.Getenv("ODEKMEM_MCP_TOKEN")) != "":
 		token, where = strings.TrimSpace(c.env.Getenv("ODEKMEM_MCP_TOKEN")), "$ODEKMEM_MCP_TOKEN"
 	default:
-		t, p, created, err := mcpserver.StoreToken(c.store.Dir())
+		t, p, created, err := mcpserver.StoreToken(st.Dir())
 		if err != nil {
 			return fmt.Errorf("MCP bearer token: %w", err)
 		}

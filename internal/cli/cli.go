@@ -93,6 +93,8 @@ type ctx struct {
 	settings config.Settings
 	store    *memcore.Store
 	json     bool
+	// openStore opens the checked store, for a verb that opensLater.
+	openStore func() (*memcore.Store, error)
 }
 
 func (c *ctx) out(format string, a ...any) { fmt.Fprintf(c.env.Stdout, format, a...) }
@@ -179,6 +181,10 @@ type verbDef struct {
 	// jsonOut says stdout is always JSON (export, a protocol server): it
 	// gets the lossless JSON escaper instead of the text sanitiser.
 	jsonOut bool
+	// opensLater: the store is checked as store says, but the verb opens
+	// it itself, through ctx.openStore, when it needs it (mcp opens it in
+	// the background so that it answers its client at once).
+	opensLater bool
 }
 
 // runVerb is one verb's invocation after cobra parsed its flags: the
@@ -217,15 +223,19 @@ func (a *app) runVerb(cmd *cobra.Command, args []string, v verbDef) error {
 			}
 			return err
 		}
-		st, err := openStore(c, dir)
-		if err != nil {
-			if (cmd.Name() == "tui" || !cmd.HasParent()) && env.RunTUIError != nil {
-				env.RunTUIError(c, err)
+		if v.opensLater {
+			c.openStore = func() (*memcore.Store, error) { return openStore(c, dir) }
+		} else {
+			st, err := openStore(c, dir)
+			if err != nil {
+				if (cmd.Name() == "tui" || !cmd.HasParent()) && env.RunTUIError != nil {
+					env.RunTUIError(c, err)
+				}
+				return err
 			}
-			return err
+			defer st.Close()
+			c.store = st
 		}
-		defer st.Close()
-		c.store = st
 	}
 	if err := v.run(c); err != nil {
 		damage := c.damage()

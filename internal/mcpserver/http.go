@@ -96,6 +96,8 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 				return
 			}
 		}
+		// One JSON-RPC message per request, bounded as stdio's lines are.
+		r.Body = http.MaxBytesReader(w, r.Body, MaxMessageBytes)
 		h.ServeHTTP(w, r)
 	})
 }

@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/odekmem/odekmem/internal/mcpserver"
@@ -166,6 +164,11 @@ func exercise(t *testing.T, cs *mcp.ClientSession, home, project string) {
 	if !contains(ids(lq["entries"]), pid) {
 		t.Errorf("list_quarantine misses the proposal")
 	}
+	for _, e := range lq["entries"].([]any) {
+		if text := e.(map[string]any)["text"].(string); !strings.HasPrefix(text, "<untrusted_content_") && !strings.HasPrefix(text, "(withheld") {
+			t.Errorf("list_quarantine entry not wrapped as untrusted: %q", text)
+		}
+	}
 
 	// Once the person promotes it, it is recalled.
 	cli(t, home, "promote", pid)
@@ -176,10 +179,10 @@ func exercise(t *testing.T, cs *mcp.ClientSession, home, project string) {
 
 	// forget: a person's memory is refused; the promoted proposal is the
 	// person's now, refused too; a fresh proposal of this session goes.
-	if msg := toolErrorText(t, cs, "forget", map[string]any{"id": added.Atom.ID}); !strings.Contains(msg, "only be deleted by the user") {
+	if msg := toolErrorText(t, cs, "forget", map[string]any{"id": added.Atom.ID}); !strings.Contains(msg, "added itself in this session") {
 		t.Errorf("forget of a person's memory: %s", msg)
 	}
-	if msg := toolErrorText(t, cs, "forget", map[string]any{"id": pid}); !strings.Contains(msg, "reviewed by the user") {
+	if msg := toolErrorText(t, cs, "forget", map[string]any{"id": pid}); !strings.Contains(msg, "the user has reviewed this memory") {
 		t.Errorf("forget of a promoted proposal: %s", msg)
 	}
 	r2 := call(t, cs, "remember", map[string]any{"text": "Staging database is called orbit-stage"})
@@ -188,7 +191,9 @@ func exercise(t *testing.T, cs *mcp.ClientSession, home, project string) {
 		t.Error("forgotten proposal still in quarantine")
 	}
 
-	// Bad arguments are JSON-RPC errors and the server keeps serving.
+	// Bad arguments fail the schema the SDK inferred from the argument
+	// structs: a tool error the model can read (MCP reports input
+	// validation as a tool error), and the server keeps serving.
 	for _, bad := range []struct {
 		tool string
 		args map[string]any
@@ -206,11 +211,14 @@ func exercise(t *testing.T, cs *mcp.ClientSession, home, project string) {
 		{"list_pending", map[string]any{"limit": 5}},
 		{"search_quarantine", map[string]any{"query": "x", "type": "fact"}},
 		{"search_quarantine", map[string]any{"query": " ", "k": 3}},
+		{"remember", map[string]any{"text": strings.Repeat("x", memcore.ToolMaxText+1)}},
+		{"remember", map[string]any{"text": "x", "confidence": 0}},
+		{"search_memories", map[string]any{"query": strings.Repeat("q", memcore.ToolMaxQuery+1)}},
+		{"recall", map[string]any{"message": strings.Repeat("m", 8001)}},
 	} {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: bad.tool, Arguments: bad.args})
-		var we *jsonrpc.Error
-		if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
-			t.Errorf("%s %v: err = %v, want JSON-RPC invalid params", bad.tool, bad.args, err)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: bad.tool, Arguments: bad.args})
+		if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "validating") {
+			t.Errorf("%s %.80v: %v %v, want a tool error from validation", bad.tool, bad.args, res, err)
 		}
 	}
 	for _, human := range []string{"promote", "confirm", "unpin"} {
@@ -239,7 +247,9 @@ func TestStdioSubprocess(t *testing.T) {
 	home := t.TempDir()
 	project := t.TempDir()
 	cmd := exec.Command(bin, "mcp", "--create", "--home", home, "--project", project)
-	cmd.Env = append(os.Environ(), "ODEK_HOME=")
+	// Claude Code tells the stdio servers it starts which session they
+	// serve, with the session id its hooks get.
+	cmd.Env = append(os.Environ(), "ODEK_HOME=", "CLAUDE_CODE_SESSION_ID=sess-1", "CODEX_THREAD_ID=")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -249,7 +259,7 @@ func TestStdioSubprocess(t *testing.T) {
 	defer cs.Close()
 	exercise(t, cs, home, project)
 
-	// Verbatim from a message a hook recorded for this project: the
+	// Verbatim from a message a hook recorded for this same session: the
 	// person's own words, trusted. A paraphrase or a negated span is not.
 	st, err := memcore.Open(testkit.StoreDir(home), memcore.Options{})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/odekmem/odekmem/internal/textutil"
@@ -34,7 +35,11 @@ func (s *Server) readUserModel(ctx context.Context, req *mcp.ReadResourceRequest
 	// words enumerated, free text scanned and bounded); pending reviews
 	// never appear.
 	vals := map[string]string{}
-	model, err := s.store.UserModel()
+	st, _, _, err := s.store(ctx)
+	if err != nil {
+		return nil, toolErr(err)
+	}
+	model, err := st.UserModel()
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +52,11 @@ func (s *Server) readUserModel(ctx context.Context, req *mcp.ReadResourceRequest
 }
 
 func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	st, err := s.store.Stats()
+	store, _, _, err := s.store(ctx)
+	if err != nil {
+		return nil, toolErr(err)
+	}
+	st, err := store.Stats()
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +70,7 @@ func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*
 func (s *Server) promptRemember(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	topic := strings.TrimSpace(req.Params.Arguments["topic"])
 	if topic == "" {
-		return nil, invalidParams("topic is required")
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "topic is required"}
 	}
 	topic = clean(textutil.TruncateChars(topic, 200))
 	text := fmt.Sprintf("What do you remember about %q? Use the odekmem search_memories tool (and recall if it helps), "+
