@@ -58,7 +58,8 @@ bench:
 	$(GO) run . eval locomo testdata/data/locomo/locomo-dev.json --dated 2>&1 | tee -a bench.out
 	$(GO) run . eval aged 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench HookEndToEnd -benchtime 30x -timeout 60m ./internal/agenthook/ 2>&1 | tee -a bench.out
-	$(GO) test -run '^$$' -bench MCPSearch -benchtime 200x -timeout 30m ./internal/mcpserver/ 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench 'MCPSearch$$' -benchtime 200x -timeout 30m ./internal/mcpserver/ 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench 'MCPStart|MCPSearchAfterWrite' -benchtime 20x -timeout 40m ./internal/mcpserver/ 2>&1 | tee -a bench.out
 
 # Open the TUI on a fresh copy of the bundled demo store.
 demo:

@@ -17,13 +17,17 @@
 //     atoms); RecordUserMessage extracts atoms from the person's message,
 //     applies inline approvals ("odek, remember that …"; the name is
 //     Config.AgentName) and links associations.
-//   - NewTool is the agent's memory tool. MemoryToolSpec describes it as
-//     data (a JSON Schema; json.Marshal gives the OpenAI function object);
-//     CallJSON takes the model's arguments and returns the tool's JSON.
-//     Provenance comes from the Turn, never from the model: add_atom is
+//   - NewTool is the agent's memory tool: typed methods (Remember, Search,
+//     Forget, Pin, ListQuarantine, SearchQuarantine, ListPending,
+//     RejectPending) for a program that registers its own tools (the MCP
+//     server does), and CallJSON for a model that speaks raw
+//     function-calling JSON (MemoryToolSpec describes its arguments as a
+//     JSON Schema; json.Marshal gives the OpenAI function object).
+//     Provenance comes from the Turn, never from the model: Remember is
 //     user_said only when the text is the person's own words verbatim. The
 //     tool may forget or pin only what it added in the same session and
-//     cannot promote, confirm, unpin or change the user model.
+//     nobody reviewed since, and cannot promote, confirm, unpin or change
+//     the user model.
 //   - Close the Store: it closes the Hooks made on it first (each waits
 //     for its background inference). After Close, methods return
 //     ErrClosed.
