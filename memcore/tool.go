@@ -209,6 +209,9 @@ func (t *Tool) Forget(ctx context.Context, turn Turn, id string) error {
 	}
 	// Not the person's act: no undo record.
 	if _, _, _, err := t.store.forget(ctx, id, guard); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			t.drop(turn.SessionID, id) // gone already (evicted, expired)
+		}
 		return err
 	}
 	t.drop(turn.SessionID, id)

@@ -15,7 +15,8 @@ type ToolEntry struct {
 	ID          string
 	SourceClass string
 	Type        string
-	// Reason is why it waits (control characters removed).
+	// Reason is why it waits (secrets redacted, control characters
+	// removed).
 	Reason        string
 	QuarantinedAt time.Time
 	// Text is the entry wrapped as untrusted content (the wrapper the
@@ -30,7 +31,8 @@ type ToolEntry struct {
 
 // entry is q as the tool shows it.
 func (t *Tool) entry(q QuarantinedAtom) ToolEntry {
-	e := ToolEntry{ID: q.ID, SourceClass: q.SourceClass, Type: q.Type, Reason: scan.Visible(q.Reason), QuarantinedAt: q.QuarantinedAt}
+	reason, _ := scan.Redact(q.Reason)
+	e := ToolEntry{ID: q.ID, SourceClass: q.SourceClass, Type: q.Type, Reason: scan.Visible(reason), QuarantinedAt: q.QuarantinedAt}
 	if t.store.verdicts.Blocked(q.Text) {
 		// The reviewer sees it in the TUI; a model only learns that it
 		// exists.
