@@ -289,3 +289,20 @@ func TestBatchPromoteShowsEveryFinding(t *testing.T) {
 		t.Fatalf("screen has %d lines, want 24", n)
 	}
 }
+
+// TestAddNoteNeverCutsALongNote (issue 26, annoyance 3): a note longer
+// than atom_max_chars is refused with both lengths, not stored cut.
+func TestAddNoteNeverCutsALongNote(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 120, 40)
+	long := strings.Repeat("the payouts report reads from the replica ", 10)
+	press(m, runes("a"))
+	press(m, typed(long)...)
+	press(m, keyEnter)
+	if !m.isErr || !strings.Contains(m.status, "an atom holds at most 300") {
+		t.Fatalf("status %q", m.status)
+	}
+	if n := len(must(st.List(memcore.Filter{}))); n != 205 {
+		t.Fatalf("a cut note was stored: %d atoms", n)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/odekmem/odekmem/internal/score"
+	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -479,6 +480,13 @@ func PinCmd(d Deps, id string, pin bool) func() tea.Msg {
 // AddCmd stores a note as a user_approved atom.
 func AddCmd(d Deps, text string) func() tea.Msg {
 	return func() tea.Msg {
+		// A note is never cut: one longer than atom_max_chars (after
+		// redaction, as memcore counts) is refused with the lengths.
+		if limit := d.Store.Config().AtomMaxChars; limit > 0 {
+			if n := len(scan.Scan(strings.TrimSpace(text)).Redacted); n > limit {
+				return MutatedMsg{Err: fmt.Errorf("the note is %d bytes; an atom holds at most %d (atom_max_chars): split it, or raise the limit", n, limit)}
+			}
+		}
 		res, err := d.Store.Add(d.Ctx, memcore.AddRequest{Text: text, Source: memcore.SourceUserApproved, Type: memcore.TypeFact, Link: true})
 		if err != nil && !(res.Quarantined && res.Atom.ID != "") {
 			return MutatedMsg{Err: fmt.Errorf("add: %w", err)}
