@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/internal/scan"
+	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
 )
