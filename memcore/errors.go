@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/odekmem/odekmem/internal/disk"
+	"github.com/odekmem/odekmem/internal/lockfile"
 	"github.com/odekmem/odekmem/internal/textutil"
 )
 
@@ -95,7 +95,7 @@ func isHexID(id string) bool {
 // ErrLockTimeout means another process held the store's lock file for
 // longer than Options.LockTimeout; the message names the lock file and the
 // last process that held it.
-var ErrLockTimeout = disk.ErrTimeout
+var ErrLockTimeout = lockfile.ErrTimeout
 
 // ErrUnsafeStore means the store directory or one of its files is a
 // symbolic link, belongs to another user, or stays writable by other users:

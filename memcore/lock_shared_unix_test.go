@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/odekmem/odekmem/internal/disk"
+	"github.com/odekmem/odekmem/internal/lockfile"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -20,7 +20,7 @@ const stSharedEnv = "ODEKMEM_ST_SHARED_DIR"
 // keeps it until its stdin closes.
 func TestSharedLockChild(t *testing.T) {
 	dir := stChildDir(t, stSharedEnv)
-	l, err := disk.OpenLock(filepath.Join(dir, ".lock"), 5*time.Second)
+	l, err := lockfile.Open(filepath.Join(dir, ".lock"), 5*time.Second)
 	stChildCheck(err)
 	stChildCheck(l.Lock(context.Background(), false))
 	stChildHold()

@@ -13,6 +13,7 @@ import (
 	"github.com/odekmem/odekmem/internal/disk"
 	"github.com/odekmem/odekmem/internal/guard"
 	"github.com/odekmem/odekmem/internal/index"
+	"github.com/odekmem/odekmem/internal/lockfile"
 	"github.com/odekmem/odekmem/internal/scan"
 )
 
@@ -158,7 +159,7 @@ type Store struct {
 
 	mu      sync.RWMutex
 	files   *disk.Dir // the store's files: reads, atomic writes, corrupt/
-	lock    *disk.Lock
+	lock    *lockfile.Lock
 	closed  bool
 	closing bool // Close has begun: no new background work starts
 

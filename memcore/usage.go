@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/disk"
+	"github.com/odekmem/odekmem/internal/lockfile"
 )
 
 // dirUsage walks dir and sums allocated bytes per top-level component name.
@@ -68,13 +69,13 @@ func componentOf(rel string) string {
 
 // DefaultLockTimeout bounds the wait for another process's store lock when
 // Options.LockTimeout is zero.
-const DefaultLockTimeout = disk.DefaultTimeout
+const DefaultLockTimeout = lockfile.DefaultTimeout
 
 // openLock opens the store's lock file; a symbolic link there is an unsafe
 // store, never followed.
-func openLock(path string, timeout time.Duration) (*disk.Lock, error) {
-	l, err := disk.OpenLock(path, timeout)
-	if errors.Is(err, disk.ErrSymlink) {
+func openLock(path string, timeout time.Duration) (*lockfile.Lock, error) {
+	l, err := lockfile.Open(path, timeout)
+	if errors.Is(err, lockfile.ErrSymlink) {
 		return nil, unsafeStore(path, "is a symbolic link (odekmem never follows links inside a store)", fmt.Sprintf("remove the link: rm %q", path))
 	}
 	return l, err

@@ -5,7 +5,7 @@ package serve
 import (
 	"io/fs"
 
-	"github.com/odekmem/odekmem/internal/disk"
+	"github.com/odekmem/odekmem/internal/lockfile"
 	"github.com/odekmem/odekmem/internal/owner"
 )
 
@@ -13,7 +13,7 @@ import (
 // store's one lock (never following a link, a regular file only):
 // ErrRunning when another server holds it.
 func lockFile(path string) (func(), error) {
-	l, err := disk.OpenLock(path, 0)
+	l, err := lockfile.Open(path, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package disk
+package lockfile
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 func TestLockSharedAndExclusive(t *testing.T) {
 	p := filepath.Join(t.TempDir(), ".lock")
 	open := func() *Lock {
-		l, err := OpenLock(p, 150*time.Millisecond)
+		l, err := Open(p, 150*time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,9 @@
-package disk
+// Package lockfile is odekmem's one lock: the store's lock file (shared
+// for readers, exclusive for writers, with the write generation and the
+// last exclusive holder kept in the file) and odekmem serve's one-server
+// lock. It never follows a link, takes regular files only, and bounds
+// every wait by a timeout and the caller's context.
+package lockfile
 
 import (
 	"context"
@@ -31,7 +36,7 @@ type Lock struct {
 	timeout time.Duration
 }
 
-// DefaultTimeout bounds the wait for another process's lock when OpenLock
+// DefaultTimeout bounds the wait for another process's lock when Open
 // is given no timeout.
 const DefaultTimeout = 30 * time.Second
 
@@ -42,8 +47,10 @@ const (
 	lockHolderLen = 120
 )
 
-func OpenLock(path string, timeout time.Duration) (*Lock, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|ONoFollow, 0o600)
+// Open opens (creating it 0600) the lock file at path; timeout bounds
+// Lock's wait (DefaultTimeout when zero or less).
+func Open(path string, timeout time.Duration) (*Lock, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|oNoFollow, 0o600)
 	if err != nil {
 		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			return nil, fmt.Errorf("open lock file: %w", ErrSymlink)
