@@ -1,0 +1,5 @@
+//go:build race
+
+package textclf
+
+const raceEnabled = true
