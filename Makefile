@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test need-cc cross soak ci bench demo lint fuzz eval
+.PHONY: all build test need-cc cross soak ci bench demo lint fuzz eval train-scanner eval-scanner
 
 all: build
 
@@ -60,6 +60,17 @@ bench:
 	$(GO) test -run '^$$' -bench HookEndToEnd -benchtime 30x -timeout 60m ./internal/agenthook/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'MCPSearch$$' -benchtime 200x -timeout 30m ./internal/mcpserver/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'MCPStart|MCPSearchAfterWrite' -benchtime 20x -timeout 40m ./internal/mcpserver/ 2>&1 | tee -a bench.out
+
+# Retrain the scanner's learned injection detector from the committed
+# corpora (internal/scan/testdata) and rewrite its model file; the same data
+# give the same bytes (check with: go run ./internal/scan/internal/train -check).
+train-scanner:
+	$(GO) run ./internal/scan/internal/train
+
+# The scanner per source and category, rules alone and with the learned
+# detector, and each training source with a model refitted without it.
+eval-scanner:
+	$(GO) run ./internal/scan/internal/evaldetector -loso
 
 # Open the TUI on a fresh copy of the bundled demo store.
 demo:

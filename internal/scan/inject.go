@@ -31,7 +31,11 @@ const (
 
 func rx(src string) *regexp.Regexp { return regexp.MustCompile(foldPattern(src)) }
 
-var injectionRules = []injRule{
+// injectionRules are the core rules below and the memory-directed ones of
+// memrules.go.
+var injectionRules = append(coreRules, memoryRules...)
+
+var coreRules = []injRule{
 	// --- identity override ---
 	{rule: "ignore_previous", reason: "asks the model to ignore its previous instructions", negatable: true,
 		kw:  []string{"ignor", "disregard", "forget", "overlook", "override", "bypass", "set aside", "discard", "neglect", "abandon"},
@@ -435,6 +439,12 @@ func matchInjection(v string, stopAtFirst bool) []injHit {
 	}
 	if a, b, ok := repeatedToken(v); ok {
 		hits = append(hits, injHit{"repeated_token", "the same token repeated many times (divergence attack)", a, b})
+		if stopAtFirst {
+			return hits
+		}
+	}
+	if a, b, ok := typosquat(v); ok && notAboutAttacks(v, a, b) {
+		hits = append(hits, injHit{"typosquat", "names a package one letter away from a popular one (" + v[a:b] + ")", a, b})
 	}
 	return hits
 }

@@ -72,12 +72,27 @@ func encodedInjection(s string) (injHit, bool) {
 		n := Normalize(string(dec))
 		hs := matchInjection(n, true)
 		if len(hs) == 0 {
-			if h, ok := scoreView(n); ok {
+			h, ok, sum := scoreSummary(n)
+			if ok {
 				return injHit{rule: "score_" + h.top, reason: h.reason("")}, true
+			}
+			if mh, ok := scoreModel(n, &sum); ok {
+				return injHit{rule: ModelRule, reason: mh.why}, true
 			}
 			return injHit{}, false
 		}
 		return hs[0], true
+	}
+	var b32 injHit
+	base32Runs(s, func(a, b int, dec []byte) bool {
+		if h, ok := try(dec); ok {
+			b32 = injHit{"base32_" + h.rule, "base32-encoded: " + h.reason, a, b}
+			return true
+		}
+		return false
+	})
+	if b32.rule != "" {
+		return b32, true
 	}
 	for _, m := range runs(s, isB64Byte, 24, 8, true) {
 		run := s[m[0]:m[1]]

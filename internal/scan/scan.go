@@ -182,7 +182,8 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 		a, b := v.span(h.a, h.b)
 		emit(h.rule, h.reason, a, b)
 	}
-	if h, ok := scoreView(v.s); ok {
+	h, scored, sum := scoreSummary(v.s)
+	if scored {
 		a, b := v.span(h.a, h.b)
 		emit("score_"+h.top, h.reason(""), a, b)
 	}
@@ -194,15 +195,26 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 	if len(out) > 0 || len(text) == 0 {
 		return out
 	}
-	// Disguises: the whole text is the span.
+	// Disguises: the whole text is the span. The learned detector also
+	// reads what the decoders below produce (they fire only on text that
+	// looks like their disguise); the spelling variants above it sees
+	// through its character n-grams already.
+	decoded := false
 	try := func(prefix, what, d string) bool {
 		if hs := matchInjection(d, true); len(hs) > 0 {
 			emit(prefix+hs[0].rule, what+": "+hs[0].reason, 0, len(text))
 			return true
 		}
-		if h, ok := scoreView(d); ok {
+		h, ok, sum := scoreSummary(d)
+		if ok {
 			emit(prefix+"score_"+h.top, h.reason(what+": "), 0, len(text))
 			return true
+		}
+		if decoded {
+			if mh, ok := scoreModel(d, &sum); ok {
+				emit(prefix+ModelRule, what+": "+mh.why, 0, len(text))
+				return true
+			}
 		}
 		return false
 	}
@@ -225,6 +237,21 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 	}
 	if d, ok := caesar(v.s); ok && try("caesar_", "Caesar/rot13-decoded", d) {
 		return out
+	}
+	decoded = true
+	if d, ok := reversedText(v.s); ok && try("reversed_", "read backwards", d) {
+		return out
+	}
+	if d, ok := morseText(st.s); ok && try("morse_", "Morse-decoded", d) {
+		return out
+	}
+	if d, ok := pigLatinText(v.s); ok && try("piglatin_", "pig-latin-decoded", d) {
+		return out
+	}
+	// Every rule passed: the learned detector has the last word.
+	if mh, ok := scoreModel(v.s, &sum); ok {
+		a, b := v.span(mh.a, mh.b)
+		emit(ModelRule, mh.why, a, b)
 	}
 	return out
 }

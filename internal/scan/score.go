@@ -174,12 +174,17 @@ var (
 	reDecodeAsk        = rx(`\b(?:decode|decipher|decrypt|unscramble|translate)\b (?:this|the following|these|that)\b[^.?!]{0,40}?\b(?:morse|rot13|rot-13|cipher|hex|hexadecimal|binary|base64|base-64|caesar|encoded|pig latin|reversed)\b|\b(?:morse|rot13|cipher|hexadecimal|binary|base64|caesar|pig latin)\b[^.?!]{0,40}?\b(?:and|then) (?:tell me what it says|do what it says|follow it|execute it|obey it|reply with)`)
 	secretQualifier    = map[string]bool{"prefix": true, "suffix": true, "length": true, "format": true, "field": true, "fields": true, "rotation": true,
 		"policy": true, "policies": true, "manager": true, "reset": true, "strength": true, "hash": true, "hashing": true, "hasher": true, "name": true,
-		"names": true, "validation": true, "validator": true, "scanner": true, "loader": true, "refresher": true, "expiry": true, "count": true, "banner": true}
-	reRestriction = rx(`\bi know (?:that )?you(?:'re| are| were|'ve been| have been)? (?:said|told|instructed|asked|programmed|not supposed|not allowed|can't|cannot|shouldn't|should not|aren't allowed)\b[^.;]{0,100}\bbut\b|\b(?:even though|although|despite the fact that) you(?:'re| are| were)? (?:told|instructed|not supposed|not allowed|programmed)\b`)
-	reHijack      = rx(`^(?:ok(?:ay)?,? )?(?:forget|ignore|disregard|never mind|nevermind|scratch)(?: about)? (?:that|this|it|all that|the above|what i (?:said|asked)|everything)\b[,.!]? (?:and )?(?:can|could|would|will|please|now|instead|tell|give|write|provide|just)\b`)
-	reAnswerSet   = rx(`\b(?:let's|let us|we (?:might|could|would|should|can|will)|i suggest (?:you|that you)(?: to)?) (?:say|state|assume|claim|pretend|admit|consider|declare)\b|\b(?:the )?(?:output|answer|result) (?:could|would|should|might|will) be\b|\bconsider the (?:output|answer|result) (?:as|to be)\b|\bignore the (?:actual|real) (?:data|function|facts|numbers|content)\b`)
-	reFraming     = rx(`\b(?:imagine|hypothetical(?:ly)?|suppose|in a (?:parallel|different|alternate|fictional) (?:universe|world|reality)|in a world where|for the purpose of this exercise|to make this (?:more )?(?:interesting|authentic|fun)|to challenge the status quo|for the sake of argument|as an authority)\b`)
-	negWords      = map[string]bool{"not": true, "never": true, "don't": true, "dont": true, "no": true, "doesn't": true, "didn't": true, "won't": true, "shouldn't": true, "mustn't": true, "can't": true, "cannot": true, "avoid": true, "without": true}
+		"names": true, "validation": true, "validator": true, "scanner": true, "loader": true, "refresher": true, "expiry": true, "count": true, "banner": true,
+		// "database migrations", "database schema": about the database, not its contents
+		"migration": true, "migrations": true, "schema": true, "schemas": true, "index": true, "indexes": true, "indices": true, "query": true, "queries": true,
+		"table": true, "tables": true, "connection": true, "connections": true, "driver": true, "pool": true, "version": true, "upgrade": true, "upgrades": true,
+		"replica": true, "replicas": true, "cluster": true, "engine": true, "tests": true, "test": true, "layer": true, "access": true}
+	reRestriction  = rx(`\bi know (?:that )?you(?:'re| are| were|'ve been| have been)? (?:said|told|instructed|asked|programmed|not supposed|not allowed|can't|cannot|shouldn't|should not|aren't allowed)\b[^.;]{0,100}\bbut\b|\b(?:even though|although|despite the fact that) you(?:'re| are| were)? (?:told|instructed|not supposed|not allowed|programmed)\b`)
+	reHijack       = rx(`^(?:ok(?:ay)?,? )?(?:forget|ignore|disregard|never mind|nevermind|scratch)(?: about)? (?:that|this|it|all that|the above|what i (?:said|asked)|everything)\b[,.!]? (?:and )?(?:can|could|would|will|please|now|instead|tell|give|write|provide|just)\b`)
+	reAnswerSet    = rx(`\b(?:let's|let us|we (?:might|could|would|should|can|will)|i suggest (?:you|that you)(?: to)?) (?:say|state|assume|claim|pretend|admit|consider|declare)\b|\b(?:the )?(?:output|answer|result) (?:could|would|should|might|will) be\b|\bconsider the (?:output|answer|result) (?:as|to be)\b|\bignore the (?:actual|real) (?:data|function|facts|numbers|content)\b`)
+	reFraming      = rx(`\b(?:imagine|hypothetical(?:ly)?|suppose|in a (?:parallel|different|alternate|fictional) (?:universe|world|reality)|in a world where|for the purpose of this exercise|to make this (?:more )?(?:interesting|authentic|fun)|to challenge the status quo|for the sake of argument|as an authority)\b`)
+	permissionWord = map[string]bool{"allowed": true, "permitted": true, "able": true, "authorized": true, "authorised": true, "cleared": true, "welcome": true}
+	negWords       = map[string]bool{"not": true, "never": true, "don't": true, "dont": true, "no": true, "doesn't": true, "didn't": true, "won't": true, "shouldn't": true, "mustn't": true, "can't": true, "cannot": true, "avoid": true, "without": true}
 )
 
 // sentence is one sentence of a view, with its features.
@@ -249,6 +254,9 @@ func features(s string, toks []string, sn *sentence, first bool) {
 			f := e.f
 			if f == fSecret && i+len(e.words) < len(toks) && secretQualifier[toks[i+len(e.words)]] {
 				continue // "the API key prefix", "password policy": about the secret, not the secret
+			}
+			if n := len(e.words); f == fPersona && n >= 2 && e.words[n-1] == "now" && i+n < len(toks) && permissionWord[toks[i+n]] {
+				continue // "you are now allowed to edit …": a permission, not a persona
 			}
 			if f == fAgent && (t == "you" || t == "your" || t == "yourself") {
 				if t == "your" {

@@ -114,14 +114,31 @@ func weigh(has *[nFeat]bool, hits *[nFeat]int, pairOverride, pairExfil, pairConc
 // scoreView runs the scored detector over a normalised view and returns
 // the best window when it reaches the threshold.
 func scoreView(v string) (scoreHit, bool) {
+	h, ok, _ := scoreSummary(v)
+	return h, ok
+}
+
+// featSummary is what the scored detector saw in a whole view, whether or
+// not it blocked: the features found in any sentence and the best window's
+// score. The learned detector reads it as dense features.
+type featSummary struct {
+	has   [nFeat]bool
+	best  float64
+	words int // tokens in the view
+}
+
+// scoreSummary is scoreView that also returns the summary.
+func scoreSummary(v string) (scoreHit, bool, featSummary) {
+	var sum featSummary
 	sents := splitSentences(v)
 	if len(sents) == 0 {
-		return scoreHit{}, false
+		return scoreHit{}, false, sum
 	}
 	feats := make([]sentence, len(sents))
 	var toks []string
 	for i, s := range sents {
 		toks = tokenize(s, toks)
+		sum.words += len(toks)
 		feats[i].firstOverride, feats[i].lastInstr = -1, -1
 		features(s, toks, &feats[i], i == 0)
 	}
@@ -156,10 +173,16 @@ func scoreView(v string) (scoreHit, bool) {
 				pairC = pairC || (sn.has[fConceal] && (sn.has[fPerson] || sn.has[fRun] || sn.has[fExfil] || sn.has[fDestructive] || sn.has[fImperative]))
 			}
 			sc, why := weigh(&has, &hits, pairO, pairE, pairC)
+			sum.best = max(sum.best, sc)
 			if sc >= scoreThreshold && (!found || sc > best.score) {
 				found = true
 				best = scoreHit{score: sc, feats: why, windowS: strings.Join(sents[i:i+w], " ")}
 			}
+		}
+	}
+	for i := range feats {
+		for f := range sum.has {
+			sum.has[f] = sum.has[f] || feats[i].has[f]
 		}
 	}
 	if found {
@@ -172,7 +195,7 @@ func scoreView(v string) (scoreHit, bool) {
 			best.a, best.b = 0, len(v)
 		}
 	}
-	return best, found
+	return best, found, sum
 }
 
 func weightOf(s string) float64 {
