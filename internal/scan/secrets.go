@@ -261,6 +261,7 @@ func findSecrets(s string) []secretHit {
 		rule := &secretRules[ri]
 		if rule.kind == "pem_private_key" {
 			hits = appendPEM(hits, s, rule)
+			hits = appendMnemonics(hits, s)
 			continue
 		}
 		hay := s
@@ -280,12 +281,15 @@ func findSecrets(s string) []secretHit {
 		if !found {
 			continue
 		}
-		si := rule.re.SubexpIndex("s")
 		ci := rule.re.SubexpIndex("ctx")
 		for _, m := range rule.re.FindAllStringSubmatchIndex(s, -1) {
 			a, b := m[0], m[1]
-			if si >= 0 && m[2*si] >= 0 {
-				a, b = m[2*si], m[2*si+1]
+			// the secret is the first group named "s" that matched
+			for gi, name := range rule.re.SubexpNames() {
+				if name == "s" && m[2*gi] >= 0 {
+					a, b = m[2*gi], m[2*gi+1]
+					break
+				}
 			}
 			ctx := ""
 			if ci >= 0 && m[2*ci] >= 0 {

@@ -5,6 +5,7 @@
 package testcreds
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -139,8 +140,130 @@ func Creds(seed uint64) []Cred {
 	simple("shopify_token", "SHOPIFY_ACCESS_TOKEN", "Shopify token", "shpat_"+strings.ToLower(randStr(rng, "abcdef0123456789", 32)))
 	far := randStr(rng, b64set, 39) + "7"
 	add("aws_secret_key", "NOTE", "note", "aws account for staging was rotated after the incident review last week; the new secret access value is "+far, far)
+	cs = append(cs, issue22Creds(rng)...)
 	return cs
 }
+
+const hexset = "0123456789abcdef"
+
+// issue22Creds are the formats issue 22 found reaching disk, more
+// vendors' tokens, and credentials recognised by shape: a secret next to
+// a key-like name, command-line passwords, .netrc and docker entries,
+// connection strings, hex private keys, PGP and EC keys and recovery
+// phrases.
+func issue22Creds(rng *rand.Rand) []Cred {
+	var cs []Cred
+	add := func(kind, env, label, text, secret string) { cs = append(cs, Cred{kind, env, label, text, secret}) }
+	simple := func(kind, env, label, tok string) { add(kind, env, label, tok, tok) }
+	hex := func(n int) string { return randStr(rng, hexset, n) }
+	simple("digitalocean_token", "DIGITALOCEAN_TOKEN", "DigitalOcean token", "dop_v1_"+hex(64))
+	simple("databricks_token", "DATABRICKS_TOKEN", "Databricks token", "dapi"+hex(32))
+	simple("atlassian_token", "JIRA_API_TOKEN", "Atlassian API token", "ATATT3xFfGF0"+randStr(rng, urlset, 170)+"="+strings.ToUpper(hex(8)))
+	simple("heroku_key", "HEROKU_API_KEY", "Heroku API key", "HRKU-"+randStr(rng, urlset, 60))
+	u := hex(8) + "-" + hex(4) + "-" + hex(4) + "-" + hex(4) + "-" + hex(12)
+	add("heroku_key|secret_assignment", "HEROKU_API_KEY", "Heroku key", "heroku api key "+u, u)
+	dd := hex(32)
+	add("datadog_key|secret_assignment", "DD_API_KEY", "Datadog API key", "DD_API_KEY="+dd, dd)
+	simple("postman_key", "POSTMAN_API_KEY", "Postman API key", "PMAK-"+hex(24)+"-"+hex(34))
+	simple("newrelic_key", "NEW_RELIC_API_KEY", "New Relic user key", "NRAK-"+randStr(rng, upnum, 27))
+	simple("newrelic_key", "NEW_RELIC_LICENSE_KEY", "New Relic license key", hex(36)+"NRAL")
+	simple("supabase_key", "SUPABASE_ACCESS_TOKEN", "Supabase token", "sbp_"+hex(40))
+	simple("sk_hex_key", "DEEPSEEK_API_KEY", "API key", "sk-"+hex(32))
+	simple("linear_key", "LINEAR_API_KEY", "Linear key", "lin_api_"+randStr(rng, alnum, 40))
+	simple("doppler_token", "DOPPLER_TOKEN", "Doppler token", "dp.st."+randStr(rng, alnum, 43))
+	simple("grafana_token", "GRAFANA_TOKEN", "Grafana service account token", "glsa_"+randStr(rng, alnum, 32)+"_"+hex(8))
+	simple("sentry_token", "SENTRY_AUTH_TOKEN", "Sentry user token", "sntryu_"+hex(64))
+	simple("groq_key", "GROQ_API_KEY", "Groq key", "gsk_"+randStr(rng, alnum, 52))
+	simple("replicate_token", "REPLICATE_API_TOKEN", "Replicate token", "r8_"+randStr(rng, alnum, 37))
+	simple("pulumi_token", "PULUMI_ACCESS_TOKEN", "Pulumi token", "pul-"+hex(40))
+	simple("mailgun_key", "MAILGUN_API_KEY", "Mailgun key", "key-"+hex(32))
+	simple("square_token", "SQUARE_ACCESS_TOKEN", "Square token", "sq0atp-"+randStr(rng, urlset, 22))
+	simple("notion_token", "NOTION_TOKEN", "Notion token", "ntn_"+randStr(rng, alnum, 46))
+	simple("alibaba_key", "ALIBABA_ACCESS_KEY_ID", "Alibaba key", "LTAI"+randStr(rng, alnum, 20))
+	simple("age_secret_key", "AGE_KEY", "age key", "AGE-SECRET-KEY-1"+randStr(rng, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58))
+	simple("planetscale_token", "PLANETSCALE_TOKEN", "PlanetScale token", "pscale_tkn_"+randStr(rng, alnum, 43))
+
+	// by shape
+	pw := func() string { return randStr(rng, alnum, 12) + "!" + randStr(rng, alnum, 3) }
+	p := pw()
+	add("cli_password", "DB_CMD", "mysql command", "mysql -u root -p"+p+" -h db.internal app", p)
+	p = pw()
+	add("cli_password|secret_assignment", "DUMP_CMD", "mysqldump command", "mysqldump --user=admin --password="+p+" shop > shop.sql", p)
+	p = pw()
+	add("cli_password|basic_auth", "CURL_CMD", "curl command", "curl -u deploy:"+p+" https://api.example.com/v1/releases", p)
+	p = pw()
+	add("cli_password", "SSH_CMD", "sshpass command", "sshpass -p '"+p+"' ssh ops@bastion", p)
+	p = pw()
+	add("netrc_password", "NETRC", ".netrc entry", "machine api.github.com login octocat password "+p, p)
+	p = pw()
+	add("netrc_password", "NETRC", ".netrc lines", "machine registry.example.com\n  login ci\n  password "+p, p)
+	p = pw()
+	add("secret_assignment|password_statement", "NOTE", "note", "pw: "+p, p)
+	p = randStr(rng, alnum, 28)
+	add("secret_assignment|auth_header|high_entropy_token", "NOTE", "note", "auth="+p, p)
+	auth := base64.StdEncoding.EncodeToString([]byte("ci-bot:" + pw()))
+	add("docker_auth|secret_assignment", "DOCKER_CONFIG", "docker config", `{"auths": {"ghcr.io": {"auth": "`+auth+`"}}}`, auth)
+	tok := randStr(rng, alnum, 40)
+	add("auth_header|bearer_token", "AUTH_HEADER", "auth header", "Authorization: token "+tok, tok)
+	tok = randStr(rng, alnum, 32)
+	add("auth_header|secret_assignment|high_entropy_token", "API_HEADER", "API header", "X-API-Key: "+tok, tok)
+	p = pw()
+	add("url_password", "MONGODB_URI", "MongoDB URI", "mongodb+srv://app:"+p+"@cluster0.ab1cd.mongodb.net/prod?retryWrites=true", p)
+	p = pw()
+	add("url_password", "DATABASE_URL", "Postgres URL", "postgresql://report:"+p+"@10.0.3.7:5432/warehouse", p)
+	p = pw()
+	add("url_password", "FTP_URL", "FTP URL", "ftp://upload:"+p+"@files.example.org/in/", p)
+	eth := hex(64)
+	add("hex_private_key", "ETH_PRIVATE_KEY", "wallet private key", "deployer private key: 0x"+eth, eth)
+	eth = hex(64)
+	add("hex_private_key|secret_assignment", "PRIVATE_KEY", "private key", "PRIVATE_KEY="+eth, eth)
+	var pgp, pgpBody strings.Builder
+	pgp.WriteString("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n")
+	for range 4 {
+		l := randStr(rng, b64set, 64)
+		pgp.WriteString(l + "\n")
+		pgpBody.WriteString(l)
+	}
+	pgp.WriteString("=" + randStr(rng, b64set, 4) + "\n-----END PGP PRIVATE KEY BLOCK-----")
+	add("pem_private_key", "GPG_KEY", "PGP key", pgp.String(), pgpBody.String())
+	ec := randStr(rng, b64set, 64)
+	add("pem_private_key", "EC_KEY", "EC key", "-----BEGIN EC PRIVATE KEY-----\n"+ec+"\n-----END EC PRIVATE KEY-----", ec)
+	var words []string
+	for range 12 {
+		words = append(words, bip39Sample[rng.IntN(len(bip39Sample))])
+	}
+	phrase := strings.Join(words, " ")
+	add("bip39_mnemonic", "WALLET_SEED", "recovery phrase", phrase, phrase)
+
+	// generic: key-like names with random values, the way gitleaks'
+	// generic rule finds them
+	names := []string{"password", "passwd", "pwd", "db_pass", "token", "secret", "api_key", "apikey", "access_key", "client_secret", "auth_token", "app_secret"}
+	seps := []string{"=", ": ", " = ", "=\"", ": '"}
+	for i, n := range names {
+		v := randStr(rng, alnum, 16+rng.IntN(17))
+		sep := seps[i%len(seps)]
+		text := n + sep + v
+		switch {
+		case strings.HasSuffix(sep, "\""):
+			text += "\""
+		case strings.HasSuffix(sep, "'"):
+			text += "'"
+		}
+		add("secret_assignment|password_statement|auth_header|high_entropy_token", "CONFIG", "setting", text, v)
+	}
+	return cs
+}
+
+// bip39Sample is a sample of the BIP-39 English word list, enough for
+// synthetic recovery phrases: unusual words, so that an 8-character piece
+// of a phrase does not also occur in the other test texts.
+var bip39Sample = strings.Fields(`abandon absurd acoustic aerobic alcohol alley amateur amused anchor ankle antenna antique arctic
+armor artefact asthma awkward bacon badge bamboo banana barrel basket beach bicycle blanket bronze bubble cabbage cactus
+canoe carbon castle cereal chalk cherry chimney cinnamon clump coconut cricket crystal cushion dolphin donkey dragon eagle
+elbow fossil garlic ginger giraffe glove gorilla hammer hamster harbor hedgehog jaguar kangaroo kidney ladder
+lemon lizard lobster mango marble monkey mushroom napkin noodle olive orchard ostrich oyster panda parrot peanut pelican
+pepper pigeon pumpkin puzzle rabbit raccoon rhythm saddle salmon sausage scorpion shrimp spider squirrel tomato tortoise
+trumpet tunnel turkey turtle umbrella velvet volcano walnut weasel whale wrist yellow zebra`)
 
 // Fullwidth maps printable ASCII (except space) to the fullwidth forms.
 func Fullwidth(s string) string {
