@@ -86,7 +86,7 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 		}
 		turn := st.turn
 		if msg != "" {
-			st.recent = append(st.recent, textutil.TruncateChars(msg, 500))
+			st.recent = append(st.recent, textutil.TruncateChars(scanRedact(msg), 500)) // redacted whole, then cut
 			if len(st.recent) > 6 {
 				st.recent = st.recent[len(st.recent)-6:]
 			}

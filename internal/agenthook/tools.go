@@ -103,6 +103,10 @@ func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, t
 	if text == "" {
 		return nil
 	}
+	// Redact the whole text before cutting it: a secret across the cut
+	// would otherwise reach the store in part (the store's own scan sees
+	// only what is left).
+	text, _ = scan.Redact(text)
 	if n := rt.Store.Config().AtomMaxChars; n > 1 {
 		text = textutil.TruncateChars(text, n-1)
 	}

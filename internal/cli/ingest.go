@@ -19,6 +19,7 @@ import (
 
 	"github.com/odekmem/odekmem/internal/agenthook"
 	"github.com/odekmem/odekmem/internal/jsonl"
+	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -284,6 +285,9 @@ func (in *ingester) taint(source, text string, t memcore.Turn) error {
 			return err
 		}
 	}
+	// Redact the whole line before cutting it: a secret across the cut
+	// would otherwise reach the store in part.
+	text, _ = scan.Redact(text)
 	if in.maxText > 1 {
 		text = textutil.TruncateChars(text, in.maxText-1)
 	}

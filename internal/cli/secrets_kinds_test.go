@@ -61,3 +61,44 @@ func TestEverySecretKindCLIAddAndIngest(t *testing.T) {
 		}
 	}
 }
+
+// TestEverySecretKindAtTheIngestCut ingests a tool result line per
+// credential kind with the secret across the 299-character cut of a
+// stored line: the line is redacted whole before it is cut, so no piece of
+// the secret reaches the store.
+func TestEverySecretKindAtTheIngestCut(t *testing.T) {
+	home := newHome(t)
+	var secrets []string
+	var transcript strings.Builder
+	pad := strings.Repeat("build step ok. ", 40)
+	for _, c := range testcreds.Creds(19) {
+		secrets = append(secrets, strings.ReplaceAll(c.Secret, "\n", ""))
+		cut := 299 - len(c.Text)/2
+		line, _ := json.Marshal(map[string]any{"role": "tool", "content": pad[:max(0, cut-1)] + " " + c.Text + " then the job exited 0", "session": "s2"})
+		transcript.Write(append(line, '\n'))
+	}
+	r := run(t, home, transcript.String(), "ingest", "-", "--json")
+	if r.code != 0 {
+		t.Fatalf("ingest: %+v", r)
+	}
+	blobs := map[string]string{"stdout/stderr": r.stdout + r.stderr}
+	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			blobs[p] = string(b)
+		}
+		return nil
+	})
+	stored := false
+	for name, b := range blobs {
+		stored = stored || strings.HasSuffix(name, "quarantine.json") && strings.Contains(b, "build step ok")
+		for _, s := range secrets {
+			if l := testcreds.Leaks(b, s); l != "" {
+				t.Errorf("%q survives in %s", l, name)
+			}
+		}
+	}
+	if !stored {
+		t.Fatal("no tool line reached the quarantine")
+	}
+}

@@ -21,11 +21,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/odekmem/odekmem/internal/textclf"
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/scan/internal/corpus"
 	"github.com/odekmem/odekmem/internal/scan/internal/fit"
 	"github.com/odekmem/odekmem/internal/scan/internal/learned"
+	"github.com/odekmem/odekmem/internal/textclf"
 )
 
 type tally struct{ n, rules, both, loso int }

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"hash/fnv"
 
-	"github.com/odekmem/odekmem/internal/textclf"
 	"github.com/odekmem/odekmem/internal/scan/internal/corpus"
 	"github.com/odekmem/odekmem/internal/scan/internal/learned"
+	"github.com/odekmem/odekmem/internal/textclf"
 )
 
 // Settings are the training settings of the committed model. Changing any
