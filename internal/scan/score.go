@@ -255,6 +255,9 @@ func features(s string, toks []string, sn *sentence, first bool) {
 			if f == fSecret && i+len(e.words) < len(toks) && secretQualifier[toks[i+len(e.words)]] {
 				continue // "the API key prefix", "password policy": about the secret, not the secret
 			}
+			if f == fConceal && e.words[0] == "without" && len(e.words) == 2 && (e.words[1] == "asking" || e.words[1] == "confirmation") && permittedBefore(toks, i) {
+				continue // "you may format files without asking": a scoped permission, not concealment
+			}
 			if n := len(e.words); f == fPersona && n >= 2 && e.words[n-1] == "now" && i+n < len(toks) && permissionWord[toks[i+n]] {
 				continue // "you are now allowed to edit …": a permission, not a persona
 			}
@@ -360,6 +363,18 @@ func features(s string, toks []string, sn *sentence, first bool) {
 	if containsAny(s, "decod", "deciph", "decrypt", "unscramble", "translate", "morse", "rot13", "rot-13", "cipher", "binary", "base64", "base-64", "caesar", "pig latin", "hex") && reDecodeAsk.MatchString(s) {
 		sn.set(fDecodeAsk)
 	}
+}
+
+// permittedBefore reports a permission ("may", "can", "allowed to",
+// "permitted to", "free to") in the ten words before token i.
+func permittedBefore(toks []string, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-10; k-- {
+		switch toks[k] {
+		case "may", "can", "allowed", "permitted", "free":
+			return true
+		}
+	}
+	return false
 }
 
 // pronounOrKin: "where does he live", "where does your sister live" ask

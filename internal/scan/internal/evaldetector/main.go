@@ -14,7 +14,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -23,12 +22,32 @@ import (
 
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/scan/internal/corpus"
-	"github.com/odekmem/odekmem/internal/scan/internal/fit"
-	"github.com/odekmem/odekmem/internal/scan/internal/learned"
-	"github.com/odekmem/odekmem/internal/textclf"
 )
 
 type tally struct{ n, rules, both, loso int }
+
+// tsvLines collect the -tsv output.
+var tsvLines []string
+
+// readBaseline reads a -tsv file: "source\tcategory\tmeasure" → blocks.
+func readBaseline(path string) map[string]int {
+	out := map[string]int{}
+	if path == "" {
+		return out
+	}
+	b, err := os.ReadFile(path)
+	must(err)
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(l, "\t")
+		if len(f) != 4 {
+			continue
+		}
+		var n int
+		fmt.Sscan(f[3], &n)
+		out[f[0]+"\t"+f[1]+"\t"+f[2]] = n
+	}
+	return out
+}
 
 func (t *tally) add(rules, both, loso bool) {
 	t.n++
@@ -56,6 +75,8 @@ func main() {
 	misses := flag.Int("misses", 0, "print up to N missed attacks and false blocks per source")
 	only := flag.String("source", "", "measure only this source")
 	ruleCounts := flag.Bool("rules", false, "print, per source, how often each rule blocked (standard error)")
+	tsv := flag.String("tsv", "", "also write source, category, cases and blocks (rules + model) to this file, for -baseline")
+	baseline := flag.String("baseline", "", "a -tsv file written by another build of the scanner: shown as the before column")
 	text := flag.Bool("text", false, "score each line of standard input instead: model probability and findings")
 	flag.Parse()
 	if *text {
@@ -65,20 +86,18 @@ func main() {
 
 	type catKey struct{ source, cat string }
 	cats := map[catKey]*tally{}
-	fmt.Println("| source | role | kind | measure | rules | rules + model | rules + model refitted without the source |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	before := readBaseline(*baseline)
+	fmt.Println("| source | role | kind | measure | before | rules | rules + model | rules + model refitted without the source |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, s := range corpus.Sources() {
 		if *only != "" && s.Name != *only {
 			continue
 		}
 		samples, err := s.Load(*root)
 		must(err)
-		var lm *textclf.Model
+		var lm scorer
 		if *loso && s.Role == corpus.Train {
-			tr, va, err := fit.Examples(*root, func(n string) bool { return n == s.Name })
-			must(err)
-			lm, _, err = fit.Fit(tr, va)
-			must(err)
+			lm = refit(*root, s.Name)
 		}
 		var atk, ben tally
 		var missed []string
@@ -95,11 +114,7 @@ func main() {
 			rules, both := verdict(x)
 			l := false
 			if lm != nil {
-				l = rules
-				if !l {
-					v, d := learned.Input(x.Text)
-					l = lm.Score(v, d) >= lm.Threshold()
-				}
+				l = rules || lm(x.Text)
 			}
 			t := &ben
 			if x.Attack {
@@ -134,7 +149,12 @@ func main() {
 			if lm != nil {
 				l = pct(r.t.loso, r.t.n)
 			}
-			fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", s.Name, s.Role, s.Kind, r.measure, pct(r.t.rules, r.t.n), pct(r.t.both, r.t.n), l)
+			b := "–"
+			if k, ok := before[s.Name+"\t*\t"+r.measure]; ok {
+				b = pct(k, r.t.n)
+			}
+			fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", s.Name, s.Role, s.Kind, r.measure, b, pct(r.t.rules, r.t.n), pct(r.t.both, r.t.n), l)
+			tsvLines = append(tsvLines, fmt.Sprintf("%s\t*\t%s\t%d", s.Name, r.measure, r.t.both))
 		}
 		for _, m := range missed {
 			fmt.Fprintln(os.Stderr, s.Name+":", m)
@@ -144,8 +164,8 @@ func main() {
 		}
 	}
 	fmt.Println()
-	fmt.Println("| source | category | cases | rules | rules + model | refitted without the source |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Println("| source | category | cases | before | rules | rules + model | refitted without the source |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	keys := make([]catKey, 0, len(cats))
 	for k := range cats {
 		keys = append(keys, k)
@@ -165,7 +185,18 @@ func main() {
 		if *loso && t.loso+t.both > 0 {
 			l = pct(t.loso, t.n)
 		}
-		fmt.Printf("| %s | %s | %d | %s | %s | %s |\n", k.source, k.cat, t.n, pct(t.rules, t.n), pct(t.both, t.n), l)
+		b := "–"
+		if n, ok := before[k.source+"\t"+k.cat+"\tdetected"]; ok {
+			b = pct(n, t.n)
+		}
+		fmt.Printf("| %s | %s | %d | %s | %s | %s | %s |\n", k.source, k.cat, t.n, b, pct(t.rules, t.n), pct(t.both, t.n), l)
+	}
+	for k, t := range cats {
+		tsvLines = append(tsvLines, fmt.Sprintf("%s\t%s\tdetected\t%d", k.source, k.cat, t.both))
+	}
+	if *tsv != "" {
+		sort.Strings(tsvLines)
+		must(os.WriteFile(*tsv, []byte(strings.Join(tsvLines, "\n")+"\n"), 0o644))
 	}
 }
 
@@ -208,25 +239,6 @@ func blocks(fs []scan.Finding) (rules, both bool) {
 		}
 	}
 	return rules, both
-}
-
-// scoreLines prints, for each line of standard input, the model's
-// probability and threshold and the scanner's blocking findings.
-func scoreLines() {
-	m, err := learned.Model()
-	must(err)
-	sc := bufio.NewScanner(os.Stdin)
-	for sc.Scan() {
-		l := sc.Text()
-		v, d := learned.Input(l)
-		var rules []string
-		for _, f := range scan.Scan(l).Findings {
-			if f.Severity == scan.Block {
-				rules = append(rules, f.Rule)
-			}
-		}
-		fmt.Printf("p=%.3f (≥%.3f) %v %q\n", m.Score(v, d), m.Threshold(), rules, trunc(l, 120))
-	}
 }
 
 func trunc(s string, n int) string {
