@@ -182,7 +182,7 @@ func main() {
 			continue
 		}
 		l := "–"
-		if *loso && t.loso+t.both > 0 {
+		if *loso && roleOf(k.source) == corpus.Train {
 			l = pct(t.loso, t.n)
 		}
 		b := "–"
@@ -198,6 +198,16 @@ func main() {
 		sort.Strings(tsvLines)
 		must(os.WriteFile(*tsv, []byte(strings.Join(tsvLines, "\n")+"\n"), 0o644))
 	}
+}
+
+// roleOf returns a source's role.
+func roleOf(name string) corpus.Role {
+	for _, s := range corpus.Sources() {
+		if s.Name == name {
+			return s.Role
+		}
+	}
+	return corpus.HeldOut
 }
 
 // isCategorised: the per-category table covers attack and mixed sources.
