@@ -15,8 +15,8 @@ tmp=$(mktemp -d)
 trap 'git worktree remove --force "$tmp/base" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
 git worktree add --detach "$tmp/base" "$base" >/dev/null 2>&1
 # where the scanner lives here and there
-here=$(ls -d internal/scan internal/scan 2>/dev/null | while read d; do [ -f "$d/scan.go" ] && echo "$d"; done | head -1)
-there=$(cd "$tmp/base" && ls -d internal/scan internal/scan 2>/dev/null | while read d; do [ -f "$d/scan.go" ] && echo "$d"; done | head -1)
+here=$(ls -d internal/scan memcore/scan 2>/dev/null | while read d; do [ -f "$d/scan.go" ] && echo "$d"; done | head -1)
+there=$(cd "$tmp/base" && ls -d internal/scan memcore/scan 2>/dev/null | while read d; do [ -f "$d/scan.go" ] && echo "$d"; done | head -1)
 mkdir -p "$tmp/base/$there/internal/corpus" "$tmp/base/$there/internal/evaldetector"
 for f in "$here"/internal/corpus/*.go "$here"/internal/evaldetector/main.go "$here"/internal/evaldetector/baseline.go; do
 	sed "s#odekmem/odekmem/$here#odekmem/odekmem/$there#g" "$f" > "$tmp/base/$there/${f#"$here"/}"
