@@ -183,11 +183,15 @@ func appendMnemonics(hits []secretHit, s string) []secretHit {
 	}
 	list := bip39Words()
 	runStart, runEnd, n := -1, -1, 0
+	seen := map[string]bool{}
 	flush := func() {
-		if n >= 12 {
+		// a phrase is 12-24 words drawn from 2,048 and nearly all
+		// distinct; "long task long task …" is not one
+		if n >= 12 && len(seen)*4 >= n*3 {
 			hits = append(hits, secretHit{"bip39_mnemonic", "wallet recovery phrase (BIP-39 words)", runStart, runEnd})
 		}
 		runStart, runEnd, n = -1, -1, 0
+		clear(seen)
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -205,6 +209,7 @@ func appendMnemonics(hits []secretHit, s string) []secretHit {
 				}
 				runEnd = j
 				n++
+				seen[s[i:j]] = true
 			}
 			i = j
 		case c == ' ' || c == '\n' || c == '\t' || c == ',' || c == '\r':
