@@ -13,7 +13,6 @@ import (
 // ONoFollow makes open(2) fail on a symbolic link instead of following it.
 const ONoFollow = syscall.O_NOFOLLOW
 
-
 // Allocated is the disk space a file occupies (what du reports).
 func Allocated(fi fs.FileInfo) int64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
