@@ -29,6 +29,20 @@ func (o *object) set(k string, v any) {
 	o.vals[k] = v
 }
 
+// del removes k (nothing when absent).
+func (o *object) del(k string) {
+	if _, ok := o.vals[k]; !ok {
+		return
+	}
+	delete(o.vals, k)
+	for i, kk := range o.keys {
+		if kk == k {
+			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+			break
+		}
+	}
+}
+
 // child returns the object under k, creating it; an existing non-object
 // value is an error (never silently replaced).
 func (o *object) child(k, path string) (*object, error) {

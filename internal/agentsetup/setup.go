@@ -1,18 +1,36 @@
-// Package agentsetup is `odekmem setup <agent>`: it writes (or prints)
-// the configuration that connects an agent to odekmem — the MCP server
-// entry for every agent, and the per-turn hook entries for agents whose
-// hooks can add context (Claude Code, Codex CLI, Gemini CLI). Existing
-// settings are merged, never replaced: only odekmem's own entries are
-// added or updated, a backup is kept, running it twice changes nothing,
-// and a file that does not parse is refused with nothing written.
+// Package agentsetup is `odekmem setup <agent>` and the agent half of
+// `odekmem doctor`: it writes (or prints, or removes) the configuration
+// that connects an agent to odekmem — the MCP server entry for every
+// agent, the per-turn hook entries for agents whose hooks can add context
+// (Claude Code, Codex CLI, Gemini CLI), and the pre-approval of odekmem's
+// tools that are safe by construction — and checks that an agent will
+// actually use it. Existing settings are merged, never replaced: only
+// odekmem's own entries are added, updated or removed, a backup is kept,
+// running it twice changes nothing, and a file that does not parse is
+// refused with nothing written.
 //
-// Formats checked against (November 2026): Claude Code 2.1.x hooks and MCP
-// docs (~/.claude.json / .mcp.json mcpServers; settings.json hooks);
-// Codex CLI docs (config.toml [mcp_servers.<name>]; hooks.json with the
-// Claude-compatible shape); Gemini CLI 0.56 docs/hooks/reference.md
-// (settings.json mcpServers and hooks: BeforeAgent, SessionStart,
-// AfterTool, timeouts in ms); Cursor (mcp.json mcpServers); VS Code
-// (mcp.json "servers"); Zed (settings.json context_servers).
+// Setup cannot silently fail: commands are absolute paths (an agent started
+// from another terminal, or a desktop app, has another PATH); each agent's
+// home variable is honoured (CLAUDE_CONFIG_DIR, CODEX_HOME,
+// GEMINI_CLI_HOME); an existing odekmem entry is replaced whole, so an env,
+// cwd or extra argument that a cloned repository put there cannot change
+// which store is served; a path that cannot be written safely into a hook
+// command (a newline, a control character) is refused; --project never
+// writes through a symbolic link; and the one step the agent still needs
+// (Codex: trust the hooks) is printed.
+//
+// Formats checked against the agents' documentation and the released CLIs
+// (December 2026): Claude Code 2.1.197 hooks, settings and MCP docs
+// (~/.claude.json or $CLAUDE_CONFIG_DIR/.claude.json and .mcp.json
+// mcpServers; settings.json hooks and permissions.allow, MCP tools named
+// mcp__<server>__<tool>); Codex CLI 0.171 (config.toml
+// [mcp_servers.<name>] with per-tool approval_mode; hooks.json in Claude
+// Code's shape under $CODEX_HOME; hooks run once trusted in /hooks);
+// Gemini CLI 0.61 docs/hooks/reference.md and configuration.md
+// (settings.json under $GEMINI_CLI_HOME/.gemini: mcpServers, hooks
+// BeforeAgent/SessionStart/AfterTool with timeouts in ms, tools.allowed
+// with MCP tools named mcp_<server>_<tool>); Cursor (mcp.json mcpServers);
+// VS Code (mcp.json "servers"); Zed (settings.json context_servers).
 package agentsetup
 
 import (
@@ -25,10 +43,20 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Agents lists the supported agent names.
 var Agents = []string{"claude-code", "codex", "gemini", "cursor", "vscode", "zed"}
+
+// HookAgents are the agents whose hooks add odekmem's context to a turn.
+var HookAgents = []string{"claude-code", "codex", "gemini"}
+
+// PreApproved are odekmem's MCP tools that setup lets the agent call
+// without asking, where the agent allows that: they only read the store,
+// or (remember) can only propose — what is not the person's own words
+// waits in quarantine. forget is not among them: it asks.
+var PreApproved = []string{"search_memories", "recall", "remember", "list_quarantine", "list_pending", "search_quarantine"}
 
 // Options describe one setup run.
 type Options struct {
@@ -39,15 +67,20 @@ type Options struct {
 	ProjectDir string
 	// UserHome is the user's home directory (os.UserHomeDir by default).
 	UserHome string
+	// Getenv reads the agents' home variables (CLAUDE_CONFIG_DIR,
+	// CODEX_HOME, GEMINI_CLI_HOME, XDG_CONFIG_HOME, APPDATA); nil reads
+	// none.
+	Getenv func(string) string
 	// OdekHome, when set, is passed to every command as --home.
 	OdekHome string
-	// Exe is how to run odekmem ("odekmem" when on PATH, else a path);
-	// HookExe, when set, is the odekmem-hook binary for hook commands.
+	// Exe is the absolute path of odekmem; HookExe, when set, the
+	// absolute path of the odekmem-hook binary for hook commands.
 	Exe, HookExe string
-	// ToolResults adds the opt-in PostToolUse (AfterTool) capture.
+	// ToolResults adds the opt-in PostToolUse (AfterTool) capture; without
+	// it an existing capture entry is removed.
 	ToolResults bool
-	// Now stamps backups.
-	Now func() time.Time
+	// Remove takes odekmem's entries out instead of adding them.
+	Remove bool
 }
 
 // Change is one file setup writes.
@@ -57,19 +90,64 @@ type Change struct {
 	What string
 	// Snippet is odekmem's part alone, as it appears in the file.
 	Snippet string
-	Before  []byte // nil when the file does not exist
-	After   []byte
-	Mode    os.FileMode
+	// Notes say what the change replaces or drops that the person should
+	// know about (an env of an existing entry, a command that was not
+	// odekmem's own binary).
+	Notes  []string
+	Before []byte // nil when the file does not exist
+	After  []byte // nil with Before nil: nothing to write
+	Mode   os.FileMode
+	// Root, when set, is the directory the file must be inside with no
+	// symbolic link on the way (--project).
+	Root string
 }
 
 // Changed reports whether the file would change.
-func (c Change) Changed() bool { return c.Before == nil || !bytes.Equal(c.Before, c.After) }
+func (c Change) Changed() bool {
+	if c.Before == nil {
+		return c.After != nil
+	}
+	return !bytes.Equal(c.Before, c.After)
+}
 
+func (o Options) getenv(k string) string {
+	if o.Getenv == nil {
+		return ""
+	}
+	return o.Getenv(k)
+}
+
+// envDir is a directory named by an agent's home variable, made absolute.
+func (o Options) envDir(k string) string {
+	d := o.getenv(k)
+	if d == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(d); err == nil {
+		return abs
+	}
+	return d
+}
+
+// quoteArg quotes a word for the POSIX shell the agents run hook commands
+// with. Callers refuse control characters first (checkPath).
 func quoteArg(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\"'\\$`!*?[]{}()<>|&;#~") {
+	if s != "" && !strings.ContainsAny(s, " \t\"'\\$`!*?[]{}()<>|&;#~=%") {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// checkPath refuses a path that cannot be written safely into a hook
+// command or a config file: a newline in a shell command starts another
+// command, and other control characters hide what runs.
+func checkPath(what, p string) error {
+	for _, r := range p {
+		if r == '\n' || r == '\r' || unicode.IsControl(r) || r == 0x2028 || r == 0x2029 {
+			return fmt.Errorf("%s %q contains a newline or a control character; it cannot be written safely into the agent's hook command: nothing written (use a path without one)", what, p)
+		}
+	}
+	return nil
 }
 
 // mcpArgs is the argument list of the MCP server entry.
@@ -96,16 +174,151 @@ func (o Options) hookCommand(agent string) string {
 	return strings.Join(parts, " ")
 }
 
-// isOurs recognises odekmem's hook commands (any path, any flags).
-func isOurs(cmd string) bool {
-	f := strings.Fields(cmd)
+// HookCommandWords splits a hook command as a POSIX shell would for the
+// simple words setup writes (single or double quotes, backslashes).
+func HookCommandWords(cmd string) []string {
+	var out []string
+	var cur strings.Builder
+	in := false
+	var q rune
+	for i := 0; i < len(cmd); i++ {
+		c := rune(cmd[i])
+		switch {
+		case q == '\'':
+			if c == '\'' {
+				q = 0
+			} else {
+				cur.WriteRune(c)
+			}
+		case q == '"':
+			if c == '"' {
+				q = 0
+			} else if c == '\\' && i+1 < len(cmd) {
+				i++
+				cur.WriteByte(cmd[i])
+			} else {
+				cur.WriteRune(c)
+			}
+		case c == '\'' || c == '"':
+			q, in = c, true
+		case c == '\\' && i+1 < len(cmd):
+			i++
+			cur.WriteByte(cmd[i])
+			in = true
+		case c == ' ' || c == '\t':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(cmd[i])
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// IsOurs recognises odekmem's hook commands (any path, any flags).
+func IsOurs(cmd string) bool {
+	f := HookCommandWords(cmd)
 	for i, w := range f {
-		base := filepath.Base(strings.Trim(w, `'"`))
+		base := strings.TrimSuffix(filepath.Base(w), ".exe")
 		if base == "odekmem-hook" || base == "odekmem" && i+1 < len(f) && f[i+1] == "hook" {
 			return true
 		}
 	}
 	return false
+}
+
+// File is one configuration file of an agent and what odekmem keeps
+// there.
+type File struct {
+	Path string
+	// MCP: the file holds the MCP server entry (under MCPKey; TOML for
+	// Codex's config.toml). Hooks: the file holds the hook entries.
+	MCP, Hooks, TOML bool
+	MCPKey           string
+}
+
+// Files are the configuration files of agent for o (user or project
+// scope), with each agent's home variable honoured.
+func Files(o Options) ([]File, error) {
+	if o.UserHome == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return nil, err
+		}
+		o.UserHome = h
+	}
+	if o.Project && o.ProjectDir == "" {
+		return nil, errors.New("--project needs a project directory")
+	}
+	base := o.UserHome
+	if o.Project {
+		base = o.ProjectDir
+	}
+	j := func(p ...string) string { return filepath.Join(append([]string{base}, p...)...) }
+	switch o.Agent {
+	case "claude-code":
+		if o.Project {
+			return []File{{Path: j(".mcp.json"), MCP: true, MCPKey: "mcpServers"}, {Path: j(".claude", "settings.json"), Hooks: true}}, nil
+		}
+		// With CLAUDE_CONFIG_DIR both the account file and the settings
+		// live in that directory.
+		if d := o.envDir("CLAUDE_CONFIG_DIR"); d != "" {
+			return []File{{Path: filepath.Join(d, ".claude.json"), MCP: true, MCPKey: "mcpServers"}, {Path: filepath.Join(d, "settings.json"), Hooks: true}}, nil
+		}
+		return []File{{Path: j(".claude.json"), MCP: true, MCPKey: "mcpServers"}, {Path: j(".claude", "settings.json"), Hooks: true}}, nil
+	case "codex":
+		dir := j(".codex")
+		if d := o.envDir("CODEX_HOME"); d != "" && !o.Project {
+			dir = d
+		}
+		return []File{{Path: filepath.Join(dir, "config.toml"), MCP: true, TOML: true}, {Path: filepath.Join(dir, "hooks.json"), Hooks: true}}, nil
+	case "gemini":
+		dir := j(".gemini")
+		if d := o.envDir("GEMINI_CLI_HOME"); d != "" && !o.Project {
+			dir = filepath.Join(d, ".gemini")
+		}
+		return []File{{Path: filepath.Join(dir, "settings.json"), MCP: true, MCPKey: "mcpServers", Hooks: true}}, nil
+	case "cursor":
+		return []File{{Path: j(".cursor", "mcp.json"), MCP: true, MCPKey: "mcpServers"}}, nil
+	case "vscode":
+		if o.Project {
+			return []File{{Path: j(".vscode", "mcp.json"), MCP: true, MCPKey: "servers"}}, nil
+		}
+		return []File{{Path: vscodeUserMCP(o), MCP: true, MCPKey: "servers"}}, nil
+	case "zed":
+		if o.Project {
+			return []File{{Path: j(".zed", "settings.json"), MCP: true, MCPKey: "context_servers"}}, nil
+		}
+		return []File{{Path: filepath.Join(o.configHome(), "zed", "settings.json"), MCP: true, MCPKey: "context_servers"}}, nil
+	}
+	return nil, fmt.Errorf("unknown agent %q: supported %s", o.Agent, strings.Join(Agents, ", "))
+}
+
+// configHome is $XDG_CONFIG_HOME or ~/.config.
+func (o Options) configHome() string {
+	if d := o.envDir("XDG_CONFIG_HOME"); d != "" && runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		return d
+	}
+	return filepath.Join(o.UserHome, ".config")
+}
+
+func vscodeUserMCP(o Options) string {
+	switch runtime.GOOS {
+	case "darwin":
+		return filepath.Join(o.UserHome, "Library", "Application Support", "Code", "User", "mcp.json")
+	case "windows":
+		if a := o.getenv("APPDATA"); a != "" {
+			return filepath.Join(a, "Code", "User", "mcp.json")
+		}
+	}
+	return filepath.Join(o.configHome(), "Code", "User", "mcp.json")
 }
 
 // Plan computes the changes for o without touching anything.
@@ -117,55 +330,26 @@ func Plan(o Options) ([]Change, error) {
 		}
 		o.UserHome = h
 	}
-	if o.Exe == "" {
-		o.Exe = "odekmem"
-	}
-	if o.Project && o.ProjectDir == "" {
-		return nil, errors.New("--project needs a project directory")
-	}
-	base := o.UserHome
-	if o.Project {
-		base = o.ProjectDir
-	}
-	j := func(p ...string) string { return filepath.Join(append([]string{base}, p...)...) }
-	var plans []filePlan
-	switch o.Agent {
-	case "claude-code":
-		mcpFile := filepath.Join(o.UserHome, ".claude.json")
-		if o.Project {
-			mcpFile = j(".mcp.json")
+	if !o.Remove {
+		if o.Exe == "" || !filepath.IsAbs(o.Exe) {
+			return nil, fmt.Errorf("setup needs the absolute path of the odekmem binary (got %q): agents started from another terminal do not share this PATH", o.Exe)
 		}
-		plans = append(plans,
-			filePlan{path: mcpFile, what: "MCP server odekmem", edit: mcpEdit("mcpServers", map[string]any{"type": "stdio", "command": o.Exe, "args": o.mcpArgs(), "env": newObject()})},
-			filePlan{path: j(".claude", "settings.json"), what: "hooks UserPromptSubmit, SessionStart" + toolNote(o, "PostToolUse"), edit: hooksEdit(o, "claude-code", claudeEvents(o), 15)})
-	case "codex":
-		plans = append(plans,
-			filePlan{path: j(".codex", "config.toml"), what: "MCP server [mcp_servers.odekmem]", toml: true},
-			filePlan{path: j(".codex", "hooks.json"), what: "hooks UserPromptSubmit, SessionStart" + toolNote(o, "PostToolUse"), edit: hooksEdit(o, "codex", claudeEvents(o), 15)})
-	case "gemini":
-		plans = append(plans, filePlan{path: j(".gemini", "settings.json"), what: "MCP server odekmem; hooks BeforeAgent, SessionStart" + toolNote(o, "AfterTool"),
-			edit: both(mcpEdit("mcpServers", map[string]any{"command": o.Exe, "args": o.mcpArgs()}), hooksEdit(o, "gemini", geminiEvents(o), 15000))})
-	case "cursor":
-		plans = append(plans, filePlan{path: j(".cursor", "mcp.json"), what: "MCP server odekmem",
-			edit: mcpEdit("mcpServers", map[string]any{"type": "stdio", "command": o.Exe, "args": o.mcpArgs()})})
-	case "vscode":
-		p := j(".vscode", "mcp.json")
-		if !o.Project {
-			p = vscodeUserMCP(o.UserHome)
+		if o.HookExe != "" && !filepath.IsAbs(o.HookExe) {
+			return nil, fmt.Errorf("setup needs the absolute path of odekmem-hook (got %q)", o.HookExe)
 		}
-		plans = append(plans, filePlan{path: p, what: "MCP server odekmem", edit: mcpEdit("servers", map[string]any{"type": "stdio", "command": o.Exe, "args": o.mcpArgs()})})
-	case "zed":
-		p := filepath.Join(o.UserHome, ".config", "zed", "settings.json")
-		if o.Project {
-			p = j(".zed", "settings.json")
+		for _, p := range [][2]string{{"the odekmem path", o.Exe}, {"the odekmem-hook path", o.HookExe}, {"--home", o.OdekHome}} {
+			if err := checkPath(p[0], p[1]); err != nil {
+				return nil, err
+			}
 		}
-		plans = append(plans, filePlan{path: p, what: "context server odekmem", edit: mcpEdit("context_servers", map[string]any{"command": o.Exe, "args": o.mcpArgs(), "env": newObject()})})
-	default:
-		return nil, fmt.Errorf("unknown agent %q: supported %s", o.Agent, strings.Join(Agents, ", "))
+	}
+	files, err := Files(o)
+	if err != nil {
+		return nil, err
 	}
 	var out []Change
-	for _, p := range plans {
-		c, err := p.apply(o)
+	for _, f := range files {
+		c, err := planFile(o, f)
 		if err != nil {
 			return nil, err
 		}
@@ -174,198 +358,56 @@ func Plan(o Options) ([]Change, error) {
 	return out, nil
 }
 
-func toolNote(o Options, ev string) string {
-	if o.ToolResults {
-		return ", " + ev + " (tool results into quarantine)"
-	}
-	return ""
-}
-
-func vscodeUserMCP(home string) string {
-	switch runtime.GOOS {
-	case "darwin":
-		return filepath.Join(home, "Library", "Application Support", "Code", "User", "mcp.json")
-	case "windows":
-		if a := os.Getenv("APPDATA"); a != "" {
-			return filepath.Join(a, "Code", "User", "mcp.json")
+func planFile(o Options, f File) (Change, error) {
+	c := Change{Path: f.Path, Mode: 0o600}
+	if o.Project {
+		c.Root = o.ProjectDir
+		if err := checkNoLinkBelow(c.Root, c.Path); err != nil {
+			return c, err
 		}
 	}
-	return filepath.Join(home, ".config", "Code", "User", "mcp.json")
-}
-
-// hookEvent is one event a hook entry is added for.
-type hookEvent struct {
-	name    string
-	matcher string // "" = none
-}
-
-func claudeEvents(o Options) []hookEvent {
-	ev := []hookEvent{{name: "UserPromptSubmit"}, {name: "SessionStart"}}
-	if o.ToolResults {
-		ev = append(ev, hookEvent{name: "PostToolUse", matcher: "*"})
-	}
-	return ev
-}
-
-func geminiEvents(o Options) []hookEvent {
-	ev := []hookEvent{{name: "BeforeAgent"}, {name: "SessionStart"}}
-	if o.ToolResults {
-		ev = append(ev, hookEvent{name: "AfterTool", matcher: ".*"})
-	}
-	return ev
-}
-
-type filePlan struct {
-	path, what string
-	toml       bool
-	edit       func(root *object, path string) (snippet any, err error)
-}
-
-func both(a, b func(*object, string) (any, error)) func(*object, string) (any, error) {
-	return func(root *object, path string) (any, error) {
-		s1, err := a(root, path)
-		if err != nil {
-			return nil, err
+	var whats []string
+	if f.MCP {
+		if o.Remove {
+			whats = append(whats, "removed MCP server odekmem")
+		} else {
+			whats = append(whats, "MCP server odekmem")
 		}
-		s2, err := b(root, path)
-		if err != nil {
-			return nil, err
-		}
-		m := newObject()
-		for _, s := range []any{s1, s2} {
-			if so, ok := s.(*object); ok {
-				for _, k := range so.keys {
-					m.set(k, so.vals[k])
-				}
+	}
+	if f.Hooks {
+		if o.Remove {
+			whats = append(whats, "removed odekmem's hooks")
+		} else {
+			names := []string{}
+			for _, ev := range events(o) {
+				names = append(names, ev.name)
 			}
+			s := "hooks " + strings.Join(names, ", ")
+			if o.ToolResults {
+				s += " (tool results into quarantine)"
+			}
+			whats = append(whats, s)
 		}
-		return m, nil
 	}
-}
-
-func toObject(m map[string]any) *object {
-	o := newObject()
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	if !o.Remove && approvesHere(o.Agent, f) {
+		whats = append(whats, "pre-approved tools "+strings.Join(PreApproved, ", "))
 	}
-	order := map[string]int{"type": 0, "command": 1, "args": 2, "env": 3}
-	sort.Slice(keys, func(i, j int) bool { return order[keys[i]] < order[keys[j]] })
-	for _, k := range keys {
-		o.set(k, m[k])
-	}
-	return o
-}
+	c.What = strings.Join(whats, "; ")
 
-// mcpEdit sets <key>.odekmem to the server entry.
-func mcpEdit(key string, entry map[string]any) func(*object, string) (any, error) {
-	return func(root *object, path string) (any, error) {
-		servers, err := root.child(key, path)
-		if err != nil {
-			return nil, err
-		}
-		e := toObject(entry)
-		servers.set("odekmem", e)
-		snip := newObject()
-		s := newObject()
-		s.set("odekmem", e)
-		snip.set(key, s)
-		return snip, nil
-	}
-}
-
-// hooksEdit adds (or updates in place) odekmem's command hook under each
-// event, Claude Code's shape: hooks.<Event>[] = {matcher?, hooks: [{type,
-// command, timeout}]}.
-func hooksEdit(o Options, agent string, events []hookEvent, timeout int) func(*object, string) (any, error) {
-	return func(root *object, path string) (any, error) {
-		hooks, err := root.child("hooks", path)
-		if err != nil {
-			return nil, err
-		}
-		cmd := o.hookCommand(agent)
-		snip := newObject()
-		for _, ev := range events {
-			h := toObject(map[string]any{"type": "command", "command": cmd})
-			h.set("timeout", timeout)
-			group := newObject()
-			if ev.matcher != "" {
-				group.set("matcher", ev.matcher)
-			}
-			group.set("hooks", []any{h})
-			snip.set(ev.name, []any{group})
-
-			v, ok := hooks.get(ev.name)
-			if !ok {
-				hooks.set(ev.name, []any{group})
-				continue
-			}
-			groups, isArr := v.([]any)
-			if !isArr {
-				return nil, fmt.Errorf("%s: hooks.%s is not an array; not touching it", path, ev.name)
-			}
-			found := false
-			for _, g := range groups {
-				gob, ok := g.(*object)
-				if !ok {
-					continue
-				}
-				hv, _ := gob.get("hooks")
-				list, _ := hv.([]any)
-				for i, x := range list {
-					xo, ok := x.(*object)
-					if !ok {
-						continue
-					}
-					if c, _ := xo.get("command"); c != nil {
-						if cs, ok := c.(string); ok && isOurs(cs) {
-							if !found {
-								xo.set("type", "command")
-								xo.set("command", cmd)
-								xo.set("timeout", timeout)
-								found = true
-							} else {
-								list[i] = nil // a duplicate odekmem entry
-							}
-						}
-					}
-				}
-				if found {
-					clean := list[:0]
-					for _, x := range list {
-						if x != nil {
-							clean = append(clean, x)
-						}
-					}
-					gob.set("hooks", clean)
-				}
-			}
-			if !found {
-				hooks.set(ev.name, append(groups, group))
-			}
-		}
-		w := newObject()
-		w.set("hooks", snip)
-		return w, nil
-	}
-}
-
-func (p filePlan) apply(o Options) (Change, error) {
-	c := Change{Path: p.path, What: p.what, Mode: 0o600}
 	// A symlink is refused, not followed: replacing it would copy another
 	// file's contents here (a cloned project's .mcp.json pointing at
 	// ~/.claude.json puts the user's account file into the repository),
 	// and would silently detach a dotfile manager's link.
-	if li, err := os.Lstat(p.path); err == nil && li.Mode()&os.ModeSymlink != 0 {
-		target, _ := os.Readlink(p.path)
-		return c, fmt.Errorf("%s is a symbolic link (to %s); nothing written: edit the file it points to, or add the snippet from --print by hand", p.path, target)
+	if li, err := os.Lstat(f.Path); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(f.Path)
+		return c, fmt.Errorf("%s is a symbolic link (to %s); nothing written: edit the file it points to, or add the snippet from --print by hand", f.Path, target)
 	}
-	fi, err := os.Stat(p.path)
+	fi, err := os.Stat(f.Path)
 	switch {
 	case err == nil && !fi.Mode().IsRegular():
-		return c, fmt.Errorf("%s is not a regular file; nothing written", p.path)
+		return c, fmt.Errorf("%s is not a regular file; nothing written", f.Path)
 	case err == nil:
-		b, err := os.ReadFile(p.path)
+		b, err := os.ReadFile(f.Path)
 		if err != nil {
 			return c, err
 		}
@@ -373,12 +415,15 @@ func (p filePlan) apply(o Options) (Change, error) {
 	case !errors.Is(err, os.ErrNotExist):
 		return c, err
 	}
-	if p.toml {
-		after, snippet, err := mergeCodexTOML(c.Before, o.Exe, o.mcpArgs())
+	if o.Remove && c.Before == nil {
+		return c, nil // nothing to remove
+	}
+	if f.TOML {
+		after, snippet, notes, err := mergeCodexTOML(c.Before, codexEntry{exe: o.Exe, args: o.mcpArgs(), tools: PreApproved, remove: o.Remove})
 		if err != nil {
-			return c, fmt.Errorf("%s: %w; nothing written", p.path, err)
+			return c, fmt.Errorf("%s: %w; nothing written", f.Path, err)
 		}
-		c.After, c.Snippet = after, snippet
+		c.After, c.Snippet, c.Notes = after, snippet, notes
 		return c, nil
 	}
 	root, err := parseJSON(c.Before)
@@ -387,18 +432,116 @@ func (p filePlan) apply(o Options) (Change, error) {
 		if bytes.Contains(c.Before, []byte("//")) || bytes.Contains(c.Before, []byte("/*")) {
 			hint = " (it has comments; add the snippet printed by --print by hand)"
 		}
-		return c, fmt.Errorf("%s is not valid JSON: %v%s; nothing written", p.path, err, hint)
+		return c, fmt.Errorf("%s is not valid JSON: %v%s; nothing written", f.Path, err, hint)
 	}
-	snip, err := p.edit(root, filepath.Base(p.path))
-	if err != nil {
-		return c, fmt.Errorf("%s: %w; nothing written", p.path, err)
+	name := filepath.Base(f.Path)
+	snip := newObject()
+	var notes []string
+	add := func(s *object, n []string, err error) error {
+		if err != nil {
+			return err
+		}
+		for _, k := range s.keys {
+			snip.set(k, s.vals[k])
+		}
+		notes = append(notes, n...)
+		return nil
+	}
+	if f.MCP {
+		if err := add(mcpEdit(root, name, f.MCPKey, mcpEntry(o), o.Remove)); err != nil {
+			return c, fmt.Errorf("%s: %w; nothing written", f.Path, err)
+		}
+	}
+	if f.Hooks {
+		timeout := 15
+		if o.Agent == "gemini" {
+			timeout = 15000 // milliseconds
+		}
+		if err := add(hooksEdit(root, name, o, timeout)); err != nil {
+			return c, fmt.Errorf("%s: %w; nothing written", f.Path, err)
+		}
+	}
+	if approvesHere(o.Agent, f) {
+		path, names := approvalList(o.Agent)
+		if err := add(listEdit(root, name, path, names, o.Remove)); err != nil {
+			return c, fmt.Errorf("%s: %w; nothing written", f.Path, err)
+		}
 	}
 	c.After = encodeJSON(root)
 	c.Snippet = string(encodeJSON(snip))
+	c.Notes = notes
 	if c.Before != nil && bytes.Equal(bytes.TrimSpace(c.Before), bytes.TrimSpace(c.After)) {
 		c.After = c.Before // only whitespace differs: leave the file alone
 	}
 	return c, nil
+}
+
+// approvesHere reports whether f is where the agent's tool approvals live:
+// Claude Code's and Gemini CLI's settings.json (Codex keeps them in the
+// server's TOML table).
+func approvesHere(agent string, f File) bool {
+	return (agent == "claude-code" && f.Hooks) || (agent == "gemini" && f.Hooks)
+}
+
+// approvalList is where an agent lists tools it runs without asking, and
+// odekmem's entries there.
+func approvalList(agent string) ([]string, []string) {
+	var names []string
+	for _, t := range PreApproved {
+		if agent == "gemini" {
+			names = append(names, "mcp_odekmem_"+t)
+		} else {
+			names = append(names, "mcp__odekmem__"+t)
+		}
+	}
+	if agent == "gemini" {
+		return []string{"tools", "allowed"}, names
+	}
+	return []string{"permissions", "allow"}, names
+}
+
+// mcpEntry is the server entry in the agent's JSON shape.
+func mcpEntry(o Options) map[string]any {
+	switch o.Agent {
+	case "claude-code", "cursor", "vscode":
+		return map[string]any{"type": "stdio", "command": o.Exe, "args": o.mcpArgs()}
+	case "zed":
+		return map[string]any{"command": o.Exe, "args": o.mcpArgs(), "env": newObject()}
+	}
+	return map[string]any{"command": o.Exe, "args": o.mcpArgs()}
+}
+
+// checkNoLinkBelow refuses a file whose path below root passes through a
+// symbolic link: a cloned repository can ship `.claude -> ~/elsewhere`,
+// and --project must not write outside the project.
+func checkNoLinkBelow(root, file string) error {
+	rel, err := filepath.Rel(root, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s is outside the project %s; nothing written", file, root)
+	}
+	parts := strings.Split(filepath.Dir(rel), string(filepath.Separator))
+	d := root
+	for _, p := range parts {
+		if p == "." || p == "" {
+			continue
+		}
+		d = filepath.Join(d, p)
+		li, err := os.Lstat(d)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil // created by Apply, as a directory
+		}
+		if err != nil {
+			return err
+		}
+		if li.Mode()&os.ModeSymlink != 0 {
+			target, _ := os.Readlink(d)
+			return fmt.Errorf("%s is a symbolic link (to %s); setup --project writes only inside the project, never through a link: nothing written", d, target)
+		}
+		if !li.IsDir() {
+			return fmt.Errorf("%s is not a directory; nothing written", d)
+		}
+	}
+	return nil
 }
 
 // Apply writes the changes: each changed file is backed up first (next to
@@ -413,7 +556,11 @@ func Apply(changes []Change, now func() time.Time) ([]string, error) {
 		if !c.Changed() {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(c.Path), 0o700); err != nil {
+		if c.Root != "" {
+			if err := mkdirNoLink(c.Root, filepath.Dir(c.Path)); err != nil {
+				return backups, err
+			}
+		} else if err := os.MkdirAll(filepath.Dir(c.Path), 0o700); err != nil {
 			return backups, err
 		}
 		if c.Before != nil {
@@ -428,6 +575,34 @@ func Apply(changes []Change, now func() time.Time) ([]string, error) {
 		}
 	}
 	return backups, nil
+}
+
+// mkdirNoLink creates dir below root one directory at a time, refusing a
+// symbolic link on the way (checked again at write time: the plan may be
+// old).
+func mkdirNoLink(root, dir string) error {
+	if err := checkNoLinkBelow(root, filepath.Join(dir, "x")); err != nil {
+		return err
+	}
+	rel, _ := filepath.Rel(root, dir)
+	d := root
+	for _, p := range strings.Split(rel, string(filepath.Separator)) {
+		if p == "." || p == "" {
+			continue
+		}
+		d = filepath.Join(d, p)
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+			return err
+		}
+		li, err := os.Lstat(d)
+		if err != nil {
+			return err
+		}
+		if !li.IsDir() {
+			return fmt.Errorf("%s is not a directory (a symbolic link?); nothing written", d)
+		}
+	}
+	return nil
 }
 
 func writeAtomic(path string, data []byte, mode os.FileMode) error {
@@ -453,4 +628,18 @@ func writeAtomic(path string, data []byte, mode os.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+func toObject(m map[string]any) *object {
+	o := newObject()
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	order := map[string]int{"type": 0, "command": 1, "args": 2, "env": 3, "timeout": 4}
+	sort.Slice(keys, func(i, j int) bool { return order[keys[i]] < order[keys[j]] })
+	for _, k := range keys {
+		o.set(k, m[k])
+	}
+	return o
 }

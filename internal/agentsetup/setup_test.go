@@ -10,7 +10,17 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/agentsetup"
+	"github.com/odekmem/odekmem/internal/testkit"
 )
+
+var bin, hookBin string
+
+func TestMain(m *testing.M) {
+	testkit.RunWithBinaries(m, map[*string]string{&bin: testkit.Odekmem, &hookBin: testkit.Hook})
+}
+
+// exe is where the tests pretend odekmem is installed.
+const exe = "/opt/odekmem/bin/odekmem"
 
 func write(t *testing.T, p, s string) {
 	t.Helper()
@@ -69,7 +79,7 @@ func TestClaudeCodeMergeIdempotentBackedUp(t *testing.T) {
 }`
 	write(t, claudeJSON, origClaude)
 	write(t, settings, origSettings)
-	o := agentsetup.Options{Agent: "claude-code", UserHome: home, Exe: "odekmem"}
+	o := agentsetup.Options{Agent: "claude-code", UserHome: home, Exe: exe}
 	_, backups := setup(t, o)
 	if len(backups) != 2 {
 		t.Fatalf("backups %v, want one per existing file", backups)
@@ -87,7 +97,7 @@ func TestClaudeCodeMergeIdempotentBackedUp(t *testing.T) {
 		t.Fatalf("existing settings lost: %v", cj)
 	}
 	od := servers["odekmem"].(map[string]any)
-	if od["command"] != "odekmem" || od["args"].([]any)[0] != "mcp" || od["type"] != "stdio" {
+	if od["command"] != exe || od["args"].([]any)[0] != "mcp" || od["type"] != "stdio" {
 		t.Errorf("odekmem entry %v", od)
 	}
 	if !strings.Contains(read(t, claudeJSON), `"tipsHistory": {`) || !strings.Contains(read(t, claudeJSON), "1.50") {
@@ -116,10 +126,10 @@ func TestClaudeCodeMergeIdempotentBackedUp(t *testing.T) {
 		t.Fatalf("existing settings lost: %+v", st)
 	}
 	ups := st.Hooks["UserPromptSubmit"]
-	if len(ups) != 2 || ups[0].Hooks[0].Command != "python3 ~/bin/ctx.py" || ups[1].Hooks[0].Command != "odekmem hook claude-code" {
+	if len(ups) != 2 || ups[0].Hooks[0].Command != "python3 ~/bin/ctx.py" || ups[1].Hooks[0].Command != exe+" hook claude-code" {
 		t.Fatalf("UserPromptSubmit hooks: %+v", ups)
 	}
-	if ss := st.Hooks["SessionStart"]; len(ss) != 1 || ss[0].Hooks[0].Command != "odekmem hook claude-code" {
+	if ss := st.Hooks["SessionStart"]; len(ss) != 1 || ss[0].Hooks[0].Command != exe+" hook claude-code" {
 		t.Fatalf("SessionStart hooks: %+v", ss)
 	}
 	if _, ok := st.Hooks["PostToolUse"]; ok {
@@ -151,7 +161,7 @@ func TestInvalidJSONRefusedNothingWritten(t *testing.T) {
 	bad := filepath.Join(home, ".gemini", "settings.json")
 	for _, content := range []string{`{"mcpServers": {`, "// comment\n{}", `{"a":1,"a":2}`, `[1]`, `{"mcpServers": "oops"}`, `{"hooks": {"BeforeAgent": {}}}`} {
 		write(t, bad, content)
-		_, err := agentsetup.Plan(agentsetup.Options{Agent: "gemini", UserHome: home, Exe: "odekmem"})
+		_, err := agentsetup.Plan(agentsetup.Options{Agent: "gemini", UserHome: home, Exe: exe})
 		if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "nothing written") {
 			t.Errorf("%q: err %v, want a clear refusal naming the file", content, err)
 		}
@@ -195,21 +205,19 @@ command = "/old/odekmem"
 args = ["mcp"]
 startup_timeout_sec = 20
 
-[mcp_servers.odekmem.env]
-ODEK_HOME = "/data"
-
 [profiles.fast]
 model = "gpt-5-mini"
 `
 	write(t, p, orig)
-	setup(t, agentsetup.Options{Agent: "codex", UserHome: home, Exe: "odekmem"})
+	setup(t, agentsetup.Options{Agent: "codex", UserHome: home, Exe: exe})
 	got := read(t, p)
-	want := strings.Replace(orig, `command = "/old/odekmem"`+"\n"+`args = ["mcp"]`, `command = "odekmem"`+"\n"+`args = ["mcp"]`, 1)
+	want := strings.Replace(orig, `command = "/old/odekmem"`+"\n"+`args = ["mcp"]`+"\n"+`startup_timeout_sec = 20`+"\n",
+		`command = "`+exe+`"`+"\n"+`args = ["mcp"]`+"\n"+`startup_timeout_sec = 20`+"\n"+approvals, 1)
 	if got != want {
 		t.Fatalf("TOML merge:\n%s\nwant\n%s", got, want)
 	}
 	// Idempotent.
-	ch, _ := agentsetup.Plan(agentsetup.Options{Agent: "codex", UserHome: home, Exe: "odekmem"})
+	ch, _ := agentsetup.Plan(agentsetup.Options{Agent: "codex", UserHome: home, Exe: exe})
 	for _, c := range ch {
 		if c.Changed() {
 			t.Errorf("%s changes on the second run", c.Path)
@@ -219,33 +227,59 @@ model = "gpt-5-mini"
 	home2 := t.TempDir()
 	p2 := filepath.Join(home2, ".codex", "config.toml")
 	write(t, p2, "model = \"o3\"\n")
-	setup(t, agentsetup.Options{Agent: "codex", UserHome: home2, Exe: "odekmem"})
-	if got := read(t, p2); got != "model = \"o3\"\n\n[mcp_servers.odekmem]\ncommand = \"odekmem\"\nargs = [\"mcp\"]\n" {
+	setup(t, agentsetup.Options{Agent: "codex", UserHome: home2, Exe: exe})
+	if got := read(t, p2); got != "model = \"o3\"\n\n[mcp_servers.odekmem]\ncommand = \""+exe+"\"\nargs = [\"mcp\"]\n"+approvals {
 		t.Errorf("append: %q", got)
 	}
-	if h := read(t, filepath.Join(home2, ".codex", "hooks.json")); !strings.Contains(h, "UserPromptSubmit") || !strings.Contains(h, "odekmem hook codex") {
+	if h := read(t, filepath.Join(home2, ".codex", "hooks.json")); !strings.Contains(h, "UserPromptSubmit") || !strings.Contains(h, exe+" hook codex") {
 		t.Errorf("codex hooks.json: %s", h)
+	}
+	// Removed again: the file is what it was.
+	setup(t, agentsetup.Options{Agent: "codex", UserHome: home2, Remove: true})
+	if got := read(t, p2); got != "model = \"o3\"\n" {
+		t.Errorf("remove: %q", got)
 	}
 	// Forms the merge cannot edit safely are refused, file untouched.
 	for _, bad := range []string{
 		"[mcp_servers]\nodekmem = { command = \"x\" }\n",
+		"[mcp_servers]\nodekmem.env.ODEK_HOME = \"x\"\n",
 		"mcp_servers.odekmem.command = \"x\"\n",
-		"[mcp_servers.odekmem]\ncommand = \"a\"\n[mcp_servers.odekmem]\n",
 		"[broken\n",
 		"key = \"\"\"\nunterminated\n",
 		"just some words\n",
 	} {
 		write(t, p2, bad)
-		if _, err := agentsetup.Plan(agentsetup.Options{Agent: "codex", UserHome: home2, Exe: "odekmem"}); err == nil || !strings.Contains(err.Error(), "nothing written") {
+		if _, err := agentsetup.Plan(agentsetup.Options{Agent: "codex", UserHome: home2, Exe: exe}); err == nil || !strings.Contains(err.Error(), "nothing written") {
 			t.Errorf("%q: err %v", bad, err)
 		}
 	}
 }
 
+// approvals are odekmem's pre-approved tools in config.toml.
+const approvals = `
+[mcp_servers.odekmem.tools.search_memories]
+approval_mode = "approve"
+
+[mcp_servers.odekmem.tools.recall]
+approval_mode = "approve"
+
+[mcp_servers.odekmem.tools.remember]
+approval_mode = "approve"
+
+[mcp_servers.odekmem.tools.list_quarantine]
+approval_mode = "approve"
+
+[mcp_servers.odekmem.tools.list_pending]
+approval_mode = "approve"
+
+[mcp_servers.odekmem.tools.search_quarantine]
+approval_mode = "approve"
+`
+
 func TestMCPOnlyAgentsAndProjectScope(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	for agent, rel := range map[string]string{"cursor": ".cursor/mcp.json", "vscode": ".vscode/mcp.json", "zed": ".zed/settings.json", "claude-code": ".mcp.json"} {
-		ch, _ := setup(t, agentsetup.Options{Agent: agent, UserHome: home, Project: true, ProjectDir: proj, Exe: "odekmem"})
+		ch, _ := setup(t, agentsetup.Options{Agent: agent, UserHome: home, Project: true, ProjectDir: proj, Exe: exe})
 		s := read(t, filepath.Join(proj, rel))
 		if !strings.Contains(s, `"odekmem"`) || !strings.Contains(s, `"mcp"`) {
 			t.Errorf("%s: %s", agent, s)
@@ -268,15 +302,10 @@ func TestMCPOnlyAgentsAndProjectScope(t *testing.T) {
 }
 
 func TestSetupBinaryPrintWritesNothing(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "odekmem")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/odekmem/odekmem").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v %s", err, out)
-	}
 	home := t.TempDir()
 	run := func(args ...string) (string, error) {
 		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), "HOME="+home, "ODEK_HOME=")
+		cmd.Env = append(os.Environ(), "HOME="+home, "ODEK_HOME=", "CLAUDE_CONFIG_DIR=")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		err := cmd.Run()
@@ -319,7 +348,7 @@ func TestSetupProjectRefusesSymlinkedSettingsFile(t *testing.T) {
 	if err := os.Symlink(filepath.Join(home, ".claude.json"), link); err != nil {
 		t.Skip("symlinks not available:", err)
 	}
-	_, err := agentsetup.Plan(agentsetup.Options{Agent: "claude-code", Project: true, ProjectDir: proj, UserHome: home, Exe: "odekmem"})
+	_, err := agentsetup.Plan(agentsetup.Options{Agent: "claude-code", Project: true, ProjectDir: proj, UserHome: home, Exe: exe})
 	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("setup followed a symlinked settings file: %v", err)
 	}

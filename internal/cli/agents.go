@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -56,14 +57,21 @@ func (a *app) agentVerbs() []*cobra.Command {
 
 	setup := &cobra.Command{Use: "setup <agent>", Short: "connect an agent: " + strings.Join(agentsetup.Agents, ", "), GroupID: "agent",
 		Long: `Adds the odekmem MCP server to the agent's config, and the per-turn hooks where the agent's
-			hooks can add context (claude-code, codex, gemini). Existing settings are merged: only odekmem's
-			entries change, a backup is kept next to each file, running it again changes nothing, and a file
-			that does not parse is refused with nothing written.`,
-		Example: "odekmem setup claude-code\nodekmem setup codex --print\nodekmem setup cursor --project"}
+			hooks can add context (claude-code, codex, gemini), each naming odekmem by its absolute path.
+			Each agent's home variable is honoured (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME). The
+			tools that only read, and remember (which quarantines what you did not type), are pre-approved
+			where the agent allows it; forget still asks.
+
+			Existing settings are merged: only odekmem's entries change (an existing odekmem entry is
+			replaced whole, never keeping its env or cwd), a backup is kept next to each file, running it
+			again changes nothing, and a file that does not parse is refused with nothing written. It ends
+			with the step the agent still needs (Codex: trust the hooks in /hooks); odekmem doctor checks.`,
+		Example: "odekmem setup claude-code\nodekmem setup codex --print\nodekmem setup gemini --tool-results\nodekmem setup cursor --project\nodekmem setup codex --remove"}
 	flagsOf(setup).
 		bool("project", "write the project's config files (under the git root) instead of your user files").
 		bool("print", "print what would be added, write nothing").
-		bool("tool-results", "also send tool results to quarantine (PostToolUse / AfterTool hooks)")
+		bool("tool-results", "also send tool results to quarantine (PostToolUse / AfterTool hooks); without it an existing capture is removed").
+		bool("remove", "take odekmem's entries out of the agent's config (backups kept)")
 
 	return []*cobra.Command{
 		a.verb(mcpCmd, verbDef{run: cmdMCP, store: writesStore, opensLater: true, jsonOut: true}),
@@ -205,7 +213,11 @@ func cmdSetup(c *ctx) error {
 	if len(c.p.pos) != 1 {
 		return usagef("expected setup <agent>: one of %s", strings.Join(agentsetup.Agents, ", "))
 	}
-	o := agentsetup.Options{Agent: c.p.pos[0], Project: c.p.bools["project"], ToolResults: c.p.bools["tool-results"]}
+	o := agentsetup.Options{Agent: c.p.pos[0], Project: c.p.bools["project"], ToolResults: c.p.bools["tool-results"],
+		Remove: c.p.bools["remove"], Getenv: c.env.Getenv}
+	if o.Remove && o.ToolResults {
+		return usagef("--remove takes every odekmem entry out; --tool-results adds one")
+	}
 	if o.Project {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -220,65 +232,119 @@ func cmdSetup(c *ctx) error {
 		}
 		o.OdekHome = abs
 	}
-	o.Exe, o.HookExe = executables()
+	if !o.Remove {
+		var err error
+		if o.Exe, o.HookExe, err = executables(c.env.Getenv); err != nil {
+			return err
+		}
+	}
 	changes, err := agentsetup.Plan(o)
 	if err != nil {
 		return err
 	}
 	if c.p.bools["print"] {
 		for _, ch := range changes {
+			if o.Remove {
+				if ch.Changed() {
+					c.out("# %s — %s\n", ch.Path, ch.What)
+				}
+				continue
+			}
 			c.out("# %s — %s\n%s\n", ch.Path, ch.What, ch.Snippet)
+			for _, n := range ch.Notes {
+				c.out("# note: %s\n", n)
+			}
 		}
 		return nil
 	}
-	// The agent will start odekmem mcp on this store: make sure it exists.
-	st, err := openStore(c, c.settings.StoreDir())
-	if err != nil {
-		return err
+	if !o.Remove {
+		// The agent will start odekmem mcp on this store: make sure it exists.
+		st, err := openStore(c, c.settings.StoreDir())
+		if err != nil {
+			return err
+		}
+		st.Close()
 	}
-	st.Close()
 	backups, err := agentsetup.Apply(changes, nil)
 	if err != nil {
 		return err
 	}
 	for _, ch := range changes {
-		if ch.Changed() {
+		switch {
+		case ch.Changed():
 			c.out("updated %s: %s\n", ch.Path, ch.What)
-		} else {
+		case o.Remove:
+			c.out("unchanged %s: no odekmem entry\n", ch.Path)
+		default:
 			c.out("unchanged %s: already configured\n", ch.Path)
+		}
+		for _, n := range ch.Notes {
+			c.out("note     %s\n", n)
 		}
 	}
 	for _, b := range backups {
 		c.out("backup   %s\n", b)
 	}
+	if !o.Remove && (o.Agent == "claude-code" || o.Agent == "codex" || o.Agent == "gemini") {
+		if o.HookExe != "" {
+			c.out("agents run %s and hooks %s\n", o.Exe, o.HookExe)
+		} else {
+			c.out("agents run %s\n", o.Exe)
+		}
+		c.out("pre-approved (read-only, or remember, which only quarantines what you did not type): %s\n", strings.Join(agentsetup.PreApproved, ", "))
+	}
+	c.out("\nNext:\n")
+	for _, s := range agentsetup.Steps(o, changes) {
+		c.out("  - %s\n", s)
+	}
 	return nil
 }
 
-// executables returns how agents should run odekmem ("odekmem" when PATH
-// finds this very binary, else its absolute path) and the odekmem-hook
-// binary next to it, if installed.
-func executables() (exe, hook string) {
+// executables returns the absolute paths agents should run: odekmem (as
+// PATH names it when PATH finds this very binary — a stable link such as
+// /usr/local/bin/odekmem survives an upgrade — else this binary's own
+// path) and the odekmem-hook binary beside it, if installed. An agent
+// started from another terminal or a desktop app has another PATH, so a
+// bare name is never written.
+func executables(getenv func(string) string) (exe, hook string, err error) {
 	self, err := os.Executable()
 	if err != nil {
-		return "odekmem", ""
+		return "", "", fmt.Errorf("cannot find the odekmem binary to point the agent at: %w", err)
 	}
+	real := self
 	if r, err := filepath.EvalSymlinks(self); err == nil {
-		self = r
+		real = r
 	}
-	exe = self
+	if isTempBuild(real) {
+		return "", "", fmt.Errorf("odekmem runs from a temporary build (%s, as `go run` makes), which is gone when it exits: install it (make build, or go install) and run setup with the installed binary", real)
+	}
+	exe = real
 	if p, err := exec.LookPath("odekmem"); err == nil {
-		if r, err := filepath.EvalSymlinks(p); err == nil && r == self {
-			exe = "odekmem"
-		}
-	}
-	h := filepath.Join(filepath.Dir(self), "odekmem-hook")
-	if fi, err := os.Stat(h); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-		hook = h
-		if p, err := exec.LookPath("odekmem-hook"); err == nil {
-			if r, err := filepath.EvalSymlinks(p); err == nil && r == h {
-				hook = "odekmem-hook"
+		if abs, err := filepath.Abs(p); err == nil {
+			if r, err := filepath.EvalSymlinks(abs); err == nil && r == real {
+				exe = abs
 			}
 		}
 	}
-	return exe, hook
+	for _, dir := range []string{filepath.Dir(exe), filepath.Dir(real)} {
+		h := filepath.Join(dir, "odekmem-hook")
+		if runtime.GOOS == "windows" {
+			h += ".exe"
+		}
+		if fi, err := os.Stat(h); err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0) {
+			return exe, h, nil
+		}
+	}
+	return exe, "", nil
+}
+
+// isTempBuild reports whether a binary lives in a go build cache
+// directory under the temp dir (go run, go test).
+func isTempBuild(p string) bool {
+	tmp := os.TempDir()
+	if r, err := filepath.EvalSymlinks(tmp); err == nil {
+		tmp = r
+	}
+	rel, err := filepath.Rel(tmp, p)
+	return err == nil && !strings.HasPrefix(rel, "..") && strings.HasPrefix(rel, "go-build")
 }
