@@ -82,7 +82,14 @@ func transcriptMarks(path, prompt string) string {
 	if path == "" {
 		return ""
 	}
-	f, err := os.Open(path)
+	// Only a regular file is read. A FIFO (or a device) named by a planted
+	// transcript_path would block the open forever, and with it a serve
+	// goroutine and serve's idle exit: the path is checked first and opened
+	// without blocking, then checked again on the open file.
+	if li, err := os.Lstat(path); err != nil || !li.Mode().IsRegular() {
+		return ""
+	}
+	f, err := openNoBlock(path)
 	if err != nil {
 		return ""
 	}

@@ -118,35 +118,52 @@ type SpecificOutput struct {
 
 // Handle runs one hook event and returns what to print on stdout (nil:
 // print nothing). It is the single code path of both the in-process
-// fallback and odekmem serve.
+// fallback and odekmem serve. Each handled event leaves one line in
+// hook.log ("hook <agent> <event>: ok, …"; a failure is logged by the
+// caller), which odekmem doctor reads.
 func Handle(ctx context.Context, rt *Runtime, o Options, payload []byte) ([]byte, error) {
-	if len(strings.TrimSpace(string(payload))) == 0 {
-		return nil, errors.New("empty hook input on stdin")
-	}
-	var p Payload
-	if err := json.Unmarshal(payload, &p); err != nil {
-		return nil, fmt.Errorf("hook input is not JSON: %w", err)
-	}
-	var raw map[string]json.RawMessage
-	json.Unmarshal(payload, &raw)
 	if o.Agent == "" {
 		o.Agent = "claude-code"
 	}
+	out, event, err := handle(ctx, rt, o, payload)
+	if err == nil && event != "" && rt.Store != nil {
+		what := "nothing to add"
+		if len(out) > 0 {
+			what = fmt.Sprintf("%d bytes of context", len(out))
+		}
+		logTo(rt.Store.Dir(), "hook %s %s: ok, %s", o.Agent, event, what)
+	}
+	return out, err
+}
+
+func handle(ctx context.Context, rt *Runtime, o Options, payload []byte) ([]byte, string, error) {
+	if len(strings.TrimSpace(string(payload))) == 0 {
+		return nil, "", errors.New("empty hook input on stdin")
+	}
+	var p Payload
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return nil, "", fmt.Errorf("hook input is not JSON: %w", err)
+	}
+	var raw map[string]json.RawMessage
+	json.Unmarshal(payload, &raw)
+	ev := p.HookEventName
 	// Gemini CLI's events carry the same fields under other names.
-	switch p.HookEventName {
+	switch ev {
 	case "UserPromptSubmit", "BeforeAgent":
-		return userPromptSubmit(ctx, rt, o, p, raw)
+		out, err := userPromptSubmit(ctx, rt, o, p, raw)
+		return out, ev, err
 	case "SessionStart":
-		return sessionStart(ctx, rt, p)
+		out, err := sessionStart(ctx, rt, p)
+		return out, ev, err
 	case "PostToolUse", "AfterTool":
 		if !o.ToolResults {
-			return nil, nil
+			return nil, ev, nil
 		}
-		return nil, postToolUse(ctx, rt, o, p)
+		return nil, ev, postToolUse(ctx, rt, o, p)
 	case "":
-		return nil, errors.New("hook input has no hook_event_name")
+		return nil, "", errors.New("hook input has no hook_event_name")
 	}
-	return nil, nil // events odekmem does not handle: nothing to add
+	return nil, "", nil // events odekmem does not handle: nothing to add
 }
 
 func emit(event, text string) ([]byte, error) {
@@ -237,11 +254,13 @@ func userPromptSubmit(ctx context.Context, rt *Runtime, o Options, p Payload, ra
 			blocks = append(blocks, b)
 		}
 	}
-	// The return-after-break note only when this session itself was idle
-	// for the break (or this is its first prompt): a process per prompt has
-	// no memory of the previous turn, the session log does.
+	// The return-after-break note, once: at a session's start SessionStart
+	// sends it (the first prompt would repeat it), so a prompt sends it
+	// only when its session was idle for the break — a long pause, or a
+	// session resumed after one. A process per prompt has no memory of the
+	// previous turn; the session log does.
 	gap := time.Duration(st.Config().BreakHours * float64(time.Hour))
-	if tc.ResumeBlock != "" && (!hadPrev || now.Sub(prevUpdated) >= gap) {
+	if tc.ResumeBlock != "" && hadPrev && now.Sub(prevUpdated) >= gap {
 		blocks = append(blocks, tc.ResumeBlock)
 	}
 	if tc.Memory.Text != "" {
@@ -262,7 +281,17 @@ func sessionStart(ctx context.Context, rt *Runtime, p Payload) ([]byte, error) {
 	if sid == "" {
 		sid = "session-start"
 	}
-	tc := rt.Hook.BeforeTurn(ctx, memcore.Turn{SessionID: sid, Project: project, Time: rt.Store.Now()})
+	// A new session gets the return-after-break note here, and its first
+	// prompt does not repeat it. A resumed, cleared or compacted session
+	// does not: its next prompt sends the note when the session was idle
+	// for the break. That turn leaves the session's own state alone (in
+	// odekmem serve it would mark the session active and hide the note).
+	turn := memcore.Turn{SessionID: sid, Project: project, Time: rt.Store.Now()}
+	startup := p.Source == "" || p.Source == "startup"
+	if !startup {
+		turn = memcore.Turn{Time: turn.Time}
+	}
+	tc := rt.Hook.BeforeTurn(ctx, turn)
 	if len(tc.Warnings) > 0 {
 		logTo(rt.Store.Dir(), "SessionStart %s: %s", p.SessionID, strings.Join(tc.Warnings, "; "))
 	}

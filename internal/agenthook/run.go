@@ -67,12 +67,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		storeDir = settings.StoreDir()
 	}
 	if err != nil {
-		logTo(storeDir, "hook: settings: %v", err)
+		logTo(storeDir, "hook %s: settings: %v", a.Agent, err)
 		return 0
 	}
 	payload, err := hookproto.ReadInput(ctx, stdin)
 	if err != nil {
-		logTo(storeDir, "hook: stdin: %v", err)
+		logTo(storeDir, "hook %s: stdin: %v", a.Agent, err)
 		return 0
 	}
 	debug := getenv("ODEKMEM_HOOK_DEBUG") == "1"

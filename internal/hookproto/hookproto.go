@@ -42,6 +42,9 @@ type Request struct {
 	Fingerprint string          `json:"fingerprint"`
 	Options     Options         `json:"options"`
 	Payload     json.RawMessage `json:"payload"`
+	// Ping asks only whether a server is there (odekmem doctor); it is
+	// answered before any other check and changes nothing.
+	Ping bool `json:"ping,omitempty"`
 }
 
 // Response is serve's answer: the bytes to print, or why it could not.
@@ -140,6 +143,18 @@ func Ask(ctx context.Context, sock string, req Request) ([]byte, error) {
 	return resp.Output, nil
 }
 
+// Ping reports whether an odekmem serve answers at sock.
+func Ping(ctx context.Context, sock string) error {
+	out, err := Ask(ctx, sock, Request{V: ProtocolVersion, Ping: true})
+	if err != nil {
+		return err
+	}
+	if string(out) != "pong" {
+		return errors.New("unexpected answer from serve")
+	}
+	return nil
+}
+
 // IsNoServer reports whether err means nothing listens on the socket.
 func IsNoServer(err error) bool {
 	var ne *net.OpError
@@ -230,20 +245,29 @@ const (
 )
 
 // AppendLog appends one line (already made safe by the caller) to the
-// hook log under storeDir. It never fails the caller.
+// hook log under storeDir. It never fails the caller. The log is appended
+// to only when it is a regular file: a symbolic link planted at hook.log
+// (to ~/.bashrc, say) is not followed, and the line is dropped.
 func AppendLog(storeDir, line string) {
 	if storeDir == "" {
 		return
 	}
 	os.MkdirAll(storeDir, 0o700) // the first call may come before any store exists
 	p := filepath.Join(storeDir, LogName)
-	if fi, err := os.Stat(p); err == nil && fi.Size() > logMaxLen {
-		os.Rename(p, p+".1")
+	fi, err := os.Lstat(p)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return
+	case err == nil && fi.Size() > logMaxLen:
+		os.Rename(p, p+".1") // renames a link at .1 itself, never its target
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := openLog(p)
 	if err != nil {
 		return
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return
+	}
 	fmt.Fprintf(f, "%s %s\n", time.Now().UTC().Format(time.RFC3339), strings.ReplaceAll(line, "\n", " "))
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/odekmem/odekmem/internal/owner"
 )
@@ -36,4 +37,10 @@ func CheckSocket(sock string) error {
 		return fmt.Errorf("%s is not a socket of this user; not using odekmem serve", sock)
 	}
 	return nil
+}
+
+// openLog opens the hook log for appending, creating it 0600, never
+// through a symbolic link and never blocking on a FIFO.
+func openLog(p string) (*os.File, error) {
+	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
 }

@@ -184,6 +184,10 @@ func serveConn(ctx context.Context, rt *agenthook.Runtime, fp, self string, s co
 		json.NewEncoder(c).Encode(hookproto.Response{Error: "bad request: " + err.Error()})
 		return false
 	}
+	if req.Ping {
+		json.NewEncoder(c).Encode(hookproto.Response{Output: []byte("pong")})
+		return false
+	}
 	// Stale: another protocol, other settings inputs, or this binary or
 	// config.json changed on disk since the server started.
 	if req.V != hookproto.ProtocolVersion || req.Fingerprint != fp || selfSig(s) != self {
