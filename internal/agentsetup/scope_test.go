@@ -24,7 +24,7 @@ func TestSetupHonoursAgentHomeVariables(t *testing.T) {
 	want := map[string][]string{
 		"claude-code": {filepath.Join(cfg, "claude", ".claude.json"), filepath.Join(cfg, "claude", "settings.json")},
 		"codex":       {filepath.Join(cfg, "codex", "config.toml"), filepath.Join(cfg, "codex", "hooks.json")},
-		"gemini":      {filepath.Join(cfg, "gemini-home", ".gemini", "settings.json")},
+		"gemini":      {filepath.Join(cfg, "gemini-home", ".gemini", "settings.json"), filepath.Join(cfg, "gemini-home", ".gemini", "policies", "odekmem.toml")},
 	}
 	for agent, paths := range want {
 		ch, _ := setup(t, agentsetup.Options{Agent: agent, UserHome: home, Exe: exe, Getenv: getenv})
@@ -60,9 +60,6 @@ type hookFile struct {
 	Permissions struct {
 		Allow []string `json:"allow"`
 	} `json:"permissions"`
-	Tools struct {
-		Allowed []string `json:"allowed"`
-	} `json:"tools"`
 }
 
 func readHooks(t *testing.T, p string) hookFile {
@@ -129,6 +126,9 @@ func TestSetupRemoveTakesOnlyOdekmemOut(t *testing.T) {
 	for _, agent := range agentsetup.HookAgents {
 		setup(t, agentsetup.Options{Agent: agent, UserHome: home, Remove: true})
 	}
+	if _, err := os.Stat(filepath.Join(home, ".gemini", "policies", "odekmem.toml")); err == nil {
+		t.Error("the Gemini policy is left after --remove")
+	}
 	for _, p := range []string{".claude.json", ".claude/settings.json", ".gemini/settings.json", ".codex/config.toml", ".codex/hooks.json"} {
 		s := read(t, filepath.Join(home, p))
 		if strings.Contains(s, "odekmem") {
@@ -175,18 +175,21 @@ func TestSetupPreApprovesSafeToolsOnly(t *testing.T) {
 		setup(t, agentsetup.Options{Agent: agent, UserHome: home, Exe: exe})
 	}
 	claude := readHooks(t, filepath.Join(home, ".claude", "settings.json")).Permissions.Allow
-	gemini := readHooks(t, filepath.Join(home, ".gemini", "settings.json")).Tools.Allowed
+	gemini := read(t, filepath.Join(home, ".gemini", "policies", "odekmem.toml"))
 	codex := read(t, filepath.Join(home, ".codex", "config.toml"))
 	if claude[0] != "Bash(ls:*)" || len(claude) != 1+len(agentsetup.PreApproved) {
 		t.Errorf("claude allow: %v", claude)
 	}
 	for _, tool := range agentsetup.PreApproved {
-		if !contains(claude, "mcp__odekmem__"+tool) || !contains(gemini, "mcp_odekmem_"+tool) || !strings.Contains(codex, "[mcp_servers.odekmem.tools."+tool+"]") {
+		if !contains(claude, "mcp__odekmem__"+tool) || !strings.Contains(gemini, `"`+tool+`"`) || !strings.Contains(codex, "[mcp_servers.odekmem.tools."+tool+"]") {
 			t.Errorf("%s not pre-approved everywhere", tool)
 		}
 	}
-	for _, s := range [][]string{claude, gemini, {codex}} {
-		if strings.Contains(strings.Join(s, " "), "forget") {
+	if !strings.Contains(gemini, `mcpName = "odekmem"`) || !strings.Contains(gemini, `decision = "allow"`) {
+		t.Errorf("gemini policy:\n%s", gemini)
+	}
+	for _, s := range [][]string{claude, {gemini}, {codex}} {
+		if strings.Contains(strings.Join(s, " "), `forget"`) || strings.Contains(strings.Join(s, " "), "tools.forget") || strings.Contains(strings.Join(s, " "), "__forget") {
 			t.Errorf("forget pre-approved: %v", s)
 		}
 	}

@@ -240,8 +240,10 @@ type File struct {
 	Path string
 	// MCP: the file holds the MCP server entry (under MCPKey; TOML for
 	// Codex's config.toml). Hooks: the file holds the hook entries.
-	MCP, Hooks, TOML bool
-	MCPKey           string
+	// Policy: the file is odekmem's own Gemini CLI policy (the tools it
+	// allows without asking), written whole.
+	MCP, Hooks, TOML, Policy bool
+	MCPKey                   string
 }
 
 // Files are the configuration files of agent for o (user or project
@@ -281,10 +283,16 @@ func Files(o Options) ([]File, error) {
 		return []File{{Path: filepath.Join(dir, "config.toml"), MCP: true, TOML: true}, {Path: filepath.Join(dir, "hooks.json"), Hooks: true}}, nil
 	case "gemini":
 		dir := j(".gemini")
-		if d := o.envDir("GEMINI_CLI_HOME"); d != "" && !o.Project {
+		if o.Project {
+			// Gemini CLI reads no policy from a workspace: nothing is
+			// pre-approved by a project.
+			return []File{{Path: filepath.Join(dir, "settings.json"), MCP: true, MCPKey: "mcpServers", Hooks: true}}, nil
+		}
+		if d := o.envDir("GEMINI_CLI_HOME"); d != "" {
 			dir = filepath.Join(d, ".gemini")
 		}
-		return []File{{Path: filepath.Join(dir, "settings.json"), MCP: true, MCPKey: "mcpServers", Hooks: true}}, nil
+		return []File{{Path: filepath.Join(dir, "settings.json"), MCP: true, MCPKey: "mcpServers", Hooks: true},
+			{Path: filepath.Join(dir, "policies", "odekmem.toml"), Policy: true}}, nil
 	case "cursor":
 		return []File{{Path: j(".cursor", "mcp.json"), MCP: true, MCPKey: "mcpServers"}}, nil
 	case "vscode":
@@ -389,7 +397,13 @@ func planFile(o Options, f File) (Change, error) {
 			whats = append(whats, s)
 		}
 	}
-	if !o.Remove && approvesHere(o.Agent, f) {
+	if f.Policy {
+		whats = append(whats, "policy allowing "+strings.Join(PreApproved, ", "))
+		if o.Remove {
+			whats = []string{"removed odekmem's policy"}
+		}
+	}
+	if !o.Remove && (approvesHere(o.Agent, f) || f.TOML) {
 		whats = append(whats, "pre-approved tools "+strings.Join(PreApproved, ", "))
 	}
 	c.What = strings.Join(whats, "; ")
@@ -417,6 +431,13 @@ func planFile(o Options, f File) (Change, error) {
 	}
 	if o.Remove && c.Before == nil {
 		return c, nil // nothing to remove
+	}
+	if f.Policy {
+		if !o.Remove {
+			c.After = []byte(geminiPolicy)
+			c.Snippet = geminiPolicy
+		}
+		return c, nil // Remove: After nil deletes the file
 	}
 	if f.TOML {
 		after, snippet, notes, err := mergeCodexTOML(c.Before, codexEntry{exe: o.Exe, args: o.mcpArgs(), tools: PreApproved, remove: o.Remove})
@@ -476,29 +497,39 @@ func planFile(o Options, f File) (Change, error) {
 	return c, nil
 }
 
-// approvesHere reports whether f is where the agent's tool approvals live:
-// Claude Code's and Gemini CLI's settings.json (Codex keeps them in the
-// server's TOML table).
+// approvesHere reports whether f is where the agent's tool approvals live
+// in a settings file: Claude Code's settings.json (Codex keeps them in the
+// server's TOML table, Gemini CLI in a policy file: its tools.allowed is
+// deprecated since 0.60).
 func approvesHere(agent string, f File) bool {
-	return (agent == "claude-code" && f.Hooks) || (agent == "gemini" && f.Hooks)
+	return agent == "claude-code" && f.Hooks
 }
 
-// approvalList is where an agent lists tools it runs without asking, and
-// odekmem's entries there.
-func approvalList(agent string) ([]string, []string) {
+// approvalList is where Claude Code lists tools it runs without asking,
+// and odekmem's entries there.
+func approvalList(string) ([]string, []string) {
 	var names []string
 	for _, t := range PreApproved {
-		if agent == "gemini" {
-			names = append(names, "mcp_odekmem_"+t)
-		} else {
-			names = append(names, "mcp__odekmem__"+t)
-		}
-	}
-	if agent == "gemini" {
-		return []string{"tools", "allowed"}, names
+		names = append(names, "mcp__odekmem__"+t)
 	}
 	return []string{"permissions", "allow"}, names
 }
+
+// geminiPolicy is odekmem's user policy for Gemini CLI's policy engine
+// (docs/reference/policy-engine.md): the pre-approved tools by MCP server
+// name, as the docs recommend for MCP tools. Headless `gemini -p` offers
+// the model only tools it may run, so without it odekmem's tools are
+// never offered there.
+var geminiPolicy = `# Written by odekmem setup gemini; odekmem setup gemini --remove deletes it.
+# odekmem's tools that only read the memory, and remember, which can only
+# propose (what the person did not type waits in quarantine), run without
+# asking. forget is not listed: it asks.
+[[rule]]
+mcpName = "odekmem"
+toolName = ["` + strings.Join(PreApproved, `", "`) + `"]
+decision = "allow"
+priority = 100
+`
 
 // mcpEntry is the server entry in the agent's JSON shape.
 func mcpEntry(o Options) map[string]any {
@@ -569,6 +600,12 @@ func Apply(changes []Change, now func() time.Time) ([]string, error) {
 				return backups, fmt.Errorf("backup %s: %w; nothing written", c.Path, err)
 			}
 			backups = append(backups, b)
+		}
+		if c.After == nil {
+			if err := os.Remove(c.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return backups, err
+			}
+			continue
 		}
 		if err := writeAtomic(c.Path, c.After, c.Mode); err != nil {
 			return backups, err

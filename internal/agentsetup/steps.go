@@ -34,7 +34,8 @@ func Steps(o Options, changes []Change) []string {
 		}
 	case "gemini":
 		if o.Project {
-			s = append(s, "Trust this folder in Gemini CLI if folder trust is on: it ignores a project's .gemini/settings.json in an untrusted folder.")
+			s = append(s, "Trust this folder in Gemini CLI if folder trust is on: it ignores a project's .gemini/settings.json in an untrusted folder.",
+				"Gemini CLI reads tool policies only from your user directory: run `odekmem setup gemini` (without --project) to pre-approve odekmem's tools, or `gemini -p` offers none of them.")
 		}
 	}
 	if o.Project {
