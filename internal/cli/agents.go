@@ -78,6 +78,7 @@ func (a *app) agentVerbs() []*cobra.Command {
 		a.verb(hook, verbDef{run: cmdHook, store: noStore, jsonOut: true}),
 		a.verb(serveCmd, verbDef{run: cmdServe, store: noStore}),
 		a.verb(setup, verbDef{run: cmdSetup, store: noStore}),
+		a.doctorVerb(),
 	}
 }
 

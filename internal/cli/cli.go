@@ -154,6 +154,9 @@ func Main(args []string, env Env) int {
 	if errors.As(err, &de) {
 		return ExitDamaged
 	}
+	if errors.As(err, &quietError{}) {
+		return ExitFailure // the verb's own output said what failed
+	}
 	var be blockedError
 	if errors.As(err, &be) {
 		fmt.Fprintf(env.Stderr, "odekmem: %s (exit status %d)\n", safeText(be.msg), ExitBlocked)
