@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test need-cc cross soak ci bench demo lint fuzz eval train-scanner eval-scanner
+.PHONY: all build test need-cc cross soak e2e ci bench demo lint fuzz eval train-scanner eval-scanner
 
 all: build
 
@@ -30,9 +30,21 @@ SOAK := TestCrashKill9|TestTwoWriterProcesses|TestConcurrentOdekWriterLosesNothi
 soak: need-cc
 	ODEKMEM_SOAK=1 $(GO) test -race -count=1 -timeout 60m -run '^($(SOAK))$$' -v ./memcore/
 
-# Everything CI runs: the README's test command, the other platforms and
-# the long tier.
-ci: test cross soak
+# The real-agent tier (.ci/run runs it after make test; README "Agents"):
+# pinned Claude Code, Codex CLI and Gemini CLI installed from npm into a
+# throwaway prefix, each run non-interactively in a throwaway HOME against
+# a scripted model server on loopback, after odekmem setup as a person runs
+# it. Needs Node.js 20+ and npm; skips with a message when the npm registry
+# cannot be reached. About 2 minutes and 700 MB of npm downloads (cached by
+# npm after the first run).
+e2e:
+	@tb=$$(mktemp -d "$${TMPDIR:-/tmp}/odekmem-e2e-bin.XXXXXX"); trap 'rm -rf "$$tb"' EXIT; \
+	$(GO) build -o "$$tb/odekmem" . && $(GO) build -o "$$tb/odekmem-hook" ./cmd/odekmem-hook && \
+	ODEKMEM_TEST_BIN_DIR="$$tb" ODEKMEM_E2E=1 $(GO) test -count=1 -v -timeout 40m -run '^TestAgents$$' ./e2e/
+
+# Everything CI runs: the README's test command, the other platforms, the
+# long tier and the real agents.
+ci: test cross soak e2e
 
 # The race detector needs cgo, and cgo a C compiler: say so before the
 # minutes of cross builds, not after.

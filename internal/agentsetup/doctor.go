@@ -707,7 +707,7 @@ func (d *doctorAgent) lastHookCheck() Check {
 		}
 	}
 	logPath := filepath.Join(hookproto.StoreDir(home), hookproto.LogName)
-	at, line, ok := lastHookRun(logPath, d.agent)
+	at, line, ok := lastHookRun(logPath, d.agent, "")
 	switch {
 	case at == "":
 		c.Info, c.Detail, c.Fix = true, "no hook has run yet ("+logPath+")", "start the agent and send a prompt"
@@ -715,14 +715,25 @@ func (d *doctorAgent) lastHookCheck() Check {
 		c.Detail, c.Fix = at+" "+line, "see "+logPath
 	default:
 		c.OK, c.Detail = true, at+" "+line
+		// The prompt hook is the one that matters most: say when it last
+		// ran if another event ran after it.
+		if !strings.HasPrefix(line, "UserPromptSubmit") && !strings.HasPrefix(line, "BeforeAgent") {
+			ev := "UserPromptSubmit"
+			if d.agent == "gemini" {
+				ev = "BeforeAgent"
+			}
+			if pat, pline, _ := lastHookRun(logPath, d.agent, ev); pat != "" {
+				c.Detail += "; " + pat + " " + pline
+			}
+		}
 	}
 	return c
 }
 
-// lastHookRun finds the newest line of agent's hook runs in the log (and
-// its rotated predecessor): its time, the rest of the line, and whether
-// it reports success.
-func lastHookRun(path, agent string) (at, line string, ok bool) {
+// lastHookRun finds the newest line of agent's hook runs (of event, when
+// set) in the log and its rotated predecessor: its time, the rest of the
+// line, and whether it reports success.
+func lastHookRun(path, agent, event string) (at, line string, ok bool) {
 	for _, p := range []string{path, path + ".1"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -735,6 +746,9 @@ func lastHookRun(path, agent string) (at, line string, ok bool) {
 				continue
 			}
 			if !strings.HasPrefix(rest, "hook "+agent+" ") && !strings.HasPrefix(rest, "hook "+agent+":") {
+				continue
+			}
+			if event != "" && !strings.HasPrefix(rest, "hook "+agent+" "+event+":") {
 				continue
 			}
 			if t, err := time.Parse(time.RFC3339, ts); err == nil {

@@ -81,7 +81,7 @@ func printCheck(c *ctx, ch agentsetup.Check) {
 	}
 	c.out("  %s %-10s%s\n", mark, ch.Check, ch.Detail)
 	if ch.Fix != "" && !ch.OK {
-		c.out("    %-10s fix: %s\n", "", ch.Fix)
+		c.out("    %-10sfix: %s\n", "", ch.Fix)
 	}
 }
 
