@@ -35,8 +35,8 @@ soak: need-cc
 # throwaway prefix, each run non-interactively in a throwaway HOME against
 # a scripted model server on loopback, after odekmem setup as a person runs
 # it. Needs Node.js 20+ and npm; skips with a message when the npm registry
-# cannot be reached. About 2 minutes and 700 MB of npm downloads (cached by
-# npm after the first run).
+# cannot be reached. About 2 minutes and 760 MB of packages (npm caches
+# them after the first run).
 e2e:
 	@tb=$$(mktemp -d "$${TMPDIR:-/tmp}/odekmem-e2e-bin.XXXXXX"); trap 'rm -rf "$$tb"' EXIT; \
 	$(GO) build -o "$$tb/odekmem" . && $(GO) build -o "$$tb/odekmem-hook" ./cmd/odekmem-hook && \
