@@ -116,7 +116,10 @@ func npmOrSkip(t *testing.T) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, npm, "view", pins["codex"], "version").CombinedOutput()
-	if err != nil {
+	switch {
+	case ctx.Err() != nil:
+		t.Skipf("skipping the real-agent tier: the npm registry did not answer within a minute (npm view %s)", pins["codex"])
+	case err != nil:
 		t.Skipf("skipping the real-agent tier: the npm registry is not reachable (npm view %s: %v: %s)", pins["codex"], err, lastLine(out))
 	}
 	return npm
