@@ -277,7 +277,9 @@ func (h *harness) installOdekmem() {
 // and git but not odekmem, the egress guard.
 func (h *harness) baseEnv() []string {
 	path := filepath.Dir(mustLook(h.t, "node")) + string(os.PathListSeparator) + filepath.Dir(mustLook(h.t, "git")) + string(os.PathListSeparator) + "/usr/bin:/bin"
-	env := []string{"HOME=" + h.home, "PATH=" + path, "USER=e2e", "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1", "TMPDIR=" + os.TempDir()}
+	env := []string{"HOME=" + h.home, "PATH=" + path, "USER=e2e", "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1", "TMPDIR=" + os.TempDir(),
+		// The odekmem serve the hooks start outlives the run by this much.
+		"ODEKMEM_SERVE_IDLE=20s"}
 	return append(env, h.egress.env()...)
 }
 
