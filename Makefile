@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test need-cc cross soak ci bench demo lint fuzz eval train-scanner eval-scanner
+.PHONY: all build test need-cc cross soak ci bench demo lint fuzz eval train-scanner eval-scanner judge-model judge-model-check
 
 all: build
 
@@ -82,6 +82,14 @@ demo:
 eval:
 	$(GO) run . eval locomo testdata/data/locomo/locomo-dev.json
 
+# The judgement's model files (internal/judge/model) from the training
+# split of internal/judge/corpus; -check compares instead of writing.
+judge-model:
+	$(GO) run ./internal/judge/train
+
+judge-model-check:
+	$(GO) run ./internal/judge/train -check
+
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet $(PKGS)
@@ -91,3 +99,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadAtoms -fuzztime 30s ./memcore/
 	$(GO) test -run '^$$' -fuzz FuzzScanZeroWidth -fuzztime 30s ./internal/scan/
 	$(GO) test -run '^$$' -fuzz FuzzParseArray -fuzztime 30s ./memcore/llm/
+	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./internal/provenance/

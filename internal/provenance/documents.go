@@ -12,6 +12,7 @@ var (
 	// source or the act of pasting.
 	reIntroEnd = regexp.MustCompile(`(?:[:：]|\s[—–-]+|\.\.\.|…)\s*$`)
 	reIntroCue = regexp.MustCompile(`(?i)\b(?:reviewer|author|maintainers?|found|pasted?|pasting|copied|copying|got (?:this|it|these|that)|sent|forwarded|says|said|say|wrote|writes|reads|read|told|tells|suggest(?:s|ed)?|recommend(?:s|ed)?|claims?|verbatim|here'?s|here is|here are|this is|these are|below|following|look(?:s|ed)? like(?: this)?|has this|had this|contains?|left this|posted|shared|quote[sd]?|excerpt|snippet|section|from (?:the|a|an|our|my|his|her|their|this|that|some|one|#\w+)|in the (?:docs?|wiki|readme|thread|channel|ticket|issue|pr|email|chat|repo)|docs?|documentation|wiki|readme|page|article|blog|thread|forum|slack|teams|discord|channel|e-?mail|mail|message|dm|chatgpt|gpt|claude|copilot|gemini|bard|llm|bot|answer|reply|comment|review|ticket|issue|jira|description|notes|changelog|manual|man page|guide|runbook|spec|rfc|adr|config|file|script|code|function|query|output|logs?|error|trace|vendor|contractor|co-?worker|teammate|colleague|customer|client|someone|somebody|auditor|manager|boss|recruiter|support|stack ?overflow|reddit|twitter|tweet|linkedin|template|policy|handbook|deck|says|agents\.md|contributing)\b`)
+	rePasting  = regexp.MustCompile(`(?i)\b(?:pasting|pasted|copying|copied|verbatim|quoting|forwarding)\b`)
 	// reOutro is a line of the person's that says the text above came
 	// from somewhere else.
 	reOutro = regexp.MustCompile(`(?i)^\W*(?:(?:so|and|ok|okay|btw|fyi),?\s+)?(?:(?:this|that|these|those|the above|above|it|all this|all of this|the text above|everything above)\s+(?:is|was|were|are|'s|came|comes|come)\s+(?:from|in|what|out of|straight from|copied from|pasted from|taken from)\b|(?:found|got|saw|copied|pulled|grabbed|took)\s+(?:this|these|them|it|that)\s+(?:in|on|from|off)\b|(?:is|was|are|were) what (?:the |my |a |an |our |some |this |that )?[\w' ]{1,30}\s(?:said|told|wrote|sent|says|posted|suggested|gave)|(?:that's|this is|those are|these are|this was|that was) (?:from|in|out of) (?:the|a|an|our|my|his|her|their|some|this|that|[\w-]+'s)\b|where did (?:this|these|that|it|they) come from|(?:[a-z]+\s+){1,3}(?:this|these|the above|that)\s+(?:section|page|paragraph|doc|document|text|snippet|excerpt|passage|notes|message|e-?mail|post|answer|comment|thread|article|guide|list|ticket|description|advice|tweet|readme|changelog|release notes)\b)`)
@@ -47,8 +48,13 @@ func chatLike(l string) bool {
 // introLine reports whether a line introduces pasted text after it.
 func introLine(l string) bool {
 	t := strings.TrimSpace(l)
-	if t == "" || len(strings.Fields(t)) > 16 || !reIntroEnd.MatchString(t) {
+	if t == "" || len(strings.Fields(t)) > 16 {
 		return false
+	}
+	if !reIntroEnd.MatchString(t) {
+		// Without a colon: only an explicit act of pasting ("pasting the
+		// relevant part of the guide") on a line that ends no sentence.
+		return !strings.ContainsAny(t[len(t)-1:], ".?!") && rePasting.MatchString(t)
 	}
 	return reIntroCue.MatchString(t)
 }

@@ -69,6 +69,8 @@ type Segment struct {
 	// Cut is true when the clause was cut from a longer sentence (a
 	// trailing request, a clause of its own).
 	Cut bool
+
+	tail bool // a trailing request cut from a statement
 }
 
 // Analysis is a message split into segments.
@@ -134,7 +136,7 @@ func Analyse(msg string) Analysis {
 		}
 		for _, sp := range sentenceSpans(text, start, end) {
 			for _, c := range clauses(text, sp) {
-				seg := Segment{Start: c.span.a, End: c.span.b, Text: text[c.span.a:c.span.b], Line: li, Sentence: sentence, Cut: c.cut}
+				seg := Segment{Start: c.span.a, End: c.span.b, Text: text[c.span.a:c.span.b], Line: li, Sentence: sentence, Cut: c.cut, tail: c.tail}
 				seg.Voice, seg.Why = judge(seg.Text, c)
 				if p.Unsure[li] && (seg.Voice == Own || seg.Voice == "") {
 					seg.Voice, seg.Why = Unsure, "right under a paste, may be its last line"
@@ -145,7 +147,29 @@ func Analyse(msg string) Analysis {
 		}
 	}
 	crossClause(&a)
+	mergeClauses(&a)
 	return a
+}
+
+// mergeClauses joins neighbouring clauses of one sentence that ended with
+// the same voice: a clause is cut off only where the voice changes ("My
+// teammate prefers spaces, I prefer tabs"), so a statement stays whole
+// ("do NOT use moment.js, we're on date-fns").
+func mergeClauses(a *Analysis) {
+	segs := a.Segments
+	var out []Segment
+	for _, s := range segs {
+		if n := len(out); n > 0 {
+			p := &out[n-1]
+			if p.Sentence == s.Sentence && p.Voice == s.Voice && p.Voice != Pasted && p.Line == s.Line && !s.tail {
+				p.End = s.End
+				p.Text = a.Text[p.Start:p.End]
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	a.Segments = out
 }
 
 // clause is a part of a sentence with what governs it.

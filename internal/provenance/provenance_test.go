@@ -57,7 +57,7 @@ func TestVoices(t *testing.T) {
 		{"a report beside the person's view", "My teammate prefers spaces, I prefer tabs.",
 			[]seg{{Reported, "teammate prefers"}, {Own, "I prefer tabs"}}},
 		{"a frame governs the clause after it", "According to the vendor, we must never retry more than twice.",
-			[]seg{{Reported, "According to the vendor"}, {Reported, "we must never retry"}}},
+			[]seg{{Reported, "According to the vendor, we must never retry"}}},
 		{"the person's own view", "I think we should never auto-merge dependency updates.",
 			[]seg{{Own, "never auto-merge"}}},
 		{"hedge", "We could maybe drop the Redis dependency, I'm not sure yet.",
