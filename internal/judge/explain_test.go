@@ -23,8 +23,8 @@ func TestExplain(t *testing.T) {
 	ctxs := contexts(a)
 	for i, s := range a.Segments {
 		d := features(s, a, ctxs[i])
-		t.Logf("[%s] %q score %.3f", s.Voice, s.Text, m.durable.Score(s.Text, d))
-		for _, c := range m.durable.Explain(s.Text, d, 12) {
+		t.Logf("[%s] %q score %.3f", s.Voice, s.Text, m.durable.Score(ModelText(s.Text), d))
+		for _, c := range m.durable.Explain(ModelText(s.Text), d, 12) {
 			t.Logf("   %s", c)
 		}
 	}

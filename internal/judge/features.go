@@ -275,3 +275,74 @@ func hasEmoji(s string) bool {
 	}
 	return false
 }
+
+// Word classes of the shape string (see shape).
+var (
+	shapeKeep = setOf(`the a an in on for to of with from at by as so and or but when if than then into over under after before until without instead only just also still`)
+	shapeBe   = setOf(`is are was were be been being am 's 're`)
+	shapeWh   = setOf(`how what why when where which who whom whose`)
+)
+
+// shape is a sentence rewritten as the classes of its words ("Never log
+// request bodies in the payments service" → "zpol zverb zw zw in the zw
+// zw"), so the model's n-grams see the form of a statement apart from its
+// vocabulary: a rule about payments and a rule about tabs share it.
+func shape(text string) string {
+	w := words(text)
+	raw := strings.Fields(text)
+	var b strings.Builder
+	b.WriteString("zshape")
+	for i, x := range w {
+		c := "zw"
+		switch {
+		case fOpensPol[x] && x != "every" && x != "all" && x != "nothing" && x != "nobody":
+			c = "zpol"
+		case fModal[x]:
+			c = "zmodal"
+		case fWe[x]:
+			c = "zwe"
+		case fI[x]:
+			c = "zi"
+		case fYou[x]:
+			c = "zyou"
+		case fDeixis[x]:
+			c = "zdeixis"
+		case fGeneric[x]:
+			c = "zquant"
+		case fTransient[x]:
+			c = "znow"
+		case fNeg[x] || strings.HasSuffix(x, "n't"):
+			c = "zneg"
+		case shapeBe[x]:
+			c = "zbe"
+		case shapeWh[x]:
+			c = "zwh"
+		case i == 0 && fVerbs[x]:
+			c = "zverb"
+		case shapeKeep[x]:
+			c = x
+		case reDigits.MatchString(x):
+			c = "znum"
+		case len(x) > 4 && strings.HasSuffix(x, "ed"):
+			c = "zed"
+		case len(x) > 4 && strings.HasSuffix(x, "ing"):
+			c = "zing"
+		}
+		if c == "zw" && i > 0 && i < len(raw) {
+			// A name or a piece of code keeps the class of what it is.
+			r := strings.Trim(raw[min(i, len(raw)-1)], "\"'(),.;:!?")
+			switch {
+			case strings.ContainsAny(r, "_./()`=<>{}[]$#@"):
+				c = "zcode"
+			case len(r) > 1 && unicode.IsUpper([]rune(r)[0]):
+				c = "zname"
+			}
+		}
+		b.WriteByte(' ')
+		b.WriteString(c)
+	}
+	return b.String()
+}
+
+// ModelText is what the model reads of a clause: its text and its shape.
+func ModelText(text string) string { return text + " \n " + shape(text) }

@@ -175,7 +175,7 @@ func (m *Judger) Judge(msg string) Result {
 		if len(words(seg.Text)) < minWords {
 			continue
 		}
-		score := m.durable.Score(seg.Text, dense)
+		score := m.durable.Score(ModelText(seg.Text), dense)
 		c := Candidate{Text: seg.Text, Start: seg.Start, End: seg.End, Score: score, Voice: seg.Voice, Kind: seg.Kind}
 		switch {
 		case seg.Voice == provenance.Own && score >= m.th.Trust && mayBeRequest(dense):
@@ -218,7 +218,7 @@ var denseIndex = func() map[string]int {
 func (m *Judger) typeOf(text string, dense []float32) string {
 	best, bestScore := "fact", -1.0
 	for i, t := range m.types {
-		if s := t.Score(text, dense); s > bestScore {
+		if s := t.Score(ModelText(text), dense); s > bestScore {
 			best, bestScore = m.th.Types[i], s
 		}
 	}

@@ -102,7 +102,7 @@ func run() error {
 		}
 		for i, e := range use {
 			if fold(e.Record) == k {
-				oof[i] = d.Score(e.Seg.Text, e.Dense)
+				oof[i] = d.Score(judge.ModelText(e.Seg.Text), e.Dense)
 			}
 		}
 		foldJudgers[k], err = judge.New(d, ts, judge.Thresholds{Types: types})
@@ -207,7 +207,7 @@ func round(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
 func fit(exs []judge.Example, seed uint64) (*textclf.Model, []*textclf.Model, error) {
 	var dx []textclf.Example
 	for _, e := range exs {
-		dx = append(dx, textclf.Example{Text: e.Seg.Text, Dense: e.Dense, Label: e.Durable})
+		dx = append(dx, textclf.Example{Text: judge.ModelText(e.Seg.Text), Dense: e.Dense, Label: e.Durable})
 	}
 	d, _, err := textclf.Train(textclf.TrainConfig{Features: textclf.Config{NoCharGrams: *noChar, Bits: *bits}, L2: *l2, Epochs: *epochs,
 		Dense: judge.Dense, Seed: 21 + seed, Note: "judge durable model: go run ./internal/judge/train"}, dx, nil)
@@ -219,7 +219,7 @@ func fit(exs []judge.Example, seed uint64) (*textclf.Model, []*textclf.Model, er
 		var tx []textclf.Example
 		for _, e := range exs {
 			if e.Durable {
-				tx = append(tx, textclf.Example{Text: e.Seg.Text, Dense: e.Dense, Label: e.Type == typ})
+				tx = append(tx, textclf.Example{Text: judge.ModelText(e.Seg.Text), Dense: e.Dense, Label: e.Type == typ})
 			}
 		}
 		t, _, err := textclf.Train(textclf.TrainConfig{Features: textclf.Config{Bits: 14, NoCharGrams: true}, Dense: judge.Dense, Seed: 121 + seed,
