@@ -210,6 +210,26 @@ func markDocuments(lines []string, kinds []Kind, marked, unsure, frame []bool) {
 			}
 		}
 	}
+	// A reaction at the end ("thoughts on this take?", "is that ok for
+	// us?") under a block of prose that is not the person talking to the
+	// agent: the block may be a paste. Its lines are unsure.
+	if last := lastLine(lines, blank); last > 0 && kinds[last] == "" && chatLike(lines[last]) && reBackRef.MatchString(lines[last]) && !frame[last] {
+		start := last
+		for start > 0 && kinds[start-1] == "" && !marked[start-1] && (blank(start-1) || !chatLike(lines[start-1])) {
+			start--
+		}
+		words := 0
+		for k := start; k < last; k++ {
+			words += len(strings.Fields(lines[k]))
+		}
+		if words >= 20 {
+			for k := start; k < last; k++ {
+				if !blank(k) {
+					unsure[k] = true
+				}
+			}
+		}
+	}
 	// An outro: the text above it, back to the start or to a paragraph
 	// that reads as the person's, came from elsewhere.
 	for i := 1; i < n; i++ {
@@ -248,6 +268,16 @@ func markDocuments(lines []string, kinds []Kind, marked, unsure, frame []bool) {
 			}
 		}
 	}
+}
+
+// lastLine returns the index of the last non-empty line, or -1.
+func lastLine(lines []string, blank func(int) bool) int {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !blank(i) {
+			return i
+		}
+	}
+	return -1
 }
 
 // titleLine reports whether a line reads as a document's title: short,

@@ -107,7 +107,7 @@ var (
 	reManual = regexp.MustCompile(`^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS|NOTES|SECURITY|EXAMPLES|EXIT STATUS|ENVIRONMENT|FILES|SEE ALSO|BUGS|AUTHORS?|CAVEATS|HISTORY)\s*$`)
 	// A chat client's message header: a name and a time, a bracketed
 	// time, a timestamped "name:" line.
-	reChatHead = regexp.MustCompile(`^(?:\S[^:]{0,40}?\s+\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?\s*$|\[(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?|(?:Yesterday|Today|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[^\]]{0,20})\]|\d{1,2}:\d{2}\s?[AaPp][Mm]\s*$|@\w+:\s)`)
+	reChatHead = regexp.MustCompile(`^(?:\S[^:]{0,40}?\s+\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?\s*$|\[(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?|(?:Yesterday|Today|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[^\]]{0,20})\]|\d{1,2}:\d{2}\s?[AaPp][Mm]\s*$|@\w+:\s|@(?:channel|here|everyone)\b)`)
 	// A ticket: a key like PLAT-2211 opening the line, or the field
 	// labels of a ticket or an issue form.
 	reTicket = regexp.MustCompile(`^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|(?:Title|Body|Description|Priority|Acceptance(?: criteria)?|Assignee|Reporter|Status|Labels|Summary|Steps to reproduce|Expected behaviou?r|Actual behaviou?r|Environment)\s*:|#{1,4}\s+(?:Expected|Actual|Steps|Description|Summary)\b)`)
@@ -176,6 +176,8 @@ func lineKind(l string) Kind {
 	case upperLead && len(t) <= 12 && reManual.MatchString(t):
 		return KindManual
 	case (lead == '@' || lead == '[' || strings.IndexByte(t, ':') > 0 && strings.ContainsAny(t, "0123456789")) && reChatHead.MatchString(t):
+		return KindChat
+	case strings.Contains(t, "@channel") || strings.Contains(t, "@here") || strings.Contains(t, "@everyone"):
 		return KindChat
 	case (upperLead || lead == '#') && reTicket.MatchString(t):
 		return KindTicket

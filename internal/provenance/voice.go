@@ -28,7 +28,7 @@ var (
 	reportVerbsFramed = setOf(`reads read writes states stated notes noted puts`)
 
 	reHypoOpen = regexp.MustCompile(`^(?:(?:so|ok|okay|and|but|just|hmm|well|also),?\s+)*(?:hypothetically|suppose|supposing|imagine|what if|let's say|lets say|say (?:we|i|you|that|the)|assume|assuming|in theory|theoretically|in an ideal world|in a perfect world|ideally|if (?:i|we|it|you) (?:were|had)\b|just brainstorming|brainstorming|thinking out loud|toying with|i'm toying|we're toying|just curious|would it|could we|should we ever|what about|how about|someday|one day|in the future,? (?:we|i) (?:might|could|may))`)
-	reHedge    = regexp.MustCompile(`\b(?:might|could|maybe|perhaps|possibly|we may|i may|it may|we'd|i'd|it'd|they'd|you'd|would)\b`)
+	reHedge    = regexp.MustCompile(`\b(?:might|could|(?:^|[,;]\s*)maybe|maybe (?:we|i|you|it|they|should|could|not|just|the|this|that)|perhaps|possibly|we may|i may|it may|we'd|i'd|it'd|they'd|you'd|would)\b`)
 	reHedgeOK  = regexp.MustCompile(`\b(?:would (?:like|love|prefer|rather|appreciate)|'d (?:like|love|prefer|rather|appreciate)|could you|would you|could u|would u|couldn't care)\b`)
 
 	reSarcasm     = regexp.MustCompile(`(?:^|\s)/s\s*$|🙄|🙃|😒|🤡|😏|🤦|\b(?:yeah,? right|sure,? because|yes,? because|yeah,? because|because (?:obviously|clearly|of course)|oh (?:great|wonderful|sure|joy|good|brilliant|fantastic|perfect)|what a treat|what could (?:possibly )?go wrong|who knew|gotta love|love how|love it when|nothing says|great idea to|brilliant idea|what this \w+ (?:really )?needs|shocking|because that always works)\b`)
@@ -107,9 +107,24 @@ func asks(s string) (bool, string) {
 		return true, "opens with " + w[0] + " " + w[1]
 	}
 	if len(w) >= 2 && questionWords[w[0]] && !firstPerson[w[1]] && w[1] != "you" && w[1] != "they" {
+		// "When in doubt, …", "Where possible, …": a condition, unless
+		// an auxiliary follows ("when does the cron run").
+		if (w[0] == "when" || w[0] == "where") && !auxiliaries[w[1]] && !shapeAux(w[1]) {
+			return false, ""
+		}
 		return true, "opens with " + w[0]
 	}
 	return false, ""
+}
+
+// shapeAux reports whether w is a form of "be" or "do" that can follow a
+// question word.
+func shapeAux(w string) bool {
+	switch w {
+	case "is", "are", "was", "were", "do", "does", "did", "'s":
+		return true
+	}
+	return false
 }
 
 // reported reports whether a clause gives someone else's words or views.
@@ -151,6 +166,10 @@ func reported(s string) (bool, string) {
 		if w[i] == "keeps" && (i+1 >= len(w) || !strings.HasSuffix(w[i+1], "ing")) {
 			continue
 		}
+		// A command ("Please stop asking for …") has no one reporting.
+		if imperativeLead[subj[0]] {
+			return false, ""
+		}
 		return true, "reported (" + strings.Join(subj, " ") + " " + w[i] + ")"
 	}
 	return false, ""
@@ -174,11 +193,20 @@ func introducedByColon(s string) (bool, string) {
 		// The person's own frame ("Our style guide: …", "Decision: …").
 		return false, ""
 	}
-	if m := reIntroCue.FindString(head); m != "" && !weakCue[strings.ToLower(m)] {
+	if m := reColonCue.FindString(head); m != "" && !weakCue[strings.ToLower(m)] {
 		return true, "introduced as someone else's text (" + strings.ToLower(m) + ":)"
 	}
 	return false, ""
 }
+
+// imperativeLead open a command, not a subject.
+var imperativeLead = setOf(`please pls stop keep start never always don't dont do just avoid`)
+
+// reColonCue is what makes the words before a colon in a sentence name
+// someone else's text: a verb of saying or pasting, or a source that
+// speaks ("The prompt template has: …", "Unpopular opinion: …"). Topic
+// nouns ("docs", "code reviews") do not.
+var reColonCue = regexp.MustCompile(`(?i)\b(?:found|pasted?|copied|says|said|say|wrote|writes|reads|told|tells|suggest(?:s|ed)?|recommend(?:s|ed)?|claims?|has|had|contains?|posted|shared|quote[sd]?|excerpt|snippet|from (?:the|a|an|his|her|their|some|this|that|our)|chatgpt|gpt|claude|copilot|gemini|bot|vendor|contractor|co-?worker|teammate|colleague|customer|client|someone|somebody|auditor|manager|boss|reviewer|author|maintainers?|template|prompt|blog|article|post|tweet|forum|wiki|readme|e-?mail|mail|message|comment|ticket|issue|answer|reply|lessons?|opinion|take|advice|rumou?r)\b`)
 
 // weakCue are introduction words that name no source: enough to end a
 // line before a paste, not to make the rest of a sentence someone else's
