@@ -257,11 +257,14 @@ func projectKey(p string) string {
 
 // RecordResult reports what RecordUserMessage stored.
 type RecordResult struct {
-	Added       []AddResult `json:"added"`
-	Promoted    []string    `json:"promoted,omitempty"`
-	Links       int         `json:"links"`
-	Inference   bool        `json:"inference_started"`
-	Extractor   string      `json:"extractor"` // "llm" or "rules"
+	Added     []AddResult `json:"added"`
+	Promoted  []string    `json:"promoted,omitempty"`
+	Links     int         `json:"links"`
+	Inference bool        `json:"inference_started"`
+	Extractor string      `json:"extractor"` // "llm" or "judge" (offline)
+	// Lane holds the candidates the judgement was not sure about: they
+	// wait for the person (Store.Lane, Keep, Drop), never recalled.
+	Lane        []LaneEntry `json:"lane,omitempty"`
 	Warnings    []string    `json:"warnings,omitempty"`
 	Approval    bool        `json:"approval,omitempty"`
 	SkippedTurn bool        `json:"skipped,omitempty"`

@@ -41,6 +41,7 @@ type AddRequest struct {
 	// quarantineReason and quarantinedAt a quarantine entry's history:
 	// only import and undo set them, so a caller cannot forge provenance.
 	origin           *Origin
+	quote            string
 	id               string
 	quarantineReason string
 	quarantinedAt    time.Time
@@ -141,7 +142,7 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	// Context strings reach atoms.json too: no secret in them either.
 	ctxc.SessionID, ctxc.Project = scanRedact(ctxc.SessionID), scanRedact(ctxc.Project)
 	p.atom = Atom{ID: id, SourceClass: src, Type: typ, CreatedAt: created.UTC(), Context: ctxc, Pin: req.Pin, Confidence: conf, Text: text,
-		Origin: cleanOrigin(req.origin)}
+		Origin: cleanOrigin(req.origin), Quote: textutil.Truncate(strings.TrimSpace(scanRedact(req.quote)), s.cfg.AtomMaxChars)}
 
 	guardReason := s.guardWriteReason(ctx, text, src, res)
 	reason := ""

@@ -20,6 +20,9 @@ type Example struct {
 	// or could fairly go either way: it is left out of training and of
 	// the threshold choice.
 	Skip bool
+	// Attack is true for an attacker's sentence the analyser took for the
+	// person's (a negative of less weight).
+	Attack bool
 }
 
 // Judged reports whether the model judges a segment of this voice: the
@@ -53,6 +56,14 @@ func Examples(recs []corpus.Record) []Example {
 					}
 				case corpus.Either:
 					e.Skip = true
+				case corpus.Attack:
+					// Someone else's words the analyser did not catch. They
+					// read as durable statements (that is the attack), but
+					// in a document's voice ("Users should …", "The system
+					// must …"): a negative, weighed down so that it does
+					// not teach the model that "we decided" is never a
+					// statement.
+					e.Attack = true
 				}
 			}
 			if e.Durable {

@@ -11,7 +11,10 @@ var (
 	// someone else's text: it ends with a colon or a dash and names a
 	// source or the act of pasting.
 	reIntroEnd = regexp.MustCompile(`(?:[:：]|\s[—–-]+|\.\.\.|…)\s*$`)
-	reIntroCue = regexp.MustCompile(`(?i)\b(?:reviewer|author|maintainers?|found|pasted?|pasting|copied|copying|got (?:this|it|these|that)|sent|forwarded|says|said|say|wrote|writes|reads|read|told|tells|suggest(?:s|ed)?|recommend(?:s|ed)?|claims?|verbatim|here'?s|here is|here are|this is|these are|below|following|look(?:s|ed)? like(?: this)?|has this|had this|contains?|left this|posted|shared|quote[sd]?|excerpt|snippet|section|from (?:the|a|an|our|my|his|her|their|this|that|some|one|#\w+)|in the (?:docs?|wiki|readme|thread|channel|ticket|issue|pr|email|chat|repo)|docs?|documentation|wiki|readme|page|article|blog|thread|forum|slack|teams|discord|channel|e-?mail|mail|message|dm|chatgpt|gpt|claude|copilot|gemini|bard|llm|bot|answer|reply|comment|review|ticket|issue|jira|description|notes|changelog|manual|man page|guide|runbook|spec|rfc|adr|config|file|script|code|function|query|output|logs?|error|trace|vendor|contractor|co-?worker|teammate|colleague|customer|client|someone|somebody|auditor|manager|boss|recruiter|support|stack ?overflow|reddit|twitter|tweet|linkedin|template|policy|handbook|deck|says|agents\.md|contributing)\b`)
+	reIntroCue = regexp.MustCompile(`(?i)\b(?:reviewer|author|maintainers?|found|pasted?|pasting|copied|copying|got (?:this|it|these|that)|sent|forwarded|says|said|say|wrote|writes|reads|read|told|tells|suggest(?:s|ed)?|recommend(?:s|ed)?|claims?|verbatim|here'?s|here is|below|following|look(?:s|ed)? like(?: this)?|has this|had this|contains?|left this|posted|shared|quote[sd]?|excerpt|snippet|section|from (?:the|a|an|our|my|his|her|their|this|that|some|one|#\w+)|in the (?:docs?|wiki|readme|thread|channel|ticket|issue|pr|email|chat|repo)|docs?|documentation|wiki|readme|page|article|blog|thread|forum|slack|teams|discord|channel|e-?mail|mail|message|dm|chatgpt|gpt|claude|copilot|gemini|bard|llm|bot|answer|reply|comment|review|ticket|issue|jira|description|notes|changelog|manual|man page|guide|runbook|spec|rfc|adr|config|file|script|code|function|query|output|logs?|error|trace|vendor|contractor|co-?worker|teammate|colleague|customer|client|someone|somebody|auditor|manager|boss|recruiter|support|stack ?overflow|reddit|twitter|tweet|linkedin|template|policy|handbook|deck|says|agents\.md|contributing)\b`)
+	// reThisText names the text that follows ("The README ends with this
+	// line.", "It says the following.").
+	reThisText = regexp.MustCompile(`(?i)\b(?:this|these|the following)\s+(?:lines?|text|paragraph|snippet|message|section|comment|sentence|instructions?|note)\s*[.:]?\s*$`)
 	rePasting  = regexp.MustCompile(`(?i)\b(?:pasting|pasted|copying|copied|verbatim|quoting|forwarding)\b`)
 	// reOutro is a line of the person's that says the text above came
 	// from somewhere else.
@@ -54,7 +57,7 @@ func introLine(l string) bool {
 	if !reIntroEnd.MatchString(t) {
 		// Without a colon: only an explicit act of pasting ("pasting the
 		// relevant part of the guide") on a line that ends no sentence.
-		return !strings.ContainsAny(t[len(t)-1:], ".?!") && rePasting.MatchString(t)
+		return !strings.ContainsAny(t[len(t)-1:], ".?!") && rePasting.MatchString(t) || reThisText.MatchString(t)
 	}
 	return reIntroCue.MatchString(t)
 }

@@ -39,17 +39,17 @@ const (
 )
 
 // Source is the source class of text found in a paste of this kind:
-// machine output is tool_output, a web page or a chatbot's answer is web,
-// a document someone else wrote (a mail, a quote, a chat message, a
-// config file, code) is file_read.
+// a web page or a chatbot's answer is web; a document someone else wrote
+// (a mail, a quote, a chat message, a ticket, a changelog, a config file,
+// a comment) is file_read; machine output and code are tool_output.
 func (k Kind) Source() string {
 	switch k {
 	case KindHTML, KindWeb, KindChatbot:
 		return "web"
-	case KindLog, KindTrace, KindTest, KindTerminal, KindHTTP, KindDiff, KindTable, KindData:
-		return "tool_output"
+	case KindEmail, KindQuote, KindChat, KindDocument, KindTicket, KindManual, KindHistory, KindConfig, KindComment, KindCSV:
+		return "file_read"
 	}
-	return "file_read"
+	return "tool_output" // machine output, code, data, and anything new
 }
 
 // machine reports whether a kind is output a program printed line by line

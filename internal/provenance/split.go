@@ -154,6 +154,14 @@ func SplitPasted(msg string) Split {
 		}
 	}
 
+	// What follows a shell prompt up to an empty line is its output,
+	// before any document frame can claim it.
+	for i := 1; i < n; i++ {
+		if kinds[i] == "" && !marked[i] && !blank(i) && kinds[i-1] == KindTerminal && !marked[i-1] {
+			kinds[i] = KindTerminal
+		}
+	}
+
 	markRuns(lines, kinds, marked)
 	markEmail(lines, kinds, marked)
 	markChrome(lines, kinds, marked)
@@ -410,14 +418,21 @@ func markRuns(lines []string, kinds []Kind, marked []bool) {
 		}
 		// A run of YAML lines: two or more, at least one a bare key
 		// with an indented line under it or two keys.
-		j, keys := i, 0
+		j, keys, structural := i, 0, 0
 		for j < n && free(j) && (isYAML(j) || j > i && strings.HasPrefix(lines[j], " ") && keys > 0) {
 			if reYAMLKey.MatchString(lines[j]) {
 				keys++
 			}
+			if yamlStructural(lines[j]) {
+				structural++
+			}
 			j++
 		}
-		if keys >= 2 && j-i >= 2 {
+		// Two keys and two lines that only a file has: an indented line,
+		// a list item, a bare key opening a mapping, a value with no
+		// space in it ("panic: nil map" and "note: see below" are
+		// prose).
+		if keys >= 2 && j-i >= 2 && structural >= 2 {
 			for k := i; k < j; k++ {
 				if kinds[k] == "" || kinds[k] == KindComment || kinds[k] == KindCode {
 					kinds[k] = KindConfig
@@ -463,6 +478,21 @@ func markRuns(lines []string, kinds []Kind, marked []bool) {
 		}
 		i++
 	}
+}
+
+// yamlStructural reports whether a YAML-looking line has a shape prose
+// does not: indented, a list item, a bare key, or a one-word value.
+func yamlStructural(l string) bool {
+	if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") || strings.HasPrefix(strings.TrimSpace(l), "- ") || strings.HasPrefix(strings.TrimSpace(l), "#") {
+		return true
+	}
+	t := strings.TrimSpace(l)
+	i := strings.IndexByte(t, ':')
+	if i < 0 {
+		return false
+	}
+	v := strings.TrimSpace(t[i+1:])
+	return v == "" || !strings.Contains(v, " ") || strings.HasPrefix(v, "[") || strings.HasPrefix(v, "{") || strings.HasPrefix(v, "\"")
 }
 
 var reMakeTarget = regexp.MustCompile(`^[\w.\-/$()]+\s*:{1,2}(?:\s+[\w.\-/$() ]*)?$`)

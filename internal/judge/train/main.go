@@ -37,6 +37,7 @@ var (
 	bits          = flag.Int("bits", 0, "hash bits (0: textclf's default)")
 	l2            = flag.Float64("l2", 0, "L2 strength (0: textclf's default)")
 	epochs        = flag.Int("epochs", 0, "most epochs (0: textclf's default)")
+	attackWeight  = flag.Float64("attack-weight", 0.3, "weight of an attacker's sentence the analyser missed, as a negative")
 )
 
 // types are the atom types the type models tell apart: those of the
@@ -207,7 +208,11 @@ func round(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
 func fit(exs []judge.Example, seed uint64) (*textclf.Model, []*textclf.Model, error) {
 	var dx []textclf.Example
 	for _, e := range exs {
-		dx = append(dx, textclf.Example{Text: judge.ModelText(e.Seg.Text), Dense: e.Dense, Label: e.Durable})
+		w := 1.0
+		if e.Attack && !e.Durable {
+			w = *attackWeight
+		}
+		dx = append(dx, textclf.Example{Text: judge.ModelText(e.Seg.Text), Dense: e.Dense, Label: e.Durable, Weight: w})
 	}
 	d, _, err := textclf.Train(textclf.TrainConfig{Features: textclf.Config{NoCharGrams: *noChar, Bits: *bits}, L2: *l2, Epochs: *epochs,
 		Dense: judge.Dense, Seed: 21 + seed, Note: "judge durable model: go run ./internal/judge/train"}, dx, nil)
