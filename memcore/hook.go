@@ -123,6 +123,11 @@ func (h *Hook) isClosed() bool {
 type Turn struct {
 	// Message is the person's current message, verbatim.
 	Message string
+	// Earlier are the person's earlier messages in this session that
+	// they typed, newest first (a hook's session log keeps them). The
+	// memory tool's add_atom accepts a verbatim span of any of them as the
+	// person's words, as it does of Message.
+	Earlier []string
 	// SessionID groups turns; it also scopes what the memory tool may
 	// forget or pin (only atoms it added in the same session).
 	SessionID string

@@ -238,3 +238,15 @@ func Info() (string, error) {
 
 // SetThresholds replaces the Judger's thresholds (cross-validation).
 func (m *Judger) SetThresholds(th Thresholds) { m.th = th }
+
+// TypeOf returns the type the type models give a clause the person asked
+// to remember in so many words ("odek, remember that …"): fact when the
+// models are unavailable.
+func TypeOf(text string) string {
+	m, err := loadModels()
+	if err != nil {
+		return "fact"
+	}
+	seg := provenance.Segment{Text: text, End: len(text), Voice: provenance.Own}
+	return m.typeOf(text, features(seg, provenance.Analysis{Text: text, Segments: []provenance.Segment{seg}}, context{first: true}))
+}

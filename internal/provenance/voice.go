@@ -16,12 +16,12 @@ var (
 	auxiliaries   = setOf(`do does did is are was were am can could would will should shall have has had may might must isn't aren't wasn't weren't doesn't don't didn't won't wouldn't shouldn't can't couldn't haven't hasn't hadn't`)
 	questionWords = setOf(`how what why when where which who whom whose what's how's where's who's why's when's whats hows`)
 	firstPerson   = setOf(`i we i'm i've i'd i'll we're we've we'd we'll`)
-	adverbs       = setOf(`really also personally honestly genuinely strongly definitely still all both just actually truly generally usually kind sort of do don't`)
+	adverbs       = setOf(`really also personally honestly genuinely strongly definitely still all both just actually truly generally usually kind sort of do don't not never always often sometimes`)
 
 	reRequestOpen = regexp.MustCompile(`^(?:(?:so|ok|okay|hey|and|also|btw|oh|hi|please|pls),?\s+)*(?:can|could|would|will|won't)\s+(?:you|u|ya)\b|^(?:would you mind|mind\s+\w+ing|any (?:idea|ideas|clue|thoughts)|anyone know|does anyone|do you know|i wonder|i'm wondering|wondering|remind me|quick question|not sure (?:if|whether)|curious (?:if|whether)|i'm curious|thoughts\b)`)
 	reTag         = regexp.MustCompile(`,\s*(?:right|no|correct|yes|yeah|eh|ok|okay|isn't it|aren't they|don't they|doesn't it|didn't we|don't we|isn't that|wasn't it|won't it|can't we|shouldn't we|huh)\s*[?]+\W*$`)
 
-	reReportPhrase = regexp.MustCompile(`\b(?:according to|apparently|allegedly|reportedly|supposedly|rumou?r(?:ed|s)?|i(?:'ve)? heard|i was told|we were told|i've been told|i read (?:that|somewhere|online)|people (?:say|keep saying|think|claim)|they say|word is|so i'm told|so they say|is what (?:the|my|a|an|our|some|this|that)\b)`)
+	reReportPhrase = regexp.MustCompile(`\b(?:according to|apparently|allegedly|reportedly|supposedly|rumou?r(?:ed|s)?|i(?:'ve)? heard|i was told|we were told|i've been told|i read (?:that|somewhere|online)|people (?:say|keep saying|think|claim)|they say|^word is|so i'm told|so they say|is what (?:the|my|a|an|our|some|this|that)\b)`)
 	reportVerbs    = setOf(`said says say told tells thinks think thought believes believe believed claims claim claimed insists insist insisted insisting argued argues argue arguing suggested suggests suggesting proposes proposed proposing propose recommends recommended recommending mentioned mentions wants wanted wrote swears swore asked asks asking demanded demands posted posting warns warned advises advised reckons reckon feels guesses guessed prefers preferring keeps`)
 	// reportVerbsFramed are reporting verbs only before a colon, a quote
 	// or "that" ("the page reads:", not "the service reads from …").
@@ -150,6 +150,9 @@ func reported(s string) (bool, string) {
 			continue
 		}
 		subj := w[:i]
+		for len(subj) > 1 && (subj[0] == "but" || subj[0] == "and" || subj[0] == "so" || subj[0] == "or" || subj[0] == "because") {
+			subj = subj[1:]
+		}
 		// The person as the subject ("I think", "we really want"): their
 		// own view.
 		if firstPerson[subj[0]] {
@@ -163,7 +166,12 @@ func reported(s string) (bool, string) {
 				return false, ""
 			}
 		}
-		if w[i] == "keeps" && (i+1 >= len(w) || !strings.HasSuffix(w[i+1], "ing")) {
+		if w[i] == "keeps" && (i+1 >= len(w) || !keepsSaying[w[i+1]]) {
+			continue
+		}
+		// "too old to say", "nothing to say": an infinitive reports no
+		// one.
+		if w[i-1] == "to" {
 			continue
 		}
 		// A command ("Please stop asking for …") has no one reporting.
@@ -198,6 +206,9 @@ func introducedByColon(s string) (bool, string) {
 	}
 	return false, ""
 }
+
+// keepsSaying follow "keeps" when someone keeps saying something.
+var keepsSaying = setOf(`saying insisting claiming telling asking posting suggesting arguing repeating`)
 
 // imperativeLead open a command, not a subject.
 var imperativeLead = setOf(`please pls stop keep start never always don't dont do just avoid`)
