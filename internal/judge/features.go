@@ -32,7 +32,6 @@ var Dense = []string{
 	"short",              // four words or fewer
 	"code",               // share of code-like tokens
 	"unsure",             // the analyser is unsure whose words these are
-	"message_paste",      // the message holds a paste
 	"emotion",            // lol, haha, ugh, !, emoji
 	"chitchat",           // thanks, ok, cool, nice, lgtm
 	"negation",           // not, n't, no, never, nothing
@@ -191,28 +190,27 @@ func features(seg provenance.Segment, a provenance.Analysis, ctx context) []floa
 	b(14, len(w) <= 4)
 	f[15] = codeShare(text)
 	b(16, seg.Voice == provenance.Unsure)
-	b(17, len(a.Pasted.Regions) > 0)
-	b(18, has(fEmotion) || strings.Contains(text, "!") || hasEmoji(text))
-	b(19, has(fChit))
-	b(20, has(fNeg) || strings.Contains(low, "n't"))
-	b(21, reCopula.MatchString(low))
-	b(22, first)
-	b(23, seg.Cut)
-	b(24, strings.Contains(low, "please") || strings.Contains(low, "pls"))
-	b(25, lead == "let's" || lead == "lets")
-	b(26, reDigits.MatchString(text))
-	f[27] = float32(math.Min(float64(names(text))/3, 1))
-	b(28, reRuleChange.MatchString(low))
-	b(29, reYouRule.MatchString(low))
-	b(30, f[2] == 1 && f[6] == 1)
-	b(31, f[2] == 1 && (f[8] == 1 || f[7] == 1 || rePath.MatchString(text)))
-	b(32, reStateNow.MatchString(low))
-	b(33, rePath.MatchString(text))
-	b(34, reFutureOnce.MatchString(low))
-	b(35, ctx.prevRule)
-	b(36, ctx.msgRule)
-	b(37, reDeadline.MatchString(low))
-	b(38, len(w) <= 3 && names(text) == 0 && f[15] == 0)
+	b(17, has(fEmotion) || strings.Contains(text, "!") || hasEmoji(text))
+	b(18, has(fChit))
+	b(19, has(fNeg) || strings.Contains(low, "n't"))
+	b(20, reCopula.MatchString(low))
+	b(21, first)
+	b(22, seg.Cut)
+	b(23, strings.Contains(low, "please") || strings.Contains(low, "pls"))
+	b(24, lead == "let's" || lead == "lets")
+	b(25, reDigits.MatchString(text))
+	f[26] = float32(math.Min(float64(names(text))/3, 1))
+	b(27, reRuleChange.MatchString(low))
+	b(28, reYouRule.MatchString(low))
+	b(29, f[2] == 1 && f[6] == 1)
+	b(30, f[2] == 1 && (f[8] == 1 || f[7] == 1 || rePath.MatchString(text)))
+	b(31, reStateNow.MatchString(low))
+	b(32, rePath.MatchString(text))
+	b(33, reFutureOnce.MatchString(low))
+	b(34, ctx.prevRule)
+	b(35, ctx.msgRule)
+	b(36, reDeadline.MatchString(low))
+	b(37, len(w) <= 3 && names(text) == 0 && f[15] == 0)
 	return f
 }
 

@@ -168,7 +168,7 @@ func (m *Judger) Judge(msg string) Result {
 			// Does it read as a durable statement, wherever it stands?
 			// The voice is already decided; the message's shape is not
 			// evidence about this clause.
-			for _, n := range []string{"message_paste", "unsure", "prev_rule", "msg_rule", "first"} {
+			for _, n := range []string{"unsure", "prev_rule", "msg_rule", "first"} {
 				dense[denseIndex[n]] = 0
 			}
 		}

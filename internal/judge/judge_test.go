@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/odekmem/odekmem/internal/provenance"
 )
 
 // TestNeverPutsWordsInTheirMouth: every trusted candidate is a verbatim
@@ -108,5 +110,25 @@ func BenchmarkJudge300(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		Judge(msg)
+	}
+}
+
+// TestFeaturesMatchTheirNames: one value per named dense feature, each in
+// [0, 1].
+func TestFeaturesMatchTheirNames(t *testing.T) {
+	for _, msg := range []string{"We always deploy from trunk.", "Found this:\nx y z\nis it ok?", "fix cart_test.go today please!"} {
+		a := provenance.Analyse(msg)
+		ctxs := contexts(a)
+		for i, s := range a.Segments {
+			f := features(s, a, ctxs[i])
+			if len(f) != len(Dense) {
+				t.Fatalf("%d features, %d names", len(f), len(Dense))
+			}
+			for j, v := range f {
+				if v < 0 || v > 1 {
+					t.Errorf("%s = %v for %q", Dense[j], v, s.Text)
+				}
+			}
+		}
 	}
 }
