@@ -141,11 +141,11 @@ type LaneRequest struct {
 	CreatedAt                       time.Time
 }
 
-// addLane puts candidates in the lane. A text the scanner blocks never
+// AddLane puts candidates in the lane. A text the scanner blocks never
 // waits there: it is stored as the person's words would be, which puts it
 // in the quarantine with the scanner's reason. An entry whose text is
 // already in the lane or already a live atom is left out.
-func (s *Store) addLane(ctx context.Context, reqs []LaneRequest) ([]LaneEntry, []AddResult, error) {
+func (s *Store) AddLane(ctx context.Context, reqs []LaneRequest) ([]LaneEntry, []AddResult, error) {
 	var entries []LaneEntry
 	var blocked []AddResult
 	for _, r := range reqs {
