@@ -234,11 +234,15 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"Contradictions": func() error { _, err := st.Contradictions(true); return err },
 		"AgentSessions":  func() error { _, err := st.AgentSessions(); return err },
 		"Lane":           func() error { _, err := st.Lane(); return err },
-		"Keep":           func() error { _, _, err := st.Keep(ctx, "0123abcd"); return err },
-		"KeepSession":    func() error { _, _, err := st.KeepSession(ctx, "s1"); return err },
-		"Drop":           func() error { _, _, err := st.Drop(ctx, "0123abcd"); return err },
-		"IDsWithPrefix":  func() error { _, _, err := st.IDsWithPrefix(id[:4]); return err },
-		"ExportFile":     func() error { return st.ExportFile(filepath.Join(t.TempDir(), "export.jsonl")) },
+		"AddLane": func() error {
+			_, _, err := st.AddLane(ctx, []memcore.LaneRequest{{Text: "we deploy on fridays", Message: "we deploy on fridays"}})
+			return err
+		},
+		"Keep":          func() error { _, _, err := st.Keep(ctx, "0123abcd"); return err },
+		"KeepSession":   func() error { _, _, err := st.KeepSession(ctx, "s1"); return err },
+		"Drop":          func() error { _, _, err := st.Drop(ctx, "0123abcd"); return err },
+		"IDsWithPrefix": func() error { _, _, err := st.IDsWithPrefix(id[:4]); return err },
+		"ExportFile":    func() error { return st.ExportFile(filepath.Join(t.TempDir(), "export.jsonl")) },
 		"RecordAgentMessage": func() error {
 			_, err := st.RecordAgentMessage(ctx, "claude-code", "s1", "/p", "hi", time.Now())
 			return err
