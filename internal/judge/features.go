@@ -76,7 +76,7 @@ var (
 	reTransient   = regexp.MustCompile(`\b(?:right now|for now|at the moment|this (?:pr|branch|file|one|session|commit|time|week|sprint|afternoon|morning)|for this|a minute ago|just now|in this pr)\b`)
 	reRuleChange  = regexp.MustCompile(`\b(?:delete|remove|forget|drop|scrap|ignore|kill)\s+(?:the|that|this|our)\s+(?:rule|convention|guideline|policy|requirement)\b`)
 	reYouRule     = regexp.MustCompile(`\byou\s+(?:should|must|need to|have to|shall)\b`)
-	reGenericPhr  = regexp.MustCompile(`\b(?:from now on|going forward|by default|in general|as a rule|no exceptions|in this (?:repo|codebase|project|team)|on this team|here)\b`)
+	reGenericPhr  = regexp.MustCompile(`\b(?:from now on|going forward|by default|in general|as a rule|no exceptions|in this (?:repo|codebase|project|team)|on this team|here|in (?:your|the|my|our|all|every) (?:answers?|replies|responses?|code|docs?|tests?|commits?|reviews?|prs?|copy|ui|apis?|logs?|codebase|repo|services?|endpoints?)|(?:new|all|every|any) (?:code|modules?|files?|services?|endpoints?|components?|tests?|tables?|migrations?|prs?)|with me|for me|to me)\b`)
 	reDigits      = regexp.MustCompile(`\d`)
 	codeChars     = "_./()=`<>{}[]$#@:"
 	emojiRangeLow = rune(0x1F300)
