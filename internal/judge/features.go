@@ -56,7 +56,6 @@ var Dense = []string{
 }
 
 var (
-	reWord        = regexp.MustCompile(`[\p{L}\p{N}_'’]+`)
 	fOpensPol     = setOf(`always never don't dont do no only avoid nobody nothing every all`)
 	fVerbs        = setOf(`run fix make add create show open write delete remove update refactor explain check tell give help build test deploy rename move implement generate list find search print install try use look go stop start read review change debug set commit push revert undo continue summarize summarise describe compare clean format lint merge rebase send get put keep split convert translate rewrite bump document walk skip let's lets put double take finish port load plot chart draft reword triage estimate break extract simplify improve close approve reject sort count parse drop`)
 	fWe           = setOf(`we we're we've we'd we'll our ours us`)
@@ -90,12 +89,28 @@ func setOf(words string) map[string]bool {
 	return m
 }
 
-// words is the lower-cased words of s.
+// words is the lower-cased words of s: runs of letters, digits, '_' and
+// apostrophes (the curly one made straight).
 func words(s string) []string {
-	ws := reWord.FindAllString(strings.ToLower(s), -1)
-	for i, w := range ws {
-		ws[i] = strings.ReplaceAll(w, "’", "'")
+	var ws []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			ws = append(ws, b.String())
+			b.Reset()
+		}
 	}
+	for _, r := range s {
+		switch {
+		case r == '’':
+			b.WriteByte('\'')
+		case r == '\'' || r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r):
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			flush()
+		}
+	}
+	flush()
 	return ws
 }
 

@@ -175,7 +175,8 @@ func (m *Judger) Judge(msg string) Result {
 		if len(words(seg.Text)) < minWords {
 			continue
 		}
-		score := m.durable.Score(ModelText(seg.Text), dense)
+		mt := ModelText(seg.Text)
+		score := m.durable.Score(mt, dense)
 		c := Candidate{Text: seg.Text, Start: seg.Start, End: seg.End, Score: score, Voice: seg.Voice, Kind: seg.Kind}
 		switch {
 		case seg.Voice == provenance.Own && score >= m.th.Trust && mayBeRequest(dense):
@@ -191,7 +192,7 @@ func (m *Judger) Judge(msg string) Result {
 		default:
 			continue
 		}
-		c.Type = m.typeOf(seg.Text, dense)
+		c.Type = m.typeOf(mt, dense)
 		res.Candidates = append(res.Candidates, c)
 	}
 	return res
@@ -214,11 +215,12 @@ var denseIndex = func() map[string]int {
 	return m
 }()
 
-// typeOf is the type whose model scores the text highest.
-func (m *Judger) typeOf(text string, dense []float32) string {
+// typeOf is the type whose model scores the model text (ModelText)
+// highest.
+func (m *Judger) typeOf(mt string, dense []float32) string {
 	best, bestScore := "fact", -1.0
 	for i, t := range m.types {
-		if s := t.Score(ModelText(text), dense); s > bestScore {
+		if s := t.Score(mt, dense); s > bestScore {
 			best, bestScore = m.th.Types[i], s
 		}
 	}
@@ -248,5 +250,5 @@ func TypeOf(text string) string {
 		return "fact"
 	}
 	seg := provenance.Segment{Text: text, End: len(text), Voice: provenance.Own}
-	return m.typeOf(text, features(seg, provenance.Analysis{Text: text, Segments: []provenance.Segment{seg}}, context{first: true}))
+	return m.typeOf(ModelText(text), features(seg, provenance.Analysis{Text: text, Segments: []provenance.Segment{seg}}, context{first: true}))
 }
