@@ -117,9 +117,19 @@ func TestSplitPastedBenignCorpus(t *testing.T) {
 		sc := bufio.NewScanner(f)
 		var prev, prev2 string
 		n, bad := 0, 0
+		// Under the race detector every 16th line (the analysis has no
+		// shared state to race on; the full corpus runs without -race).
+		stride := 1
+		if raceEnabled {
+			stride = 16
+		}
 		for sc.Scan() {
 			line := sc.Text()
 			n++
+			if n%stride != 0 {
+				prev2, prev = prev, line
+				continue
+			}
 			for _, msg := range []string{line, line + "\n" + prev + "\n\n" + prev2} {
 				p := SplitPasted(msg)
 				if len(p.Regions) > 0 {
