@@ -100,3 +100,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzScanZeroWidth -fuzztime 30s ./internal/scan/
 	$(GO) test -run '^$$' -fuzz FuzzParseArray -fuzztime 30s ./memcore/llm/
 	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./internal/provenance/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./internal/judge/corpus/

@@ -10,9 +10,10 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Item kinds.
@@ -155,11 +156,11 @@ func Parse(r io.Reader, file string) ([]Record, error) {
 			return fail("record %s has no message", cur.ID)
 		}
 		for _, p := range pastes {
-			end := offs[p.end] - 1
-			if end < offs[p.start] {
-				end = offs[p.start]
-			}
-			cur.Pastes = append(cur.Pastes, Paste{Shape: p.shape, Start: offs[p.start], End: min(end, len(cur.Message))})
+			// An empty paste, or one at the end whose lines were trimmed,
+			// is an empty range inside the message.
+			start := min(offs[min(p.start, len(body))], len(cur.Message))
+			end := max(min(offs[min(p.end, len(body))]-1, len(cur.Message)), start)
+			cur.Pastes = append(cur.Pastes, Paste{Shape: p.shape, Start: start, End: end})
 		}
 		for i := range cur.Items {
 			it := &cur.Items[i]
@@ -320,20 +321,41 @@ func parseItem(s string) (Item, error) {
 
 // FindQuote returns the byte range of the first occurrence of quote in msg,
 // where any run of white space in either matches any run in the other
-// (a pasted paragraph wraps where it wraps), or -1, -1.
+// (a pasted paragraph wraps where it wraps), or -1, -1. It takes any
+// bytes (a memory LLM's quote is checked with it).
 func FindQuote(msg, quote string) (int, int) {
 	words := strings.Fields(quote)
 	if len(words) == 0 {
 		return -1, -1
 	}
-	for i := range words {
-		words[i] = regexp.QuoteMeta(words[i])
+	for i := 0; i <= len(msg); {
+		j := strings.Index(msg[i:], words[0])
+		if j < 0 {
+			return -1, -1
+		}
+		start := i + j
+		pos, ok := start+len(words[0]), true
+		for _, w := range words[1:] {
+			k := pos
+			for k < len(msg) {
+				r, n := utf8.DecodeRuneInString(msg[k:])
+				if !unicode.IsSpace(r) {
+					break
+				}
+				k += n
+			}
+			if k == pos || !strings.HasPrefix(msg[k:], w) {
+				ok = false
+				break
+			}
+			pos = k + len(w)
+		}
+		if ok {
+			return start, pos
+		}
+		i = start + 1
 	}
-	loc := regexp.MustCompile(strings.Join(words, `\s+`)).FindStringIndex(msg)
-	if loc == nil {
-		return -1, -1
-	}
-	return loc[0], loc[1]
+	return -1, -1
 }
 
 func contains(xs []string, x string) bool {
