@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/provenance"
+	"github.com/odekmem/odekmem/internal/textclf"
 )
 
 // TestNeverPutsWordsInTheirMouth: every trusted candidate is a verbatim
@@ -148,6 +149,26 @@ func TestFeaturesMatchTheirNames(t *testing.T) {
 				if v < 0 || v > 1 {
 					t.Errorf("%s = %v for %q", Dense[j], v, s.Text)
 				}
+			}
+		}
+	}
+}
+
+// BenchmarkLoadModels: what a process pays once, on its first judgement,
+// to load the embedded model files (a hook process per prompt pays it
+// each time).
+func BenchmarkLoadModels(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := textclf.Load(durableBytes); err != nil {
+			b.Fatal(err)
+		}
+		ts, err := splitModels(typesBytes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range ts {
+			if _, err := textclf.Load(t); err != nil {
+				b.Fatal(err)
 			}
 		}
 	}
