@@ -60,6 +60,9 @@ bench:
 	$(GO) test -run '^$$' -bench HookEndToEnd -benchtime 30x -timeout 60m ./internal/agenthook/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'MCPSearch$$' -benchtime 200x -timeout 30m ./internal/mcpserver/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'MCPStart|MCPSearchAfterWrite' -benchtime 20x -timeout 40m ./internal/mcpserver/ 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench 'Judge300|LoadModels' -benchtime 5000x -cpu 1 ./internal/judge/ 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench 'Analyse' -benchtime 2000x -cpu 1 ./internal/provenance/ 2>&1 | tee -a bench.out
+	$(GO) run . eval judgement 2>&1 | tee -a bench.out
 
 # Retrain the scanner's learned injection detector from the committed
 # corpora (internal/scan/testdata) and rewrite its model file; the same data
