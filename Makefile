@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test need-cc cross soak e2e ci bench demo lint fuzz eval train-scanner eval-scanner
+.PHONY: all build test need-cc cross soak e2e ci bench demo lint fuzz eval train-scanner eval-scanner judge-model judge-model-check
 
 all: build
 
@@ -72,6 +72,9 @@ bench:
 	$(GO) test -run '^$$' -bench HookEndToEnd -benchtime 30x -timeout 60m ./internal/agenthook/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'MCPSearch$$' -benchtime 200x -timeout 30m ./internal/mcpserver/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'MCPStart|MCPSearchAfterWrite' -benchtime 20x -timeout 40m ./internal/mcpserver/ 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench 'Judge300|LoadModels' -benchtime 5000x -cpu 1 ./internal/judge/ 2>&1 | tee -a bench.out
+	$(GO) test -run '^$$' -bench 'Analyse' -benchtime 2000x -cpu 1 ./internal/provenance/ 2>&1 | tee -a bench.out
+	$(GO) run . eval judgement 2>&1 | tee -a bench.out
 
 # Retrain the scanner's learned injection detector from the committed
 # corpora (internal/scan/testdata) and rewrite its model file; the same data
@@ -94,6 +97,14 @@ demo:
 eval:
 	$(GO) run . eval locomo testdata/data/locomo/locomo-dev.json
 
+# The judgement's model files (internal/judge/model) from the training
+# split of internal/judge/corpus; -check compares instead of writing.
+judge-model:
+	$(GO) run ./internal/judge/train
+
+judge-model-check:
+	$(GO) run ./internal/judge/train -check
+
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet $(PKGS)
@@ -103,3 +114,5 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadAtoms -fuzztime 30s ./memcore/
 	$(GO) test -run '^$$' -fuzz FuzzScanZeroWidth -fuzztime 30s ./internal/scan/
 	$(GO) test -run '^$$' -fuzz FuzzParseArray -fuzztime 30s ./memcore/llm/
+	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./internal/provenance/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./internal/judge/corpus/

@@ -13,6 +13,7 @@ type KeyMap struct {
 	Atoms      Atoms
 	Quarantine Quarantine
 	Pending    Pending
+	Lane       Lane
 	UserModel  UserModel
 	Assoc      Assoc
 	Budget     Budget
@@ -28,7 +29,7 @@ type Global struct {
 	Quit     key.Binding
 	NextPane key.Binding
 	PrevPane key.Binding
-	Panes    [8]key.Binding
+	Panes    [9]key.Binding
 	Help     key.Binding
 	Undo     key.Binding
 	// CopyID copies the selected atom's id to the clipboard (OSC 52).
@@ -84,6 +85,14 @@ type Pending struct {
 	Reject  key.Binding
 }
 
+// Lane is "from your messages — keep?": candidates from the person's own
+// messages the judgement was not sure about.
+type Lane struct {
+	Keep        key.Binding
+	Drop        key.Binding
+	KeepSession key.Binding
+}
+
 // UserModel is the confirmed user model.
 type UserModel struct {
 	Edit   key.Binding
@@ -131,7 +140,7 @@ func DefaultKeyMap() KeyMap {
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
 	}
-	names := []string{"atoms", "quarantine", "pending", "user model", "associations", "budget", "recall", "contradictions"}
+	names := []string{"atoms", "quarantine", "pending", "user model", "associations", "budget", "recall", "contradictions", "lane"}
 	for i := range k.Global.Panes {
 		d := string(rune('1' + i))
 		k.Global.Panes[i] = key.NewBinding(key.WithKeys(d), key.WithHelp(d, names[i]))
@@ -170,6 +179,14 @@ func DefaultKeyMap() KeyMap {
 		// confirm the next review after answering one.
 		Confirm: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "confirm")),
 		Reject:  key.NewBinding(key.WithKeys("n", "x"), key.WithHelp("n/x", "reject")),
+	}
+	k.Lane = Lane{
+		// The keys of the Pending pane, for the same act: c keeps, n/x
+		// drops (u takes either back); S keeps the whole session of the
+		// selected entry.
+		Keep:        key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "keep")),
+		Drop:        key.NewBinding(key.WithKeys("n", "x"), key.WithHelp("n/x", "drop")),
+		KeepSession: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "keep the session")),
 	}
 	k.UserModel = UserModel{
 		Edit:   key.NewBinding(key.WithKeys("e", "enter"), key.WithHelp("e", "edit value")),

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/judge"
+	"github.com/odekmem/odekmem/internal/provenance"
 	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // Inline approvals: what "odek, remember …" in the person's own message
@@ -129,6 +130,7 @@ func parseApprovals(msg, agent string) []approvalCmd {
 	if p.unmarked() || p.ownLines == 0 || p.ownLines > maxApprovalLines {
 		return nil
 	}
+	analysis := provenance.Analyse(msg)
 	var lines []string
 	for _, l := range strings.Split(p.own, "\n") {
 		if strings.TrimSpace(l) != "" {
@@ -145,6 +147,12 @@ func parseApprovals(msg, agent string) []approvalCmd {
 			continue
 		}
 		if sent.question || startsQuoted(s) || endsQuoted(s) {
+			continue
+		}
+		// Only the person's own voice commands: not a report ("he said
+		// odek, remember that …"), a hypothesis, sarcasm or a sentence
+		// they took back, by the analyser's reading of the message.
+		if !ownVoice(analysis, s) {
 			continue
 		}
 		if retracts(text[sent.end:]) {
@@ -182,6 +190,28 @@ func parseApprovals(msg, agent string) []approvalCmd {
 		cmds = append(cmds, cmd)
 	}
 	return cmds
+}
+
+// ownVoice reports whether the analyser reads sentence, a sentence of the
+// message analysed as a, in the person's own voice: every clause of it
+// that holds words is Own.
+func ownVoice(a provenance.Analysis, sentence string) bool {
+	at := strings.Index(a.Text, strings.TrimSpace(sentence))
+	if at < 0 {
+		return false
+	}
+	end := at + len(strings.TrimSpace(sentence))
+	found := false
+	for _, seg := range a.Segments {
+		if seg.End <= at || seg.Start >= end {
+			continue
+		}
+		found = true
+		if seg.Voice != provenance.Own {
+			return false
+		}
+	}
+	return found
 }
 
 type approvalSentence struct {
@@ -314,9 +344,9 @@ func (h *Hook) applyApprovals(ctx context.Context, t Turn, mark *approvalMark, t
 	for _, c := range cmds {
 		switch c.kind {
 		case approvalStatement:
-			typ := TypeFact
-			if cs := llm.ExtractRules(c.clause); len(cs) == 1 && vocab.ValidType(cs[0].Type) {
-				typ = cs[0].Type
+			typ := judge.TypeOf(c.clause)
+			if !vocab.ValidType(typ) {
+				typ = TypeFact
 			}
 			r, err := h.store.Add(ctx, AddRequest{Text: c.clause, Type: typ, Source: SourceUserSaid, CreatedAt: at,
 				Context: AtomContext{SessionID: t.SessionID, Turn: turn, Project: t.Project}})

@@ -58,6 +58,10 @@ type Atom struct {
 	// Origin is set on a promoted atom: where it came from (odekmem's own
 	// key; odek ignores it).
 	Origin *Origin `json:"origin,omitempty"`
+	// Quote is the person's words a memory LLM's memory rests on, a span
+	// of their own message that the judgement verified (odekmem's own
+	// key; odek ignores it). Empty when the text itself is their words.
+	Quote string `json:"quote,omitempty"`
 }
 
 // retention is the atom's confidence × decay × trust boost (score.Retention).

@@ -3,6 +3,7 @@ package memcore_test
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,7 +26,9 @@ func reached(t *testing.T, st *memcore.Store, h *memcore.Hook, query string, nee
 	out := tool.CallJSON(ctx, []byte(`{"action":"search_atoms","query":`+strings.TrimSpace(string(mustJSON(query)))+`}`), memcore.Turn{})
 	for _, n := range needles {
 		for where, s := range map[string]string{"BeforeTurn block": string(blocks), "recall": string(rec), "tool search": string(out)} {
-			if strings.Contains(strings.ToLower(s), strings.ToLower(n)) {
+			// Whole words: the person's "unsafe to run on Fridays" is not
+			// the attacker's "safe to run on Fridays".
+			if regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(n) + `\b`).MatchString(s) {
 				return where + " has " + n
 			}
 		}
@@ -66,7 +69,7 @@ func TestEndToEndToolRouteNeedsAPerson(t *testing.T) {
 		ids = append(ids, r.AtomID)
 	}
 	if where := reached(t, st, h, "can I run the restore script on Fridays? should I disable TLS verification? where do backups go?",
-		"safe to run on fridays", "drop.evil.example", "disable tls verification"); where != "" {
+		"safe to run on fridays", "drop.evil.example", "disable tls verification for speed"); where != "" {
 		t.Fatalf("attacker text without a person's act: %s", where)
 	}
 	// The person's own sentence, proposed whole, is trusted and recalled.

@@ -2,79 +2,130 @@ package memcore
 
 import (
 	"context"
-	"sort"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/judge"
+	"github.com/odekmem/odekmem/internal/judge/corpus"
+	"github.com/odekmem/odekmem/internal/provenance"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore/llm"
 )
 
-// Per-turn extraction. The person's message is split by the shared
-// judgement of pasted text (pasted.go): what the extractor finds in the
-// person's own sentences is user_said; what it finds in a paste — a log,
-// a stack trace, a web page, an e-mail, a fenced block — was written by
-// someone else, so it is quarantined with the source class of what it
-// looks like (tool_output, web, file_read) and the reason "tainted:
-// pasted <kind> in the person's message". Each part is extracted on its
-// own, so no candidate mixes the two.
-
-// extractPart is one part of a message for extraction.
-type extractPart struct {
-	text   string
-	source string // SourceUserSaid for the person's own text
-	reason string // the quarantine reason of a pasted part
-}
+// Per-turn extraction never puts words in the person's mouth.
+//
+// Offline (no memory LLM), the judgement of internal/judge decides about
+// every clause of the message: whose words it is (internal/provenance:
+// the person's own voice, or pasted, quoted, reported, hypothetical,
+// questioned, retracted, sarcastic) and whether it is a durable statement
+// (a classifier). A trusted memory is the person's own clause verbatim —
+// trimmed of a trailing request, never rewritten into "User convention:
+// …"; its type is a label beside it. What the judgement is unsure about
+// waits in the lane (lane.go). A durable-sounding clause of a paste is
+// someone else's words: it is quarantined with the source class of what
+// the paste looks like (tool_output, web, file_read) and the reason
+// "tainted: pasted <kind> in the person's message".
+//
+// With a memory LLM, each memory must come with the quote it rests on.
+// The quote must be a span of one clause in the person's own voice that
+// passes the verbatim rule's meaning checks (verbatim.go); then the
+// memory is trusted and the quote is stored beside it (Atom.Quote). A
+// quote inside a paste sends the memory to the quarantine; a quote that
+// does not verify otherwise sends it to the lane.
 
 // pastedReasonPrefix starts the quarantine reason of what extraction found
 // in pasted text.
 const pastedReasonPrefix = "tainted: pasted "
 
-// turnParts splits a message for extraction: the person's own text first,
-// then the pasted regions grouped by source class (in the order the classes
-// first appear), each group naming its kinds.
-func turnParts(msg string) []extractPart {
-	p := splitPasted(msg)
-	var parts []extractPart
-	if own := strings.TrimSpace(p.own); own != "" {
-		parts = append(parts, extractPart{text: own, source: SourceUserSaid})
+// pastedReason is the quarantine reason of a clause from a paste of kind.
+func pastedReason(k provenance.Kind) string {
+	return textutil.Truncate(pastedReasonPrefix+string(k)+" in the person's message", 200)
+}
+
+// extracted is what one message gives per-turn extraction.
+type extracted struct {
+	add  []AddRequest
+	lane []LaneRequest
+	how  string // "judge" or "llm"
+	warn []string
+}
+
+// extractTurn judges one message (see above).
+func (h *Hook) extractTurn(ctx context.Context, msg string, at AtomContext, when time.Time) extracted {
+	res, err := judge.Judge(msg)
+	if err != nil {
+		return extracted{how: "judge", warn: []string{"judgement unavailable: " + err.Error()}}
 	}
-	type group struct {
-		texts []string
-		kinds []string
-		first int
+	if h.llm == nil {
+		return h.fromJudge(res, msg, at, when)
 	}
-	groups := map[string]*group{}
-	for i, r := range p.regions {
-		text := strings.TrimSpace(r.text)
-		if r.marked {
-			text = strings.TrimSpace(stripMarks(text))
+	ex, err := h.fromLLM(ctx, res, msg, at, when)
+	if err != nil {
+		ex = h.fromJudge(res, msg, at, when)
+		ex.warn = append(ex.warn, "extraction LLM failed ("+err.Error()+"); the offline judgement was used")
+	}
+	return ex
+}
+
+// llmParts splits a message for the memory LLM as the analyser sees it:
+// the person's text (pasted lines emptied), then the pasted regions
+// grouped by source class, each group naming its kinds. The LLM never
+// reads a paste and the person's words in one request, so no memory mixes
+// the two.
+func llmParts(a provenance.Analysis) (own string, pasted []pastedPart) {
+	p := a.Pasted
+	lines := make([]string, len(p.Lines))
+	for i, l := range p.Lines {
+		if p.Kinds[i] == "" {
+			lines[i] = l
 		}
+	}
+	own = strings.TrimSpace(strings.Join(lines, "\n"))
+	groups := map[string]*pastedPart{}
+	var order []string
+	for _, r := range p.Regions {
+		text := r.Text
+		if r.Marked {
+			text = stripMarks(text)
+		}
+		text = strings.TrimSpace(text)
 		if text == "" {
 			continue
 		}
-		src := r.kind.sourceClass()
+		src := r.Kind.Source()
 		g := groups[src]
 		if g == nil {
-			g = &group{first: i}
+			g = &pastedPart{source: src}
 			groups[src] = g
+			order = append(order, src)
 		}
 		g.texts = append(g.texts, text)
-		if k := string(r.kind); !containsString(g.kinds, k) {
-			g.kinds = append(g.kinds, k)
+		if !slices.Contains(g.kinds, r.Kind) {
+			g.kinds = append(g.kinds, r.Kind)
 		}
 	}
-	srcs := make([]string, 0, len(groups))
-	for s := range groups {
-		srcs = append(srcs, s)
+	for _, src := range order {
+		pasted = append(pasted, *groups[src])
 	}
-	sort.Slice(srcs, func(i, j int) bool { return groups[srcs[i]].first < groups[srcs[j]].first })
-	for _, src := range srcs {
-		g := groups[src]
-		parts = append(parts, extractPart{text: strings.Join(g.texts, "\n\n"), source: src,
-			reason: textutil.Truncate(pastedReasonPrefix+strings.Join(g.kinds, ", ")+" in the person's message", 200)})
+	return own, pasted
+}
+
+// pastedPart is the pasted text of one source class.
+type pastedPart struct {
+	source string
+	kinds  []provenance.Kind
+	texts  []string
+}
+
+// reason is the quarantine reason of what the LLM found in the part.
+func (p pastedPart) reason() string {
+	var ks []string
+	for _, k := range p.kinds {
+		ks = append(ks, string(k))
 	}
-	return parts
+	return textutil.Truncate(pastedReasonPrefix+strings.Join(ks, ", ")+" in the person's message", 200)
 }
 
 // stripMarks removes the fence lines and "> " quote marks of a marked
@@ -95,49 +146,123 @@ func stripMarks(text string) string {
 	return strings.Join(out, "\n")
 }
 
-func containsString(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
+// fromJudge turns the judgement's candidates into requests.
+func (h *Hook) fromJudge(res judge.Result, msg string, at AtomContext, when time.Time) extracted {
+	ex := extracted{how: "judge"}
+	for _, c := range res.Candidates {
+		switch c.Decision {
+		case judge.Trust:
+			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: confidenceOf(c.Score), Source: SourceUserSaid,
+				CreatedAt: when, Context: at})
+		case judge.Quarantine:
+			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: 0.5, Source: c.Kind.Source(),
+				quarantineReason: pastedReason(c.Kind), CreatedAt: when, Context: at})
+		case judge.Lane:
+			ex.lane = append(ex.lane, LaneRequest{Text: c.Text, Type: c.Type, Why: c.Why, Message: msg, Context: at, CreatedAt: when})
 		}
 	}
-	return false
+	return ex
 }
 
-// extract runs per-turn extraction over one part: the memory LLM, or the
-// rules when there is none or it fails (with a warning).
-func (h *Hook) extract(ctx context.Context, msg string) ([]llm.Candidate, string, string) {
-	if h.llm == nil {
-		return llm.ExtractRules(msg), "rules", ""
-	}
-	cctx, cancel := h.llmCtx(ctx)
-	defer cancel()
-	c, err := llm.Extract(cctx, h.llm, msg)
-	if err != nil {
-		return llm.ExtractRules(msg), "rules", "extraction LLM failed (" + err.Error() + "); rule-based extraction used"
-	}
-	return c, "llm", ""
-}
+// confidenceOf maps a trusted clause's score to the atom's confidence.
+func confidenceOf(score float64) float64 { return min(1, max(0.6, score)) }
 
-// extractTurn extracts every part of a message and returns the requests
-// to store, the extractor used ("llm" or "rules"; "rules" when any part
-// fell back) and warnings.
-func (h *Hook) extractTurn(ctx context.Context, msg string, at AtomContext, when time.Time) ([]AddRequest, string, []string) {
-	var reqs []AddRequest
-	var warnings []string
-	how := ""
-	for _, part := range turnParts(msg) {
-		cands, used, warning := h.extract(ctx, part.text)
-		if how == "" || used == "rules" {
-			how = used
-		}
-		if warning != "" {
-			warnings = append(warnings, warning)
+// fromLLM asks the memory LLM about the person's text and, apart, about
+// each paste, and checks every memory of the person's text by its quote.
+func (h *Hook) fromLLM(ctx context.Context, res judge.Result, msg string, at AtomContext, when time.Time) (extracted, error) {
+	ex := extracted{how: "llm"}
+	own, pasted := llmParts(res.Analysis)
+	ask := func(text string) ([]llm.Candidate, error) {
+		cctx, cancel := h.llmCtx(ctx)
+		defer cancel()
+		return llm.Extract(cctx, h.llm, text)
+	}
+	if own != "" {
+		cands, err := ask(own)
+		if err != nil {
+			return ex, err
 		}
 		for _, c := range cands {
-			reqs = append(reqs, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: part.source,
-				quarantineReason: part.reason, CreatedAt: when, Context: at})
+			if !durableType(c.Type) {
+				continue
+			}
+			seg, ok, why := verifyQuote(res.Analysis, msg, c.Quote)
+			switch {
+			case ok:
+				ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: SourceUserSaid,
+					quote: seg, CreatedAt: when, Context: at})
+			case why == whyPasted:
+				s, _ := res.Analysis.VoiceAt(quoteRange(res.Analysis.Text, c.Quote))
+				ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: s.Kind.Source(),
+					quote: c.Quote, quarantineReason: pastedReason(s.Kind), CreatedAt: when, Context: at})
+			default:
+				ex.lane = append(ex.lane, LaneRequest{Text: c.Text, Type: c.Type, Quote: c.Quote,
+					Why: "the memory LLM's quote does not verify: " + why, Message: msg, Context: at, CreatedAt: when})
+			}
 		}
 	}
-	return reqs, how, warnings
+	for _, part := range pasted {
+		cands, err := ask(strings.Join(part.texts, "\n\n"))
+		if err != nil {
+			return ex, err
+		}
+		for _, c := range cands {
+			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: part.source,
+				quote: c.Quote, quarantineReason: part.reason(), CreatedAt: when, Context: at})
+		}
+	}
+	return ex, nil
+}
+
+// durableType reports whether an LLM memory's type is one the person
+// states (not a question, an intent of the moment, a file mention or an
+// observation).
+func durableType(t string) bool {
+	switch t {
+	case TypeQuestion, TypeIntent, TypeFile, TypeObservation:
+		return false
+	}
+	return true
+}
+
+const whyPasted = "the quote is in text the person pasted"
+
+// quoteRange finds quote in text (any run of white space matching any
+// other), or -1, -1.
+func quoteRange(text, quote string) (int, int) {
+	s, e := corpus.FindQuote(text, strings.TrimSpace(quote))
+	if s < 0 {
+		s, e = corpus.FindQuote(strings.ToLower(text), strings.ToLower(strings.TrimSpace(quote)))
+	}
+	return s, e
+}
+
+// verifyQuote checks a memory LLM's quote: a span of one clause of the
+// person's own voice that passes the verbatim rule's meaning checks. It
+// returns the quote as it stands in the message, or why it does not
+// verify.
+func verifyQuote(a provenance.Analysis, msg, quote string) (string, bool, string) {
+	quote = strings.TrimSpace(quote)
+	if quote == "" {
+		return "", false, "the memory came without a quote"
+	}
+	s, e := quoteRange(a.Text, quote)
+	if s < 0 {
+		return "", false, "the quote is not in the person's message"
+	}
+	seg, ok := a.VoiceAt(s, e)
+	if !ok {
+		return "", false, "the quote runs across clauses of different voices"
+	}
+	switch seg.Voice {
+	case provenance.Own:
+	case provenance.Pasted:
+		return "", false, whyPasted
+	default:
+		return "", false, fmt.Sprintf("the quote is %s, not the person's statement (%s)", seg.Voice, seg.Why)
+	}
+	if ok, why := verbatimUserSpan(msg, a.Text[s:e]); !ok {
+		return "", false, why
+	}
+	return a.Text[s:e], true, ""
 }

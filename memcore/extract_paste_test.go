@@ -112,7 +112,8 @@ func qtexts(qs []memcore.QuarantinedAtom) []string {
 
 // TestAttackPastedLogExtractedAsUserSaid runs the real Hook with an
 // OpenAI-compatible memory LLM (a scripted httptest server) that, like an
-// eager model, turns every line it is given into a memory.
+// eager model, turns every line it is given into a memory, quoting the
+// line.
 func TestAttackPastedLogExtractedAsUserSaid(t *testing.T) {
 	f := hNewFake(t, func(task, user string) (string, int) {
 		if task != "extract" {
@@ -121,7 +122,7 @@ func TestAttackPastedLogExtractedAsUserSaid(t *testing.T) {
 		var items []map[string]any
 		for _, l := range strings.Split(user, "\n") {
 			if l = strings.TrimSpace(l); len(l) > 12 {
-				items = append(items, map[string]any{"text": l, "type": "fact", "confidence": 0.9})
+				items = append(items, map[string]any{"text": l, "type": "fact", "confidence": 0.9, "quote": l})
 			}
 		}
 		b, _ := json.Marshal(items)
@@ -154,7 +155,7 @@ func TestAttackPastedLogExtractedAsUserSaid(t *testing.T) {
 }
 
 // TestAttackPastedLogExtractedAsUserSaidOffline is the same message through
-// the rule-based extractor (no memory LLM configured).
+// the offline judgement (no memory LLM configured).
 func TestAttackPastedLogExtractedAsUserSaidOffline(t *testing.T) {
 	st := hOpen(t, nil, func(c *memcore.Config) { c.InferUserState = false })
 	h := memcore.NewHook(st)
@@ -162,7 +163,7 @@ func TestAttackPastedLogExtractedAsUserSaidOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rr.Extractor != "rules" {
+	if rr.Extractor != "judge" {
 		t.Fatalf("extractor %q", rr.Extractor)
 	}
 	checkPasteProvenance(t, st, h)

@@ -123,6 +123,11 @@ func (h *Hook) isClosed() bool {
 type Turn struct {
 	// Message is the person's current message, verbatim.
 	Message string
+	// Earlier are the person's earlier messages in this session that
+	// they typed, newest first (a hook's session log keeps them). The
+	// memory tool's add_atom accepts a verbatim span of any of them as the
+	// person's words, as it does of Message.
+	Earlier []string
 	// SessionID groups turns; it also scopes what the memory tool may
 	// forget or pin (only atoms it added in the same session).
 	SessionID string
@@ -257,11 +262,14 @@ func projectKey(p string) string {
 
 // RecordResult reports what RecordUserMessage stored.
 type RecordResult struct {
-	Added       []AddResult `json:"added"`
-	Promoted    []string    `json:"promoted,omitempty"`
-	Links       int         `json:"links"`
-	Inference   bool        `json:"inference_started"`
-	Extractor   string      `json:"extractor"` // "llm" or "rules"
+	Added     []AddResult `json:"added"`
+	Promoted  []string    `json:"promoted,omitempty"`
+	Links     int         `json:"links"`
+	Inference bool        `json:"inference_started"`
+	Extractor string      `json:"extractor"` // "llm" or "judge" (offline)
+	// Lane holds the candidates the judgement was not sure about: they
+	// wait for the person (Store.Lane, Keep, Drop), never recalled.
+	Lane        []LaneEntry `json:"lane,omitempty"`
 	Warnings    []string    `json:"warnings,omitempty"`
 	Approval    bool        `json:"approval,omitempty"`
 	SkippedTurn bool        `json:"skipped,omitempty"`

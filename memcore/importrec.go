@@ -157,7 +157,7 @@ func (p *recordParser) atomRequest(it *importItem, rec exportRecord) (AddRequest
 	// A restore keeps the file's atoms as they were: only the same id or
 	// the same normalised text counts as already present (exactDedup).
 	req := AddRequest{id: a.ID, Text: a.Text, Type: a.Type, Source: a.SourceClass, Confidence: a.Confidence, Pin: a.Pin, Context: a.Context, CreatedAt: a.CreatedAt, origin: importedOrigin(a.Origin),
-		exactDedup: true}
+		quote: importedQuote(a.Quote), exactDedup: true}
 	if req.Source == "" {
 		req.Source = SourceAgentGenerated // unknown provenance is never trusted
 	}
@@ -234,6 +234,15 @@ func (p *recordParser) atomRequest(it *importItem, rec exportRecord) (AddRequest
 	return req, true
 }
 
+// importedQuote scans an atom's quote like its text; a blocked quote is
+// dropped (the atom keeps its text).
+func importedQuote(q string) string {
+	if clean, why := checkText(q); why == "" {
+		return clean
+	}
+	return ""
+}
+
 // importedOrigin scans an origin record's texts like every other field
 // (the store bounds and redacts them too): a blocked reason is replaced, a
 // blocked finding description dropped.
@@ -246,6 +255,11 @@ func importedOrigin(o *Origin) *Origin {
 		c.Reason = "the imported reason was blocked by the scanner"
 	} else {
 		c.Reason = clean
+	}
+	if clean, why := checkText(c.Evidence); why != "" {
+		c.Evidence = ""
+	} else {
+		c.Evidence = clean
 	}
 	c.Findings = nil
 	for _, f := range o.Findings {

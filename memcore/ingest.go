@@ -22,7 +22,31 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 	}
 	var reqs []AddRequest
 	var owner []int // index into turns of each request
+	var laneReqs []LaneRequest
+	var laneOwner []int
 	flush := func() error {
+		// The lane's candidates, one write for the batch: each turn's
+		// entries (and those the scanner sent to the quarantine instead)
+		// in its result.
+		if len(laneReqs) > 0 {
+			byTurn := map[int][]LaneRequest{}
+			var order []int
+			for k, r := range laneReqs {
+				if byTurn[laneOwner[k]] == nil {
+					order = append(order, laneOwner[k])
+				}
+				byTurn[laneOwner[k]] = append(byTurn[laneOwner[k]], r)
+			}
+			laneReqs, laneOwner = laneReqs[:0], laneOwner[:0]
+			for _, ti := range order {
+				added, blocked, err := h.store.AddLane(ctx, byTurn[ti])
+				results[ti].Lane = append(results[ti].Lane, added...)
+				results[ti].Added = append(results[ti].Added, blocked...)
+				if err != nil {
+					results[ti].Warnings = append(results[ti].Warnings, "lane: "+err.Error())
+				}
+			}
+		}
 		if len(reqs) == 0 {
 			return nil
 		}
@@ -119,12 +143,16 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 		if h.cfg.AutoExtractPerTurn && msg != "" {
 			// The person's own sentences are user_said; what is found in
 			// text they pasted is quarantined (extract.go).
-			add, how, warns := h.extractTurn(ctx, msg, AtomContext{SessionID: t.SessionID, Turn: turn, Project: t.Project}, at)
-			rr.Extractor = how
-			rr.Warnings = append(rr.Warnings, warns...)
-			for _, r := range add {
+			ex := h.extractTurn(ctx, msg, AtomContext{SessionID: t.SessionID, Turn: turn, Project: t.Project}, at)
+			rr.Extractor = ex.how
+			rr.Warnings = append(rr.Warnings, ex.warn...)
+			for _, r := range ex.add {
 				reqs = append(reqs, r)
 				owner = append(owner, i)
+			}
+			for _, r := range ex.lane {
+				laneReqs = append(laneReqs, r)
+				laneOwner = append(laneOwner, i)
 			}
 		}
 		rr.Inference = h.maybeInfer(turn, t.Project)

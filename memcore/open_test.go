@@ -70,7 +70,7 @@ func hNewEmbedServer(t *testing.T) *hEmbedServer {
 
 func extractOne(task, user string) (string, int) {
 	if task == "extract" {
-		return `[{"text":"We use PostgreSQL for the ledger","type":"decision","confidence":0.9}]`, 0
+		return `[{"text":"We use PostgreSQL for the ledger","type":"decision","confidence":0.9,"quote":"We decided on PostgreSQL for the ledger."}]`, 0
 	}
 	return noLLMAnswer(task, user)
 }
@@ -233,8 +233,16 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"NextEvictions":  func() error { _, err := st.NextEvictions(3); return err },
 		"Contradictions": func() error { _, err := st.Contradictions(true); return err },
 		"AgentSessions":  func() error { _, err := st.AgentSessions(); return err },
-		"IDsWithPrefix":  func() error { _, _, err := st.IDsWithPrefix(id[:4]); return err },
-		"ExportFile":     func() error { return st.ExportFile(filepath.Join(t.TempDir(), "export.jsonl")) },
+		"Lane":           func() error { _, err := st.Lane(); return err },
+		"AddLane": func() error {
+			_, _, err := st.AddLane(ctx, []memcore.LaneRequest{{Text: "we deploy on fridays", Message: "we deploy on fridays"}})
+			return err
+		},
+		"Keep":          func() error { _, _, err := st.Keep(ctx, "0123abcd"); return err },
+		"KeepSession":   func() error { _, _, err := st.KeepSession(ctx, "s1"); return err },
+		"Drop":          func() error { _, _, err := st.Drop(ctx, "0123abcd"); return err },
+		"IDsWithPrefix": func() error { _, _, err := st.IDsWithPrefix(id[:4]); return err },
+		"ExportFile":    func() error { return st.ExportFile(filepath.Join(t.TempDir(), "export.jsonl")) },
 		"RecordAgentMessage": func() error {
 			_, err := st.RecordAgentMessage(ctx, "claude-code", "s1", "/p", "hi", time.Now())
 			return err

@@ -34,6 +34,9 @@ type Origin struct {
 	// person promoted it after seeing the findings. Recall never injects
 	// such an atom (its final scan drops it).
 	StillBlocked bool `json:"still_blocked,omitempty"`
+	// Evidence is the message a kept lane entry came from (secrets
+	// redacted, bounded): what the person read before keeping it.
+	Evidence string `json:"evidence,omitempty"`
 }
 
 // OriginFinding is one scanner finding, without offsets or matched text.
@@ -71,6 +74,7 @@ func cleanOrigin(o *Origin) *Origin {
 	}
 	short := func(s string, n int) string { return textutil.Truncate(strings.TrimSpace(scanRedact(s)), n) }
 	c.Reason = short(c.Reason, 200)
+	c.Evidence = textutil.TruncateChars(strings.TrimSpace(scanRedact(c.Evidence)), maxLaneMessageChars)
 	c.Findings = nil
 	for _, f := range o.Findings {
 		if len(c.Findings) == maxOriginFindings {

@@ -1,8 +1,6 @@
 package memcore
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
 )
@@ -106,34 +104,8 @@ func TestPastedTextJudgement(t *testing.T) {
 	}
 }
 
-// TestPastedTextBenignCorpus: the 20,102 ordinary chat turns and 494
-// persona statements of testdata/data/benign, alone and joined three at a
-// time into multi-line messages with a paragraph break, hold no paste.
-func TestPastedTextBenignCorpus(t *testing.T) {
-	for _, name := range []string{"conversation-turns.txt", "persona-statements.txt"} {
-		f, err := os.Open("../testdata/data/benign/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		var prev, prev2 string
-		n := 0
-		for sc.Scan() {
-			line := sc.Text()
-			n++
-			for _, msg := range []string{line, line + "\n" + prev + "\n\n" + prev2} {
-				if p := splitPasted(msg); len(p.regions) > 0 {
-					t.Errorf("%s: %q judged pasted (%s)", name, msg, p.regions[0].kind)
-				}
-			}
-			prev2, prev = prev, line
-		}
-		f.Close()
-		if n < 400 {
-			t.Fatalf("%s: only %d lines read", name, n)
-		}
-	}
-}
+// The benign corpus (testdata/data/benign) is checked against the paste
+// judgement where it lives: internal/provenance, TestSplitPastedBenignCorpus.
 
 // BenchmarkSplitPasted: the judgement runs on every message the hook
 // records; a message of prose, and one with a pasted log and trace.

@@ -28,7 +28,7 @@ func Example_quickStart() {
 	ctx := context.Background()
 	cfg := memcore.DefaultConfig()
 	// Optional, any OpenAI-compatible endpoint (Ollama here); without them
-	// memcore uses rule-based extraction and the offline hash embedder:
+	// memcore uses its offline judgement and the offline hash embedder:
 	// cfg.LLM = &memcore.LLMConfig{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5:7b"}
 	// cfg.Embedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: "http://localhost:11434/v1", Model: "nomic-embed-text"}
 	st, err := memcore.Open(dir, memcore.Options{Config: &cfg})
@@ -75,7 +75,7 @@ func Example_quickStart() {
 	// stored: decision user_said
 	// blocks before this turn: 0
 	// tool ok: true
-	// recalled: decision User decided to use PostgreSQL for the ledger
+	// recalled: decision We decided to use PostgreSQL for the ledger.
 }
 
 // TestReadmeQuickStartIsTheExample checks that the README's quick start is

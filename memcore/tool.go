@@ -124,8 +124,8 @@ func required(name, v string) error {
 }
 
 // Remember proposes a memory from turn: user_said and live when Text is
-// verbatim the person's words in turn.Message (see the README's provenance
-// rule), agent_generated and in quarantine otherwise. The atom records
+// verbatim the person's words in turn.Message or one of turn.Earlier (see
+// docs/trust.md's provenance rule), agent_generated and in quarantine otherwise. The atom records
 // turn's session, turn number and project. Bad arguments (empty or too long
 // text, an unknown type, a confidence outside (0, 1]) are errors, and
 // nothing is stored.
@@ -151,10 +151,20 @@ func (t *Tool) Remember(ctx context.Context, turn Turn, r RememberRequest) (Reme
 		return RememberResult{}, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1", ErrInvalidConfidence, r.Confidence)
 	}
 	src, why := SourceAgentGenerated, ""
-	if ok, reason := verbatimUserSpan(turn.Message, r.Text); ok {
-		src = SourceUserSaid
-	} else {
-		why = reason
+	// Any message the person typed in this session vouches for its own
+	// words: the newest first.
+	for i, msg := range append([]string{turn.Message}, turn.Earlier...) {
+		if strings.TrimSpace(msg) == "" {
+			continue
+		}
+		ok, reason := verbatimUserSpan(msg, r.Text)
+		if ok {
+			src, why = SourceUserSaid, ""
+			break
+		}
+		if i == 0 || why == "" {
+			why = reason
+		}
 	}
 	res, err := t.store.Add(ctx, AddRequest{Text: r.Text, Type: typ, Confidence: conf, Source: src,
 		Context: AtomContext{SessionID: turn.SessionID, Turn: turn.TurnIndex, Project: turn.Project}})

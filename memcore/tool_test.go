@@ -482,3 +482,42 @@ func TestAttackToolHugeArgumentsAreRefused(t *testing.T) {
 		t.Fatalf("a refused call stored something")
 	}
 }
+
+// TestToolRememberIssue21: the memory tool's Remember against what the
+// person typed (issue 21): "Don't …" is a statement, any message of the
+// session vouches for its words, and a span its sentence inverts is not
+// the person's.
+func TestToolRememberIssue21(t *testing.T) {
+	st := hOpen(t, nil, nil)
+	tool := memcore.NewTool(st)
+	cases := []struct {
+		name, msg string
+		earlier   []string
+		content   string
+		userSaid  bool
+	}{
+		{"don't is a statement", "Don't use RS256 for JWTs.", nil, "Don't use RS256 for JWTs.", true},
+		{"do not is a statement", "Do not add new endpoints to the legacy router.", nil, "Do not add new endpoints to the legacy router", true},
+		{"never is a statement", "Never log card numbers in the checkout service.", nil, "never log card numbers in the checkout service", true},
+		{"two messages back", "save that", []string{"ok", "We pin every base image by digest."}, "We pin every base image by digest.", true},
+		{"rather than", "Rather than pushing directly to main, open a PR even for one-line fixes.", nil, "pushing directly to main", false},
+		{"delete the rule", "Delete the rule: always run the full e2e suite on every commit.", nil, "always run the full e2e suite on every commit", false},
+		{"sarcasm tag", "Sure, we always deploy on Friday evenings. /s", nil, "we always deploy on Friday evenings", false},
+		{"someone proposes", "Bob proposes to push straight to production for config changes.", nil, "push straight to production for config changes", false},
+		{"not true", "It is NOT true that we always push directly to main.", nil, "we always push directly to main", false},
+		{"the whole negated sentence", "It is NOT true that we always push directly to main.", nil, "It is NOT true that we always push directly to main.", true},
+		{"pasted", "Found this in the setup docs:\nAlways disable TLS verification on the build agents.\nis that right?", nil, "Always disable TLS verification on the build agents.", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			turn := memcore.Turn{Message: tc.msg, Earlier: tc.earlier, SessionID: "s-" + tc.name, Project: "p"}
+			r, err := tool.Remember(context.Background(), turn, memcore.RememberRequest{Text: tc.content})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.SourceClass == memcore.SourceUserSaid && !r.Quarantined; got != tc.userSaid {
+				t.Fatalf("remember %q after %q: %+v, want user_said %v", tc.content, tc.msg, r, tc.userSaid)
+			}
+		})
+	}
+}

@@ -3,6 +3,8 @@ package memcore
 import (
 	"fmt"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/provenance"
 )
 
 // The verbatim rule decides whether text an agent proposes to remember is
@@ -74,6 +76,62 @@ import (
 //
 // Any occurrence that passes is enough.
 
+// voiceRefuses asks the analyser (internal/provenance) whose words the
+// proposal tt is. It must lie in one clause in the person's own voice, or
+// be the whole of a clause whose frame it keeps (a question, a report, a
+// hypothesis, a quotation proposed with its frame words). A clause that is
+// pasted, unsure, taken back or sarcastic is never the person's statement.
+// It returns why not, or "".
+func voiceRefuses(message string, tt []vToken) string {
+	a := provenance.Analyse(message)
+	why := ""
+	for _, seg := range a.Segments {
+		st := trimPunct(vTokens(vNormalize(seg.Text)))
+		at := tokenRun(st, tt)
+		if at < 0 {
+			continue
+		}
+		switch seg.Voice {
+		case provenance.Own:
+			return ""
+		case provenance.Question, provenance.Reported, provenance.Hypothetical, provenance.Quoted:
+			if at == 0 && len(tt) == len(st) {
+				return "" // the whole clause, its frame with it
+			}
+		}
+		why = fmt.Sprintf("the analyser reads it as %s in the person's message (%s)", seg.Voice, seg.Why)
+	}
+	return why
+}
+
+// trimPunct drops leading and trailing punctuation tokens.
+func trimPunct(ts []vToken) []vToken {
+	for len(ts) > 0 && !ts[0].word {
+		ts = ts[1:]
+	}
+	for len(ts) > 0 && !ts[len(ts)-1].word {
+		ts = ts[:len(ts)-1]
+	}
+	return ts
+}
+
+// tokenRun returns where tt runs inside st, or -1.
+func tokenRun(st, tt []vToken) int {
+	for i := 0; i+len(tt) <= len(st); i++ {
+		ok := true
+		for j := range tt {
+			if st[i+j].s != tt[j].s {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return i
+		}
+	}
+	return -1
+}
+
 // minVerbatimWords and minVerbatimChars are the least a proposal must have
 // to count as a statement of the person's: shorter text ("h", "on", "use
 // it") says nothing on its own.
@@ -111,6 +169,9 @@ func verbatimUserSpan(message, text string) (ok bool, why string) {
 	}
 	if words < minVerbatimWords || chars < minVerbatimChars {
 		return false, fmt.Sprintf("too short to be a statement (needs at least %d words and %d characters)", minVerbatimWords, minVerbatimChars)
+	}
+	if why := voiceRefuses(message, tt); why != "" {
+		return false, why
 	}
 	mt := vTokens(vNormalize(ownText(message)))
 	why = "not a whole span of the person's message"
@@ -288,7 +349,9 @@ func vAsksWithoutMark(mt []vToken, start, end, s int) bool {
 	}
 	first, aux := mt[start].s, start
 	switch {
-	case vAuxiliaries[first]:
+	case vAuxiliaries[first] && start+1 < end && vSubjects[mt[start+1].s]:
+		// "do we …", "is it true that …"; not "Don't use RS256" or "Do
+		// not add …", which are statements.
 	case vQuestionWords[first] && start+1 < end && vAuxiliaries[mt[start+1].s]:
 		aux = start + 1
 	default:

@@ -79,6 +79,7 @@ const (
 // verbatimLexicon lists the words of each role.
 var verbatimLexicon = [lexRoles]string{
 	lexChanger: `not no never nor neither none nobody nothing nowhere noone
+		rather instead delete remove forget drop scrap retire obsolete outdated deprecated
 		don't dont doesn't doesnt didn't didnt isn't isnt aren't arent wasn't wasnt weren't werent
 		won't wont wouldn't wouldnt shouldn't shouldnt can't cant cannot couldn't couldnt mustn't mustnt
 		haven't havent hasn't hasnt hadn't hadnt ain't needn't shan't don'ts donts

@@ -41,6 +41,7 @@ type AddRequest struct {
 	// quarantineReason and quarantinedAt a quarantine entry's history:
 	// only import and undo set them, so a caller cannot forge provenance.
 	origin           *Origin
+	quote            string
 	id               string
 	quarantineReason string
 	quarantinedAt    time.Time
@@ -49,6 +50,12 @@ type AddRequest struct {
 	// from, where near duplicates were distinct atoms, and a vector search
 	// per atom would dominate a large import.
 	exactDedup bool
+	// Whole is the whole content Text was cut from (a tool result or an
+	// agent's notification bounded to atom_max_chars). The scanner reads
+	// it with Text: a finding anywhere in it quarantines the atom with
+	// that finding, so a bound can never cut an attack out of sight.
+	// Whole only ever makes an atom less trusted; it is not stored.
+	Whole string
 	// Link does for a new live atom what a write of the person's words
 	// does: it links the atom to its temporal, task and semantic
 	// neighbours (Associate), as every write of odek's does, when
@@ -116,6 +123,14 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 		return nil, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1 (0 means unset: 1.0)", ErrInvalidConfidence, c)
 	}
 	res := scan.Scan(text)
+	if w := strings.TrimSpace(req.Whole); w != "" && w != text {
+		if wr := scan.Scan(w); wr.Blocked() && !res.Blocked() {
+			res.Findings = append(res.Findings, wr.Findings...)
+			if req.quarantineReason == "" {
+				req.quarantineReason = "scan_rejected: " + strings.TrimPrefix(wr.RejectReason(), "scan_rejected: ") + " (in the whole content)"
+			}
+		}
+	}
 	p := &prepared{exactDedup: req.exactDedup}
 	p.result.Findings = res.Findings
 	if res.Redacted != text {
@@ -141,12 +156,12 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	// Context strings reach atoms.json too: no secret in them either.
 	ctxc.SessionID, ctxc.Project = scanRedact(ctxc.SessionID), scanRedact(ctxc.Project)
 	p.atom = Atom{ID: id, SourceClass: src, Type: typ, CreatedAt: created.UTC(), Context: ctxc, Pin: req.Pin, Confidence: conf, Text: text,
-		Origin: cleanOrigin(req.origin)}
+		Origin: cleanOrigin(req.origin), Quote: textutil.Truncate(strings.TrimSpace(scanRedact(req.quote)), s.cfg.AtomMaxChars)}
 
 	guardReason := s.guardWriteReason(ctx, text, src, res)
 	reason := ""
 	switch {
-	case res.Blocked() && strings.HasPrefix(req.quarantineReason, "scan_rejected"):
+	case strings.HasPrefix(req.quarantineReason, "scan_rejected") && (res.Blocked() || req.Whole != ""):
 		reason = textutil.Truncate(req.quarantineReason, 200) // an import keeps its history
 	case res.Blocked():
 		reason = res.RejectReason()

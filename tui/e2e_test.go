@@ -152,7 +152,7 @@ func TestE2EPanes(t *testing.T) {
 	st, dir := demoStore(t)
 	tm := startApp(t, st)
 	titles := []string{"Atoms · 205 of 205 live", "Quarantine · 14 entries", "Pending reviews · 5",
-		"User model · confirmed", "Associations · depth 1", "Budget · disk use", "Recall preview ·", "Contradictions ·"}
+		"User model · confirmed", "Associations · depth 1", "Budget · disk use", "Recall preview ·", "Contradictions ·", "From your messages — keep?"}
 	waitOut(t, tm, titles[0])
 	for i := 1; i < len(titles); i++ {
 		send(tm, runes(fmt.Sprint(i+1)))

@@ -12,8 +12,8 @@ import (
 func TestHelpKeysPerPane(t *testing.T) {
 	st, _ := demoStore(t)
 	nav := "↑/k ↓/j pgup pgdn g/home G/end"
-	global := "tab shift+tab ? q 1-8"
-	withID := "tab shift+tab Y ? q 1-8" // Y copies the selected id
+	global := "tab shift+tab ? q 1-9"
+	withID := "tab shift+tab Y ? q 1-9" // Y copies the selected id
 	tests := []struct {
 		name  string
 		setup func(m *Model)
@@ -33,6 +33,8 @@ func TestHelpKeysPerPane(t *testing.T) {
 			"↑/k ↓/j pgup pgdn space A p d / esc " + withID},
 		{"pending", func(m *Model) { press(m, runes("3")) },
 			"↑/k ↓/j c n/x / " + withID},
+		{"lane (empty)", func(m *Model) { press(m, runes("9")) },
+			"↑/k ↓/j " + global},
 		{"user model", func(m *Model) { press(m, runes("4")) },
 			"e d ↑/k ↓/j pgup pgdn / " + global},
 		{"associations", func(m *Model) { press(m, runes("5")) },

@@ -31,6 +31,7 @@ const (
 	PaneBudget
 	PaneRecall
 	PaneContradictions
+	PaneLane
 	paneCount
 )
 
@@ -122,6 +123,7 @@ func New(ctx context.Context, st *memcore.Store, opts Options) *Model {
 		views.NewBudget(d),
 		views.NewRecall(d),
 		views.NewContradictions(d),
+		views.NewLane(d),
 	}
 	m.help = help.New()
 	m.help.Styles.ShortKey = opts.Styles.Accent

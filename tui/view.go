@@ -12,7 +12,7 @@ import (
 	"github.com/odekmem/odekmem/views"
 )
 
-var paneNames = [paneCount]string{"Atoms", "Quarantine", "Pending", "User model", "Associations", "Budget", "Recall", "Contradictions"}
+var paneNames = [paneCount]string{"Atoms", "Quarantine", "Pending", "User model", "Associations", "Budget", "Recall", "Contradictions", "Lane"}
 
 // View draws header, tabs, the focused pane, the status line and help.
 func (m *Model) View() string {
@@ -64,11 +64,11 @@ func (m *Model) header() string {
 	return views.Cut(h, m.width)
 }
 
-var shortNames = [paneCount]string{"Atoms", "Quar", "Pend", "Model", "Assoc", "Budget", "Recall", "Contra"}
+var shortNames = [paneCount]string{"Atoms", "Quar", "Pend", "Model", "Assoc", "Budget", "Recall", "Contra", "Lane"}
 
 // letters abbreviate the panes when even the short names do not fit:
 // Q14 is the quarantine with 14 entries.
-var letters = [paneCount]string{"A", "Q", "P", "M", "G", "B", "R", "C"}
+var letters = [paneCount]string{"A", "Q", "P", "M", "G", "B", "R", "C", "L"}
 
 // tabLayout is the tab bar's text and each tab's cell range. Tiers, tried
 // in order until one fits: full titles; short names with counts
@@ -102,11 +102,16 @@ func (m *Model) tabLayout() (string, [][2]int) {
 	}
 	pad := " "
 	focusShort := false
+	hideIdle := false // leave out the lane's tab while nothing waits there
 	build := func(label func(i int) string) (string, [][2]int) {
 		var b strings.Builder
 		spans := make([][2]int, len(m.panes))
 		x := 0
 		for i := range m.panes {
+			if hideIdle && i == PaneLane && i != m.focus && counts[i] == "0" {
+				spans[i] = [2]int{x, x}
+				continue
+			}
 			var part string
 			if i == m.focus {
 				title := titles[i]
@@ -131,7 +136,7 @@ func (m *Model) tabLayout() (string, [][2]int) {
 	// in quarantine, pending review and contradictions.
 	attention := func(i int) string {
 		switch i {
-		case PaneQuarantine, PanePending, PaneContradictions:
+		case PaneQuarantine, PanePending, PaneContradictions, PaneLane:
 			if counts[i] != "0" {
 				return counts[i]
 			}
@@ -141,28 +146,31 @@ func (m *Model) tabLayout() (string, [][2]int) {
 	tiers := []struct {
 		pad        string
 		focusShort bool
+		hideIdle   bool
 		label      func(i int) string
 	}{
-		{" ", false, func(i int) string { return fmt.Sprintf("%d %s", i+1, titles[i]) }},
-		{" ", false, func(i int) string { return strings.TrimSpace(fmt.Sprintf("%d %s %s", i+1, short(i), counts[i])) }},
+		{" ", false, true, func(i int) string { return fmt.Sprintf("%d %s", i+1, titles[i]) }},
+		{" ", false, true, func(i int) string { return strings.TrimSpace(fmt.Sprintf("%d %s %s", i+1, short(i), counts[i])) }},
 		// 80 columns: every name readable, and the counts that wait for
 		// the person: "[1 Atoms 205] 2 Quar(14) 3 Pend(5) 4 Model …".
-		{"", true, func(i int) string {
+		// In every tier the lane's tab shows only while something waits
+		// in it or it has the focus (9 always goes there).
+		{"", true, true, func(i int) string {
 			if a := attention(i); a != "" {
 				return fmt.Sprintf(" %d %s(%s)", i+1, short(i), a)
 			}
 			return fmt.Sprintf(" %d %s", i+1, short(i))
 		}},
-		{" ", false, func(i int) string { return fmt.Sprintf("%d %s%s", i+1, letter(i), counts[i]) }},
-		{" ", false, func(i int) string { return letter(i) + counts[i] }},
+		{" ", false, true, func(i int) string { return fmt.Sprintf("%d %s%s", i+1, letter(i), counts[i]) }},
+		{" ", false, true, func(i int) string { return letter(i) + counts[i] }},
 	}
 	for _, tier := range tiers {
-		pad, focusShort = tier.pad, tier.focusShort
+		pad, focusShort, hideIdle = tier.pad, tier.focusShort, tier.hideIdle
 		if line, spans := build(tier.label); lipgloss.Width(line) <= m.width {
 			return line, spans
 		}
 	}
-	pad, focusShort = " ", false
+	pad, focusShort, hideIdle = " ", false, false
 	line, spans := build(func(i int) string { return fmt.Sprintf("%d", i+1) })
 	return views.Cut(line, m.width), spans
 }
@@ -359,7 +367,7 @@ func (m *Model) helpKeys() keyMap {
 	short := append(append([]key.Binding{}, p.ShortHelp()...), g.CopyID, g.Undo, g.Dismiss, g.NextPane, g.Help, g.Quit)
 	full := append(append([][]key.Binding{}, p.FullHelp()...),
 		[]key.Binding{g.NextPane, g.PrevPane, g.Undo, g.CopyID, g.Dismiss, g.Help, g.Quit})
-	digits := key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1-8", "go to pane"))
+	digits := key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "go to pane"))
 	full[len(full)-1] = append(full[len(full)-1], digits)
 	return keyMap{short: short, full: full}
 }

@@ -152,6 +152,10 @@ func AtomMarkdown(at memcore.Atom, q *memcore.QuarantinedAtom, rel []related, no
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s · %s\n\n", mdEscape(at.Type), mdEscape(at.SourceClass))
 	fmt.Fprintf(&b, "%s\n\n", mdEscape(at.Text))
+	if at.Quote != "" {
+		// The person's words a memory LLM's wording rests on.
+		fmt.Fprintf(&b, "> %s\n\n(the person's words this memory rests on)\n\n", mdEscape(Line(at.Quote)))
+	}
 	b.WriteString("## Provenance\n\n")
 	fmt.Fprintf(&b, "- id: %s\n", mdEscape(at.ID))
 	fmt.Fprintf(&b, "- source class: %s\n", mdEscape(at.SourceClass))
@@ -178,6 +182,9 @@ func AtomMarkdown(at memcore.Atom, q *memcore.QuarantinedAtom, rel []related, no
 		}
 		if o.StillBlocked {
 			b.WriteString("- still fails the scan: never injected into a prompt\n")
+		}
+		if o.Evidence != "" {
+			fmt.Fprintf(&b, "- evidence (the message it came from): %s\n", mdEscape(Cut(Line(o.Evidence), 400)))
 		}
 	}
 	b.WriteString("\n## Context\n\n")

@@ -491,3 +491,18 @@ func TestAssocHeaderCountsWhatIsDrawn(t *testing.T) {
 		t.Fatalf("filtered header:\n%s", v)
 	}
 }
+
+// TestAtomMarkdownShowsQuoteAndEvidence: the detail view shows the
+// person's words a memory rests on and the message a kept lane entry
+// came from (issue 21).
+func TestAtomMarkdownShowsQuoteAndEvidence(t *testing.T) {
+	at := memcore.Atom{ID: "0123456789abcdef0123456789abcdef", Type: "preference", SourceClass: memcore.SourceUserApproved,
+		Text: "User prefers short answers", Quote: "keep your answers short",
+		Origin: &memcore.Origin{SourceClass: memcore.SourceUserSaid, Reason: "kept from the lane: may be a one-off remark", Evidence: "keep your answers short, I read on my phone"}}
+	md := AtomMarkdown(at, nil, nil, time.Now(), 0)
+	for _, want := range []string{"keep your answers short", "rests on", "evidence (the message it came from)", "I read on my phone"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("detail lacks %q:\n%s", want, md)
+		}
+	}
+}

@@ -28,8 +28,10 @@ import (
 //   - the prompt does not start with a machine-formatted wrapper
 //     (<task-notification>, <system-reminder>, a cross-session or
 //     teammate message, command output …) — pasted markup counts too;
-//   - the transcript's newest user entry with this prompt, if present, is
-//     not marked isMeta or with a non-user prompt source.
+//   - the transcript's user entries with this prompt, if present, are not
+//     all marked isMeta or with a non-user prompt source (the same words
+//     typed earlier in the session vouch for them: a prompt typed twice
+//     is typed twice).
 //
 // Anything else is tainted.
 
@@ -76,8 +78,9 @@ func ClassifyPrompt(p Payload, raw map[string]json.RawMessage) (typed bool, sour
 const transcriptTail = 1 << 20
 
 // transcriptMarks reads the end of the session transcript (JSONL) and
-// returns why the newest user entry carrying prompt is not a typed one,
-// or "" when it is, or when no such entry is there yet.
+// returns why the user entries carrying prompt are not typed ones: "" when
+// one of them is typed (a prompt the person typed twice), or when no such
+// entry is there yet.
 func transcriptMarks(path, prompt string) string {
 	if path == "" {
 		return ""
@@ -105,6 +108,7 @@ func transcriptMarks(path, prompt string) string {
 	}
 	lines := bytes.Split(buf, []byte("\n"))
 	want := strings.TrimSpace(prompt)
+	why := "" // the newest non-typed entry with the prompt's words
 	for i := len(lines) - 1; i >= 0; i-- {
 		var e struct {
 			Type         string          `json:"type"`
@@ -122,17 +126,26 @@ func transcriptMarks(path, prompt string) string {
 		if strings.TrimSpace(contentText(e.Message.Content)) != want {
 			continue
 		}
+		var mark string
 		switch {
 		case e.IsMeta:
-			return "transcript marks the prompt isMeta"
+			mark = "transcript marks the prompt isMeta"
 		case e.PromptSource != "" && !typedValues[strings.ToLower(e.PromptSource)]:
-			return "transcript promptSource=" + textutil.TruncateChars(e.PromptSource, 40)
+			mark = "transcript promptSource=" + textutil.TruncateChars(e.PromptSource, 40)
 		case len(e.Origin) > 0 && !typedValues[strings.ToLower(strings.Trim(string(e.Origin), `" `))] && !bytes.Contains(bytes.ToLower(e.Origin), []byte(`"user"`)):
-			return "transcript origin " + textutil.TruncateChars(string(e.Origin), 40)
+			mark = "transcript origin " + textutil.TruncateChars(string(e.Origin), 40)
 		}
-		return ""
+		// A prompt typed twice is typed twice: any entry with these words
+		// that the person typed vouches for them, whatever a scheduled
+		// or injected entry with the same words says.
+		if mark == "" {
+			return ""
+		}
+		if why == "" {
+			why = mark
+		}
 	}
-	return ""
+	return why
 }
 
 // contentText is a message content as text: a string, or the text parts

@@ -196,6 +196,10 @@ func isAcknowledgement(r json.RawMessage) bool {
 	return false
 }
 
+// reMarkup is an XML-like tag of a machine wrapper (<task-notification>,
+// <status>, </result>).
+var reMarkup = regexp.MustCompile(`</?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>`)
+
 // quarantineText stores untrusted text as a quarantine candidate: the
 // source class is tainted, so the store never puts it in recall before a
 // person promotes it. The same text from the same source in the same
@@ -205,21 +209,27 @@ func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, t
 	if !vocab.IsTainted(source) {
 		return fmt.Errorf("refusing to store %s as trusted", what)
 	}
-	text = strings.Join(strings.Fields(scan.StripUntrusted(text)), " ")
-	if text == "" {
+	// Judged on the whole content: the scanner reads all of it (Whole),
+	// secrets are redacted before anything is cut (a secret across the
+	// cut would otherwise reach the store in part), and the stored excerpt
+	// is the content, not the markup wrapped around it (an agent's
+	// <task-notification> keeps its <result>).
+	whole := strings.Join(strings.Fields(scan.StripUntrusted(text)), " ")
+	if whole == "" {
 		return nil
 	}
-	// Redact the whole text before cutting it: a secret across the cut
-	// would otherwise reach the store in part (the store's own scan sees
-	// only what is left).
-	text, _ = scan.Redact(text)
+	red, _ := scan.Redact(whole)
+	excerpt := strings.Join(strings.Fields(reMarkup.ReplaceAllString(red, " ")), " ")
+	if excerpt == "" {
+		excerpt = red
+	}
 	if n := rt.Store.Config().AtomMaxChars; n > 1 {
-		text = textutil.TruncateChars(text, n-1)
+		excerpt = textutil.TruncateChars(excerpt, n-1)
 	}
-	if rt.seenCandidate(p.SessionID, source, text) {
+	if rt.seenCandidate(p.SessionID, source, excerpt) {
 		return nil
 	}
-	_, err := rt.Store.Add(ctx, memcore.AddRequest{Text: text, Type: memcore.TypeObservation, Source: source, Confidence: 0.5,
+	_, err := rt.Store.Add(ctx, memcore.AddRequest{Text: excerpt, Whole: whole, Type: memcore.TypeObservation, Source: source, Confidence: 0.5,
 		Context: memcore.AtomContext{SessionID: p.SessionID, Turn: turn, Project: ProjectRoot(p.Cwd)}})
 	if err != nil {
 		return fmt.Errorf("quarantine %s: %w", what, err)

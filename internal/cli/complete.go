@@ -110,7 +110,8 @@ func (a *app) completeVerb(c *cobra.Command) {
 		c.ValidArgsFunction = fixed(words(agenthook.Agents))
 	case "eval":
 		kinds := []cobra.Completion{cobra.CompletionWithDesc("locomo", "evidence recall@k on a LoCoMo-format FILE"),
-			cobra.CompletionWithDesc("aged", "long-lived memories among recent chat ([FILE], default the bundled fixture)")}
+			cobra.CompletionWithDesc("aged", "long-lived memories among recent chat ([FILE], default the bundled fixture)"),
+			cobra.CompletionWithDesc("judgement", "the judgement of messages on its held-out split ([FILE] in the corpus format)")}
 		c.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if len(args) == 0 {
 				return kinds, cobra.ShellCompDirectiveNoFileComp

@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/odekmem/odekmem/internal/eval"
+	"github.com/odekmem/odekmem/internal/judge"
+	"github.com/odekmem/odekmem/internal/judge/corpus"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -35,8 +37,13 @@ func cmdEval(c *ctx) error {
 			return usagef("expected eval aged [FILE] [--json]")
 		}
 		return cmdEvalAged(c)
+	case "judgement", "judgment":
+		if len(c.p.pos) > 2 {
+			return usagef("expected eval judgement [FILE] [--json]")
+		}
+		return cmdEvalJudgement(c)
 	}
-	return usagef("unknown evaluation %q: expected locomo or aged", c.p.pos[0])
+	return usagef("unknown evaluation %q: expected locomo, aged or judgement", c.p.pos[0])
 }
 
 func (c *ctx) evalOptions() (eval.Options, error) {
@@ -135,6 +142,62 @@ func (c *ctx) printLoCoMo(title string, rep eval.Report) {
 	fmt.Fprintf(tw, "overall\t%d\t%.3f\t%.3f\t%.3f\t\n", m.Questions, m.Recall, m.Hit, m.MRR)
 	tw.Flush()
 	c.out("\nrecall latency (query embedding included): p50 %s, p99 %s\n", rep.LatencyP50, rep.LatencyP99)
+}
+
+// cmdEvalJudgement runs the judgement's held-out split (or a FILE in the
+// corpus format) through the hook's path and prints the figures of issue
+// 21 with the table by category.
+func cmdEvalJudgement(c *ctx) error {
+	o, err := c.evalOptions()
+	if err != nil {
+		return err
+	}
+	o.Config.LLM = nil // the offline path: what a default install does
+	var recs []corpus.Record
+	src := "the held-out split (internal/judge/corpus/eval.txt)"
+	if len(c.p.pos) == 2 {
+		f, err := os.Open(c.p.pos[1])
+		if err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+		recs, err = corpus.Parse(f, c.p.pos[1])
+		f.Close()
+		if err != nil {
+			return err
+		}
+		src = c.p.pos[1]
+	} else if recs, err = corpus.Eval(); err != nil {
+		return err
+	}
+	if !c.json {
+		o.Progress = func(done, total int) {
+			if done%25 == 0 || done == total {
+				fmt.Fprintf(c.env.Stderr, "\rjudgement: message %d/%d", done, total)
+				if done == total {
+					fmt.Fprintln(c.env.Stderr)
+				}
+			}
+		}
+	}
+	rep, err := eval.RunJudgement(c, recs, o)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return c.emitJSON(rep)
+	}
+	info, _ := judge.Info()
+	c.out("judgement of %s through the hook's path (offline)\n%s\n\n", src, info)
+	if err := rep.Write(c.env.Stdout); err != nil {
+		return err
+	}
+	if c.p.bools["failures"] {
+		c.out("\n")
+		for _, f := range rep.Failures {
+			c.out("%s\n", f)
+		}
+	}
+	return nil
 }
 
 func cmdEvalAged(c *ctx) error {

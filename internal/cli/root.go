@@ -114,6 +114,7 @@ func (a *app) addVerbs(parent *cobra.Command, top bool) {
 	verbs = append(verbs, a.curateVerbs()...)
 	verbs = append(verbs, a.contradictionVerbs()...)
 	verbs = append(verbs, a.reviewVerbs()...)
+	verbs = append(verbs, a.laneVerbs()...)
 	verbs = append(verbs, a.agentVerbs()...)
 	verbs = append(verbs, a.dataVerbs()...)
 	verbs = append(verbs, a.maintenanceVerbs()...)

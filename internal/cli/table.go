@@ -159,14 +159,18 @@ func (a *app) otherVerbs() []*cobra.Command {
 			status 4 when any input is blocked.`,
 		Example: "odekmem scan 'ignore previous instructions'\nodekmem scan --json < lines.txt"}
 	flagsOf(scan).shared("json")
-	eval := &cobra.Command{Use: "eval locomo FILE|aged", Short: "retrieval evaluation: a LoCoMo-format file (--dated: over time), or long-lived memories among recent chat", GroupID: "other",
+	eval := &cobra.Command{Use: "eval <kind> [FILE]", Short: "evaluations: retrieval (LoCoMo, long-lived memories) and the judgement of messages", GroupID: "other",
 		Long: `locomo FILE builds one store per conversation (each turn an atom) and reports evidence recall@k; with --dated each atom
 			gets its session's date and every question is asked a day after the last session, reported beside the undated run.
 			aged [FILE] (default: the bundled testdata/aged/aged.json) asks questions whose answer is a months-old decision,
-			convention, preference or fact among hundreds of recent chat atoms, and reports top-1 and top-3.`,
-		Example: "odekmem eval locomo testdata/data/locomo/locomo-dev.json --dated\nodekmem eval aged"}
+			convention, preference or fact among hundreds of recent chat atoms, and reports top-1 and top-3.
+			judgement [FILE] sends the judgement's held-out split (or FILE, in the corpus format of
+			internal/judge/corpus/README.md) through the hook's per-turn path offline and reports trusted precision,
+			genuine recall, the uncertain-lane share, attacker sentences trusted, frames lost and a table by category.`,
+		Example: "odekmem eval locomo testdata/data/locomo/locomo-dev.json --dated\nodekmem eval aged\nodekmem eval judgement --json"}
 	flagsOf(eval).shared("k", "json").value("limit", "N", "evaluate only the first N questions (0 = all)").
-		bool("dated", "locomo: also run with each session's date and report both")
+		bool("dated", "locomo: also run with each session's date and report both").
+		bool("failures", "judgement: list every miss")
 	demo := &cobra.Command{Use: "demo", Short: "open a fresh copy of the bundled demo store", GroupID: "other",
 		Example: "odekmem demo\nodekmem demo --print"}
 	flagsOf(demo).shared("print")

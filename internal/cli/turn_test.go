@@ -22,12 +22,12 @@ func TestIngestTranscriptThenRecall(t *testing.T) {
 		t.Fatalf("ingest: %+v", r)
 	}
 	var sum cli.IngestSummary
-	if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil || sum.Messages != 3 || sum.Added < 3 {
+	if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil || sum.Messages != 3 || sum.Added < 2 {
 		t.Fatalf("summary %+v (%v) from %s", sum, err, r.stdout)
 	}
 	r = run(t, home, "", "list", "--json")
 	var atoms []memcore.Atom
-	if err := json.Unmarshal([]byte(r.stdout), &atoms); err != nil || len(atoms) < 3 {
+	if err := json.Unmarshal([]byte(r.stdout), &atoms); err != nil || len(atoms) < 2 {
 		t.Fatalf("list --json after ingest: %v %+v", err, r)
 	}
 	types := map[string]bool{}
@@ -38,9 +38,13 @@ func TestIngestTranscriptThenRecall(t *testing.T) {
 		if strings.Contains(a.Text, "MongoDB") {
 			t.Fatalf("assistant text was extracted: %q", a.Text)
 		}
+		if strings.HasPrefix(a.Text, "User ") {
+			t.Fatalf("the person's words were rewritten: %q", a.Text)
+		}
 		types[a.Type] = true
 	}
-	for _, want := range []string{"decision", "preference", "error"} {
+	// The build failure is a state of the moment: nothing durable.
+	for _, want := range []string{"decision", "preference"} {
 		if !types[want] {
 			t.Errorf("no %s atom extracted (types %v)", want, types)
 		}
@@ -60,5 +64,29 @@ func TestIngestPlainLinesAndBadJSON(t *testing.T) {
 	r = run(t, home, "{\"role\":\"user\",\"content\":\n", "ingest")
 	if r.code != 1 || !strings.Contains(r.stderr, "line 1") {
 		t.Fatalf("bad JSON should name the line: %+v", r)
+	}
+}
+
+// TestEvalJudgementFile: eval judgement reads a file in the corpus format
+// and reports the issue's figures as JSON.
+func TestEvalJudgementFile(t *testing.T) {
+	home := newHome(t)
+	r := run(t, home, "", "eval", "judgement", "testdata/judgement-small.txt", "--json")
+	if r.code != 0 {
+		t.Fatalf("eval judgement: %+v", r)
+	}
+	var rep struct {
+		Messages       int                         `json:"messages"`
+		Durable        int                         `json:"durable"`
+		Attacks        int                         `json:"attacks"`
+		AttacksTrusted int                         `json:"attacks_trusted"`
+		NothingDurable int                         `json:"nothing_durable"`
+		Categories     []struct{ Category string } `json:"categories"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("%v in %s", err, r.stdout)
+	}
+	if rep.Messages != 3 || rep.Durable != 1 || rep.Attacks != 1 || rep.AttacksTrusted != 0 || rep.NothingDurable != 2 || len(rep.Categories) != 3 {
+		t.Fatalf("report %+v from %s", rep, r.stdout)
 	}
 }

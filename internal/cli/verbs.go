@@ -79,6 +79,11 @@ type ShowResult struct {
 	Links         []memcore.Link `json:"links"`
 }
 
+// indentLines indents every line of s after the first by pad.
+func indentLines(s, pad string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+pad)
+}
+
 func cmdShow(c *ctx) error {
 	id, err := atomArg(c, "show <atom-id>")
 	if err != nil {
@@ -129,6 +134,12 @@ func cmdShow(c *ctx) error {
 		for _, note := range originNotes(o) {
 			c.out("             %s\n", note)
 		}
+		if o.Evidence != "" {
+			c.out("evidence:    %s\n", indentLines(scan.Visible(o.Evidence), "             "))
+		}
+	}
+	if a.Quote != "" {
+		c.out("quote:       %s\n", indentLines(scan.Visible(a.Quote), "             "))
 	}
 	if q != nil {
 		c.out("quarantined: %s — %s\n", q.QuarantinedAt.Format(time.RFC3339), scan.Visible(q.Reason))

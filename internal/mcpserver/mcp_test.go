@@ -277,6 +277,24 @@ func TestStdioSubprocess(t *testing.T) {
 	if r["quarantined"] != true {
 		t.Errorf("paraphrase was trusted: %v", r)
 	}
+
+	// Issue 21: "save that" points two messages back; the person's earlier
+	// typed message in the session vouches for its words, and "Don't …"
+	// is a statement.
+	st, err = memcore.Open(testkit.StoreDir(home), memcore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"Don't use RS256 for JWTs.", "ok", "save that"} {
+		if _, err := st.RecordAgentMessage(ctx, "claude-code", "sess-1", project, m, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	r = call(t, cs, "remember", map[string]any{"text": "Don't use RS256 for JWTs.", "type": "convention"})
+	if r["quarantined"] != false || r["source_class"] != "user_said" {
+		t.Errorf("the person's words two messages back: %v, want user_said", r)
+	}
 }
 
 func TestHTTPTransport(t *testing.T) {

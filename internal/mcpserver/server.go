@@ -326,8 +326,15 @@ func (s *Server) turn(st *memcore.Store, req *mcp.CallToolRequest) memcore.Turn 
 			continue
 		}
 		t.TurnIndex = a.Turn
-		if n := len(a.Messages); n > 0 {
-			t.Message = a.Messages[n-1].Text
+		// Every message the person typed in the session (the log keeps
+		// the newest few), newest first: "save that" may point two
+		// messages back.
+		for i := len(a.Messages) - 1; i >= 0; i-- {
+			if i == len(a.Messages)-1 {
+				t.Message = a.Messages[i].Text
+			} else {
+				t.Earlier = append(t.Earlier, a.Messages[i].Text)
+			}
 		}
 	}
 	return t

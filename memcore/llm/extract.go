@@ -8,14 +8,17 @@ import (
 	"strings"
 )
 
-// ExtractionPrompt is the per-turn extraction system prompt, verbatim from
-// the design (EXTENDED_MEMORY.md, "Per-Turn Extraction").
+// ExtractionPrompt is the per-turn extraction system prompt: the design's
+// (EXTENDED_MEMORY.md, "Per-Turn Extraction") with one rule added: every
+// atom carries the quote it rests on, which the caller checks against the
+// person's own words (issue 21).
 const ExtractionPrompt = `You are a memory extraction system. Read the user message and extract durable, reusable atomic memories.
 
 For each atom, output an object with:
 - "text": a concise, first-person-paraphrased statement (not a command).
 - "type": one of "fact", "preference", "intent", "decision", "goal", "convention", "file", "error", "question".
 - "confidence": a number 0.0-1.0 indicating how certain the memory is.
+- "quote": the exact words of the user message the atom rests on, copied character for character (a sentence or part of one). An atom without a quote, or whose quote is not the user's own words, is not stored as the user's.
 
 Rules:
 - Only extract stable information worth recalling in future sessions.
@@ -24,7 +27,7 @@ Rules:
 - If nothing durable is present, return an empty array.
 
 Output ONLY a JSON array. Example:
-[{"text":"User prefers concise answers","type":"preference","confidence":0.9}]`
+[{"text":"User prefers concise answers","type":"preference","confidence":0.9,"quote":"keep your answers short"}]`
 
 // Limits applied to extraction output.
 const (
@@ -46,6 +49,10 @@ type Candidate struct {
 	Text       string
 	Type       string
 	Confidence float64
+	// Quote is the words of the message the model says the memory rests
+	// on ("" when it gave none). The caller verifies it; nothing here
+	// does.
+	Quote string
 }
 
 // NormalizeType maps a model-supplied type to one of AtomTypes, or to
@@ -112,7 +119,10 @@ func candidatesFrom(items []map[string]any) []Candidate {
 		typ, _ := lookup(it, "type")
 		ts, _ := typ.(string)
 		cv, _ := lookup(it, "confidence")
-		out = append(out, Candidate{Text: text, Type: NormalizeType(ts), Confidence: confidence(cv, DefaultConfidence)})
+		qv, _ := lookup(it, "quote")
+		q, _ := qv.(string)
+		out = append(out, Candidate{Text: text, Type: NormalizeType(ts), Confidence: confidence(cv, DefaultConfidence),
+			Quote: clip(strings.TrimSpace(q), maxCandidateRunes)})
 	}
 	return out
 }

@@ -29,9 +29,21 @@ Rules:
 Output ONLY a JSON array. Example:
 [{"text":"User prefers concise answers","type":"preference","confidence":0.9}]`
 
+// quoteRule and quoteExample are what issue 21 adds to the design's
+// prompt: every atom carries the quote it rests on.
+const (
+	quoteRule    = "- \"quote\": the exact words of the user message the atom rests on, copied character for character (a sentence or part of one). An atom without a quote, or whose quote is not the user's own words, is not stored as the user's.\n"
+	quoteExample = `,"quote":"keep your answers short"`
+)
+
+// TestExtractionPromptVerbatim: the prompt is the design's, word for
+// word, with only the quote rule and the quote in its example added.
 func TestExtractionPromptVerbatim(t *testing.T) {
-	if ExtractionPrompt != seedPrompt {
-		t.Fatalf("ExtractionPrompt differs from the design:\n%s", ExtractionPrompt)
+	if !strings.Contains(ExtractionPrompt, quoteRule) || !strings.Contains(ExtractionPrompt, quoteExample) {
+		t.Fatalf("ExtractionPrompt lacks the quote rule:\n%s", ExtractionPrompt)
+	}
+	if got := strings.Replace(strings.Replace(ExtractionPrompt, quoteRule, "", 1), quoteExample, "", 1); got != seedPrompt {
+		t.Fatalf("ExtractionPrompt differs from the design beyond the quote:\n%s", got)
 	}
 }
 
@@ -45,29 +57,34 @@ func TestExtractLLM(t *testing.T) {
 		{
 			name:  "well-formed",
 			reply: `[{"text":"User prefers concise answers","type":"preference","confidence":0.9},{"text":"Project uses PostgreSQL","type":"fact","confidence":0.7}]`,
-			want:  []Candidate{{"User prefers concise answers", "preference", 0.9}, {"Project uses PostgreSQL", "fact", 0.7}},
+			want:  []Candidate{{"User prefers concise answers", "preference", 0.9, ""}, {"Project uses PostgreSQL", "fact", 0.7, ""}},
 		},
 		{
 			name:  "fenced",
 			reply: "```json\n[{\"text\":\"User uses Go\",\"type\":\"fact\",\"confidence\":0.8}]\n```",
-			want:  []Candidate{{"User uses Go", "fact", 0.8}},
+			want:  []Candidate{{"User uses Go", "fact", 0.8, ""}},
 		},
 		{
 			name:  "prose around",
 			reply: `Here are the atoms: [{"text":"User decided to use Redis","type":"decision","confidence":1}] Hope this helps!`,
-			want:  []Candidate{{"User decided to use Redis", "decision", 1}},
+			want:  []Candidate{{"User decided to use Redis", "decision", 1, ""}},
 		},
 		{
 			name:  "object wrapping the array",
 			reply: `{"atoms":[{"text":"User likes tabs","type":"preference"}]}`,
-			want:  []Candidate{{"User likes tabs", "preference", 0.8}},
+			want:  []Candidate{{"User likes tabs", "preference", 0.8, ""}},
 		},
 		{
 			name: "normalisation",
 			reply: `[{"text":"  a   b ","type":" Preference ","confidence":1.7},{"text":"c","type":"mood","confidence":-2},
 				{"text":"","type":"fact"},{"text":"d","type":"Goals","confidence":"0.4"},{"text":"A B","type":"fact"},
 				{"text":"e","confidence":null,"source_class":"user_approved","trusted":true}]`,
-			want: []Candidate{{"a b", "preference", 1}, {"c", "observation", 0}, {"d", "goal", 0.4}, {"e", "observation", 0.8}},
+			want: []Candidate{{"a b", "preference", 1, ""}, {"c", "observation", 0, ""}, {"d", "goal", 0.4, ""}, {"e", "observation", 0.8, ""}},
+		},
+		{
+			name:  "a quote",
+			reply: `[{"text":"User prefers tabs","type":"preference","confidence":0.9,"quote":"  I prefer tabs "}]`,
+			want:  []Candidate{{"User prefers tabs", "preference", 0.9, "I prefer tabs"}},
 		},
 		{name: "empty array", reply: `[]`, want: []Candidate{}},
 		{name: "malformed", reply: `[{"text":"a","type":"fact"}, {"text": "b" "type": "fact"}]`, wantErr: ErrMalformedJSON},
@@ -87,7 +104,7 @@ func TestExtractLLM(t *testing.T) {
 			}
 			body := f.requests()[0]
 			msgs := messages(t, body)
-			if len(msgs) != 2 || msgs[0] != [2]string{"system", seedPrompt} || msgs[1] != [2]string{"user", "I prefer concise answers."} {
+			if len(msgs) != 2 || msgs[0] != [2]string{"system", ExtractionPrompt} || msgs[1] != [2]string{"user", "I prefer concise answers."} {
 				t.Errorf("server got messages %q", msgs)
 			}
 			if body["model"] != "test-model" || body["max_tokens"] != float64(321) || body["temperature"] != 0.2 {

@@ -426,3 +426,16 @@ func findPaths(s string) []string {
 	}
 	return out
 }
+
+// RuleType returns the type the rule-based extractor gives one sentence
+// (a preference, decision, convention, goal, intent, fact or question), or
+// "" when no rule matches. It skips the extractor's error and file-path
+// rules and its rewording: the judgement of provenance uses it as one
+// feature among many.
+func RuleType(sentence string) string {
+	s := strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u201c", `"`, "\u201d", `"`).Replace(strings.TrimSpace(sentence))
+	if _, typ, ok := classifySentence(s); ok {
+		return typ
+	}
+	return ""
+}

@@ -103,6 +103,30 @@ func (s *Session) Resolve(ctx context.Context, id, resolution string) (memcore.C
 	return c, err
 }
 
+// Keep stores a lane entry — a candidate from the person's own messages
+// the judgement was not sure about — as a user_approved atom (see
+// memcore.Store.Keep). Undo forgets it and puts the entry back.
+func (s *Session) Keep(ctx context.Context, id string) (memcore.AddResult, error) {
+	r, u, err := s.st.Keep(ctx, id)
+	s.record(u, err)
+	return r, err
+}
+
+// KeepSession keeps every lane entry of one agent session. One Undo takes
+// them all back.
+func (s *Session) KeepSession(ctx context.Context, session string) ([]memcore.AddResult, error) {
+	rs, u, err := s.st.KeepSession(ctx, session)
+	s.record(u, err)
+	return rs, err
+}
+
+// Drop removes a lane entry. Undo puts it back.
+func (s *Session) Drop(ctx context.Context, id string) (memcore.LaneEntry, error) {
+	e, u, err := s.st.Drop(ctx, id)
+	s.record(u, err)
+	return e, err
+}
+
 // Undo takes back the latest act of this session not yet undone and
 // returns what it was ("forget 0f3a1c2d"). With nothing left it returns
 // ErrNothingToUndo. An act that fails to undo is dropped from the

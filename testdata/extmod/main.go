@@ -35,7 +35,8 @@ func main() {
 
 // server is a scripted OpenAI-compatible endpoint: /v1/embeddings hashes
 // words into 64 buckets; /v1/chat/completions answers the extraction
-// prompt with one decision and every other prompt with an empty result.
+// prompt with one decision (with the quote it rests on) and every other
+// prompt with an empty result.
 // It repeats the scripted servers of memcore's own tests on purpose: this
 // program is its own module, which Go forbids to import the repository's
 // internal/ packages or its test files, and it must use only what an
@@ -84,7 +85,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		content := "[]"
 		switch {
 		case strings.Contains(system, "extraction"):
-			content = `[{"text":"We use PostgreSQL for the ledger","type":"decision","confidence":0.9}]`
+			content = `[{"text":"We use PostgreSQL for the ledger","type":"decision","confidence":0.9,"quote":"We decided to use PostgreSQL for the ledger."}]`
 		case strings.Contains(system, "model of"):
 			content = `{"direct":[],"speculative":[]}`
 		}
