@@ -109,7 +109,10 @@ func TestImportStreamsThroughAPipeWithBoundedMemory(t *testing.T) {
 	}
 	if !measured {
 		t.Logf("peak RSS is not measured on %s; only streaming and progress are checked", runtime.GOOS)
-	} else if rss > 160<<20 {
+	} else if rss > 190<<20 {
+		// Under 190 MiB for a 214 MiB stream: holding the input, or its
+		// records, would need more. (It peaks near 140 MiB on an idle
+		// machine; a starved garbage collector has reached 164.)
 		t.Fatalf("max RSS %d MiB for a %d MiB stream: memory is not bounded", rss>>20, sent>>20)
 	}
 	if len(progress) < 1 || progress[len(progress)-1][0] != lines || progress[len(progress)-1][1] != lines {
