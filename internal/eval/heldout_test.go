@@ -99,7 +99,7 @@ func TestIndependentHeldOut(t *testing.T) {
 
 	type message struct {
 		ID, Message, Category string
-		Durable                []struct {
+		Durable               []struct {
 			KeyWords []string `json:"key_words"`
 		}
 		PastedSentence string `json:"pasted_sentence"`
