@@ -28,7 +28,7 @@ func (m *Model) mutated(msg views.MutatedMsg) tea.Cmd {
 		st = m.setStatus(msg.Status, false)
 	}
 	m.refreshKeys()
-	return tea.Batch(st, m.broadcast(views.ReloadMsg{}))
+	return tea.Batch(st, m.broadcast(views.ReloadMsg{Select: msg.Select}))
 }
 
 func (m *Model) setStatus(text string, isErr bool) tea.Cmd {
@@ -52,7 +52,7 @@ func (m *Model) undoLast() tea.Cmd {
 		if err := u.Run(); err != nil {
 			return undoneMsg{err: err, undo: u}
 		}
-		return undoneMsg{status: fmt.Sprintf("undid %s (%d restored)", u.Label, u.N)}
+		return undoneMsg{status: fmt.Sprintf("undid %s (%d restored)", u.Label, u.N), selectID: u.Select}
 	})
 }
 

@@ -12,8 +12,8 @@ import (
 func TestHelpKeysPerPane(t *testing.T) {
 	st, _ := demoStore(t)
 	nav := "↑/k ↓/j pgup pgdn g/home G/end"
-	global := "tab shift+tab ? q 1-9"
-	withID := "tab shift+tab Y ? q 1-9" // Y copies the selected id
+	global := "tab shift+tab u ? q 1-9"   // the full help lists u even before there is anything to undo
+	withID := "tab shift+tab u Y ? q 1-9" // Y copies the selected id
 	tests := []struct {
 		name  string
 		setup func(m *Model)

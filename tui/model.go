@@ -102,9 +102,10 @@ type refreshedMsg struct {
 type clearStatusMsg struct{ seq int }
 
 type undoneMsg struct {
-	status string
-	err    error
-	undo   views.Undo
+	status   string
+	err      error
+	undo     views.Undo
+	selectID string // the atom the undo brought back
 }
 
 // New builds the root model over an open store.
@@ -220,7 +221,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.refreshKeys()
 			return m, tea.Batch(m.setStatus("undo: "+msg.err.Error(), true), m.broadcast(views.ReloadMsg{}))
 		}
-		return m, tea.Batch(m.setStatus(msg.status, false), m.broadcast(views.ReloadMsg{}))
+		return m, tea.Batch(m.setStatus(msg.status, false), m.broadcast(views.ReloadMsg{Select: msg.selectID}))
 	case views.WorkStartedMsg:
 		m.busy++
 		if m.busy == 1 && m.opts.Animate {

@@ -306,3 +306,27 @@ func TestAddNoteNeverCutsALongNote(t *testing.T) {
 		t.Fatalf("a cut note was stored: %d atoms", n)
 	}
 }
+
+// TestCursorFollowsWhatChanged (issue 26's trial): after a adds a note the
+// cursor is on it; after u undoes a forget, on the atom it brought back.
+func TestCursorFollowsWhatChanged(t *testing.T) {
+	st, _ := demoStore(t)
+	m := newStatic(t, st, 120, 40)
+	a := m.Pane(PaneAtoms).(*views.Atoms)
+	press(m, keyDown, keyDown, keyDown, runes("a"))
+	press(m, typed("Staging deploys need a second approver")...)
+	press(m, keyEnter)
+	if at, _, err := st.Get(a.SelectedID()); err != nil || at.Text != "Staging deploys need a second approver" {
+		t.Fatalf("after add the cursor is on %q (%v)", at.Text, err)
+	}
+	press(m, keyDown, keyDown)
+	gone := a.SelectedID()
+	press(m, runes("d"), runes("y"))
+	if a.SelectedID() == gone {
+		t.Fatal("forget did not forget")
+	}
+	press(m, runes("u"))
+	if a.SelectedID() != gone {
+		t.Fatalf("after undo the cursor is on %s, not on the atom brought back (%s)", a.SelectedID(), gone)
+	}
+}

@@ -237,13 +237,39 @@ func (m *Model) promptLines() []string {
 	return lines
 }
 
-// promptRows is how many lines the status line takes (1 without a
-// question).
+// maxStatusRows bounds how many lines a status message takes.
+const maxStatusRows = 3
+
+// promptRows is how many lines the status line takes: a question's
+// lines, or a long status message wrapped (an error that names what a
+// field allows, what a compaction did), 1 otherwise.
 func (m *Model) promptRows() int {
-	if m.mode != modePrompt {
-		return 1
+	if m.mode == modePrompt {
+		return len(m.promptLines())
 	}
-	return len(m.promptLines())
+	return len(m.statusLines())
+}
+
+// statusLines is the spinner and the status message, wrapped to the
+// width over up to maxStatusRows lines.
+func (m *Model) statusLines() []string {
+	var line string
+	if m.busy > 0 {
+		line = m.spin.View() + " "
+	}
+	if m.status == "" {
+		return []string{line}
+	}
+	text := m.status
+	if m.isErr {
+		text = "✗ " + text
+	}
+	lines := strings.Split(views.Wrap(line+views.Line(text), max(m.width, 10)), "\n")
+	if len(lines) > maxStatusRows {
+		lines = lines[:maxStatusRows]
+		lines[maxStatusRows-1] = views.Cut(lines[maxStatusRows-1]+" …", m.width)
+	}
+	return lines
 }
 
 func (m *Model) statusLine() string {
@@ -258,18 +284,15 @@ func (m *Model) statusLine() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	var line string
-	if m.busy > 0 {
-		line = m.spin.View() + " "
+	lines := m.statusLines()
+	style := s.Status
+	if m.isErr {
+		style = s.StatusErr
 	}
-	if m.status != "" {
-		if m.isErr {
-			line += s.StatusErr.Render("✗ " + m.status)
-		} else {
-			line += s.Status.Render(m.status)
-		}
+	for i := range lines {
+		lines[i] = views.Cut(style.Render(lines[i]), m.width)
 	}
-	return views.Cut(line, m.width)
+	return strings.Join(lines, "\n")
 }
 
 // shortHelp is the one-line help bar. "? help" and "q quit" always show;
@@ -365,8 +388,14 @@ func (m *Model) helpKeys() keyMap {
 		return keyMap{short: p.ShortHelp(), full: p.FullHelp()}
 	}
 	short := append(append([]key.Binding{}, p.ShortHelp()...), g.CopyID, g.Undo, g.Dismiss, g.NextPane, g.Help, g.Quit)
+	// The full help lists u even before there is anything to undo: it is
+	// where a person learns that every act can be taken back.
+	undo := g.Undo
+	if !undo.Enabled() {
+		undo = key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo your last act (nothing yet)"))
+	}
 	full := append(append([][]key.Binding{}, p.FullHelp()...),
-		[]key.Binding{g.NextPane, g.PrevPane, g.Undo, g.CopyID, g.Dismiss, g.Help, g.Quit})
+		[]key.Binding{g.NextPane, g.PrevPane, undo, g.CopyID, g.Dismiss, g.Help, g.Quit})
 	digits := key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "go to pane"))
 	full[len(full)-1] = append(full[len(full)-1], digits)
 	return keyMap{short: short, full: full}

@@ -265,6 +265,9 @@ func (a *Atoms) Update(msg tea.Msg) tea.Cmd {
 		a.refreshKeys()
 		return nil
 	case ReloadMsg:
+		if msg.Select != "" {
+			a.selID = msg.Select // apply() selects it once the list is back
+		}
 		return LoadAtoms(a.d)
 	case SearchResultMsg:
 		if msg.Err != nil {
@@ -497,7 +500,7 @@ func AddCmd(d Deps, text string) func() tea.Msg {
 		case res.Refreshed:
 			return MutatedMsg{Status: "refreshed an existing atom with the same text"}
 		}
-		st := fmt.Sprintf("added note %s", ShortID(res.Atom.ID))
+		st := fmt.Sprintf("added note %s (selected)", ShortID(res.Atom.ID))
 		if n := len(res.Contradictions); n > 0 {
 			old := "an older memory"
 			if a, _, err := d.Store.Get(res.Contradictions[0].Old); err == nil {
@@ -508,6 +511,6 @@ func AddCmd(d Deps, text string) func() tea.Msg {
 			}
 			st += "; it supersedes " + old + " — decide in 8 Contradictions"
 		}
-		return MutatedMsg{Status: st}
+		return MutatedMsg{Status: st, Select: res.Atom.ID}
 	}
 }

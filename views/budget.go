@@ -251,7 +251,7 @@ func (b *Budget) render() {
 	lines = append(lines, "")
 	lines = append(lines, s.Accent.Render("Counts")+s.Muted.Render(fmt.Sprintf("  %d live (%d pinned) · %d quarantined · %d pending · %d links", st.Live, st.Pinned, st.Quarantine, st.Pending, st.Links)))
 	left := countLines("by type", st.ByType)
-	right := countLines("by source", st.BySource)
+	right := countLines("by source (live + quarantine)", st.BySource)
 	colW := (w - 2) / 2
 	if colW > 34 {
 		colW = 34

@@ -6,7 +6,11 @@ import (
 
 // ReloadMsg asks every pane to reload its data from the store (sent by the
 // root after a write or when another process changed the store).
-type ReloadMsg struct{}
+type ReloadMsg struct {
+	// Select, when set, is the atom the Atoms pane selects once it has
+	// reloaded: the note just added, the atom an undo brought back.
+	Select string
+}
 
 // StatusMsg sets the footer status line; it clears itself after a while.
 type StatusMsg struct {
@@ -27,6 +31,8 @@ type MutatedMsg struct {
 	Status string
 	Err    error
 	Undo   *Undo
+	// Select is the atom the Atoms pane selects after reloading.
+	Select string
 }
 
 // Undo is a write the session can take back with u: promote, confirm,
@@ -38,6 +44,8 @@ type Undo struct {
 	Run func() error
 	// N is how many items Run restores.
 	N int
+	// Select is the atom to select once it is back ("" none).
+	Select string
 }
 
 // WorkStartedMsg and WorkDoneMsg bracket work that shows the spinner.

@@ -24,7 +24,11 @@ func ForgetCmd(d Deps, ids []string) func() tea.Msg {
 		if len(ids) == 1 {
 			st = fmt.Sprintf("forgot “%s” (u undoes)", Cut(Line(last.Text), 50))
 		}
-		return MutatedMsg{Status: st, Undo: storeUndo(d, "forget", len(ids))}
+		u := storeUndo(d, "forget", len(ids))
+		if u != nil {
+			u.Select = ids[0] // undo selects what it brought back
+		}
+		return MutatedMsg{Status: st, Undo: u}
 	}
 }
 

@@ -277,7 +277,15 @@ func (u *UserModel) View() string {
 	}
 	body := Cut(head, u.width) + "\n" + strings.Join(u.scroll.View(), "\n")
 	if u.editing {
-		return FitLines(body, u.width, u.height-1) + "\n" + u.edit.View(u.width, s.Prompt, s.Input, s.Selected)
+		// What the field takes, above the input: a wrong value's error
+		// need not be the first place a person learns it.
+		hint := "free text; empty removes it"
+		if words, ok := umfield.StyleVocabulary[u.selected()]; ok {
+			hint = "one to three of: " + strings.Join(words, ", ")
+		} else if umfield.IsList(u.selected()) {
+			hint = "comma-separated items, exactly the ones the field should hold; empty removes them"
+		}
+		return FitLines(body, u.width, u.height-2) + "\n" + s.Muted.Render(Cut(hint, u.width)) + "\n" + u.edit.View(u.width, s.Prompt, s.Input, s.Selected)
 	}
 	return withFilterInput(&u.filter, u.d, body, u.width, u.height)
 }

@@ -44,13 +44,32 @@ type AgentReport struct {
 
 // Report is the doctor's whole report.
 type Report struct {
-	Store  string        `json:"store"`
-	Agents []AgentReport `json:"agents"`
-	Serve  Check         `json:"serve"`
+	Store string `json:"store"`
+	// StoreCheck says whether the store the hooks and the MCP server use
+	// exists.
+	StoreCheck Check         `json:"store_check"`
+	Agents     []AgentReport `json:"agents"`
+	Serve      Check         `json:"serve"`
+}
+
+// storeCheck: the hooks and the MCP server never create a store, so
+// without one every agent call does nothing.
+func storeCheck(store string) Check {
+	fi, err := os.Stat(store)
+	switch {
+	case err != nil:
+		return Check{Check: "store", Detail: "no store at " + store + ": the hooks and the MCP server have nothing to use", Fix: "odekmem init"}
+	case !fi.IsDir():
+		return Check{Check: "store", Detail: store + " is not a directory", Fix: "move it aside, then: odekmem init"}
+	}
+	return Check{Check: "store", OK: true, Detail: store}
 }
 
 // OK reports whether no check failed.
 func (r Report) OK() bool {
+	if !r.StoreCheck.OK {
+		return false
+	}
 	for _, a := range r.Agents {
 		for _, c := range a.Checks {
 			if !c.OK && !c.Info {
@@ -95,7 +114,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 		o.UserHome, _ = os.UserHomeDir()
 	}
 	store := hookproto.StoreDir(o.OdekHome)
-	rep := Report{Store: store}
+	rep := Report{Store: store, StoreCheck: storeCheck(store)}
 	want := o.Agents
 	if len(want) == 0 {
 		want = Agents
@@ -144,6 +163,12 @@ func (d *doctorAgent) run(ctx context.Context) (AgentReport, bool) {
 		return r, false
 	}
 	r.Found = strings.Join(found, "; ")
+	if d.bin == "" {
+		// Set up, but the agent itself is not on this PATH: say so first,
+		// so green lines below do not read as "ready to use".
+		r.Checks = append(r.Checks, Check{Check: "agent", Info: true,
+			Detail: agentBinary[d.agent] + " is not on PATH: odekmem's config is in place, but the agent is not installed here (or is installed elsewhere)"})
+	}
 	r.Checks = append(r.Checks, cfg)
 	if d.mcpCmd == nil {
 		return r, true // nothing more to check before setup

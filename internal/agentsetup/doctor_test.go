@@ -62,6 +62,11 @@ func TestDoctorAfterSetupAllGreen(t *testing.T) {
 	if !rep.Serve.Info || rep.OK() != true {
 		t.Errorf("serve %+v, ok %v", rep.Serve, rep.OK())
 	}
+	// Set up but not installed: said first, as a note (issue 26's trial:
+	// green lines read as "ready" with no agent on PATH).
+	if a := c["agent"]; !a.Info || !strings.Contains(a.Detail, "claude is not on PATH") {
+		t.Errorf("agent not installed: %+v", a)
+	}
 	// Agents never set up and not installed are not reported.
 	if len(rep.Agents) != 1 {
 		t.Errorf("reported %d agents", len(rep.Agents))
@@ -151,5 +156,20 @@ func TestDoctorVerbJSON(t *testing.T) {
 	}
 	if len(rep.Agents) != 1 || rep.Agents[0].Agent != "gemini" {
 		t.Fatalf("report: %+v", rep)
+	}
+}
+
+// TestDoctorWithoutAStoreSaysSo: the hooks and the MCP server never create
+// a store; doctor names a missing one as a failure with its fix.
+func TestDoctorWithoutAStoreSaysSo(t *testing.T) {
+	home, odek := t.TempDir(), filepath.Join(t.TempDir(), "odek")
+	rep := agentsetup.Doctor(context.Background(), agentsetup.DoctorOptions{UserHome: home, OdekHome: odek, LookPath: noAgents, Timeout: time.Minute})
+	if rep.StoreCheck.OK || !strings.Contains(rep.StoreCheck.Detail, "no store at") || rep.StoreCheck.Fix != "odekmem init" || rep.OK() {
+		t.Fatalf("store check %+v, ok %v", rep.StoreCheck, rep.OK())
+	}
+	initStore(t, odek)
+	rep = agentsetup.Doctor(context.Background(), agentsetup.DoctorOptions{UserHome: home, OdekHome: odek, LookPath: noAgents, Timeout: time.Minute})
+	if !rep.StoreCheck.OK || !rep.OK() {
+		t.Fatalf("store check after init %+v", rep.StoreCheck)
 	}
 }

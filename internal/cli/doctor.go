@@ -58,6 +58,7 @@ func cmdDoctor(c *ctx) error {
 
 func printDoctor(c *ctx, rep agentsetup.Report) {
 	c.out("odekmem doctor — store %s\n", rep.Store)
+	printCheck(c, rep.StoreCheck)
 	if len(rep.Agents) == 0 {
 		c.out("\nno agent found (none of claude, codex, gemini, cursor, code, zed on PATH, and no config files): odekmem setup <agent>\n")
 	}

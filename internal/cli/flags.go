@@ -77,7 +77,7 @@ func extKey(flag string) (string, bool) {
 // flagDocs describes the flags verbs share: value placeholder ("" for a
 // switch) and one line of help.
 var flagDocs = map[string]struct{ value, help string }{
-	"json":       {"", "print JSON (the stable shape in the README) instead of text"},
+	"json":       {"", "print JSON (the stable shapes are in docs/cli.md) instead of text"},
 	"type":       {"T", "atom type: fact, preference, decision, convention, goal, intent, question, file, error (or observation)"},
 	"source":     {"S", "source class: user_said, user_approved, inferred, tool_output, file_read, web, mcp, subagent, agent_generated"},
 	"project":    {"P", "project (a name or the project directory)"},

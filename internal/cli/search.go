@@ -199,7 +199,8 @@ func cmdDemo(c *ctx) error {
 	c.settings.Home = tmp
 	if keep {
 		c.out("demo store copied to %s\n", dir)
-		c.out("try: odekmem --home %s list\n\n", tmp)
+		c.out("try: odekmem --home %s list\n", shellQuote(tmp))
+		c.out("it stays until you remove it: rm -rf %s\n\n", shellQuote(tmp))
 		return cmdStats(c)
 	}
 	return c.env.RunTUI(c, st, c.settings, "demo")

@@ -59,7 +59,7 @@ func cmdStats(c *ctx) error {
 	for _, g := range []struct {
 		name string
 		m    map[string]int
-	}{{"by type", st.ByType}, {"by source", st.BySource}, {"by reason", st.ByReason}, {"by project", st.ByProject}} {
+	}{{"by type", st.ByType}, {"by source (live + quarantine)", st.BySource}, {"by reason", st.ByReason}, {"by project", st.ByProject}} {
 		if len(g.m) == 0 {
 			continue
 		}
@@ -176,13 +176,22 @@ func nextSteps(c *ctx) string {
 	if c.p.home != "" {
 		home = " --home " + shellQuote(c.p.home)
 	}
-	return fmt.Sprintf(`
-Next steps:
-  odekmem%[1]s setup claude-code      connect your agent (or: %[2]s)
-  odekmem%[1]s add "We use tabs"      remember a note by hand
-  odekmem%[1]s                        review what your agent remembers in the TUI
-  odekmem help                    every verb; odekmem demo tries a store full of examples
-`, home, strings.Join(agentsetup.Agents[1:], ", "))
+	rows := [][2]string{
+		{"odekmem" + home + " setup claude-code", "connect your agent (or: " + strings.Join(agentsetup.Agents[1:], ", ") + ")"},
+		{"odekmem" + home + ` add "We use tabs"`, "remember a note by hand"},
+		{"odekmem" + home, "review what your agent remembers in the TUI"},
+		{"odekmem help", "every verb; odekmem demo tries a store full of examples"},
+	}
+	w := 0
+	for _, r := range rows {
+		w = max(w, len(r[0]))
+	}
+	var b strings.Builder
+	b.WriteString("\nNext steps:\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %-*s  %s\n", w, r[0], r[1])
+	}
+	return b.String()
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

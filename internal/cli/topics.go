@@ -217,6 +217,6 @@ naming the field and what it accepts.
 		}
 		fmt.Fprintf(&sb, "  %-34s %s\n", k, d)
 	}
-	sb.WriteString("\nThe README's Configuration section describes each field.\n")
+	sb.WriteString("\ndocs/configuration.md describes each field.\n")
 	return sb.String()
 }
