@@ -2,7 +2,6 @@ package memcore
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/guard"
@@ -14,10 +13,6 @@ import (
 // an injection. The guard's own words are not stored: they are model
 // output and could echo the attacker's text.
 const GuardRejectReason = "scan_rejected: guard: the guard endpoint judged it an injection"
-
-// ErrGuardRejected is returned when the guard rejects a promote or an
-// inferred user-model value.
-var ErrGuardRejected = errors.New("the guard endpoint judged it an injection")
 
 // guardRejects asks the configured guard (Options.Guard) about text the
 // local scanner let through. It returns true only on a definite "injection"

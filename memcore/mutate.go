@@ -71,7 +71,9 @@ func (s *Store) forget(ctx context.Context, id string, guard func(Atom, *Quarant
 // its text, secrets are redacted again and the text is scanned again; the
 // entry's source class, reason and findings are kept in Atom.Origin. A text
 // that still fails the scan is promoted (the person saw the findings) with
-// Origin.StillBlocked set, and recall never injects it.
+// Origin.StillBlocked set, and recall never injects it. A live atom is
+// ErrNotQuarantined; an entry the scanner flagged that the guard (when
+// configured) judges an injection is ErrGuardRejected and stays.
 //
 // Its Undo puts the entry back in the quarantine as it was, with its
 // links.
@@ -118,9 +120,9 @@ func (s *Store) commitPromoteLocked(t *tx, id string, a Atom, vec []float32) (pr
 	return before, nil
 }
 
-// SetPin pins or unpins a live atom. Pinned atoms are never evicted. Its
-// Undo sets the pin back as it was (an Undo even when nothing changed: one
-// act, one undo).
+// SetPin pins or unpins a live atom (a quarantined one is ErrNotLive).
+// Pinned atoms are never evicted. Its Undo sets the pin back as it was
+// (an Undo even when nothing changed: one act, one undo).
 func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, Undo, error) {
 	a, was, err := s.setPin(ctx, id, pin, nil)
 	if err != nil {

@@ -15,8 +15,9 @@ import (
 // ---- user model ----
 
 // Confirm applies a pending inference to the user model and removes it
-// from the queue. An unknown field path is ErrUnknownField and the entry
-// stays queued. Only human surfaces (CLI, TUI) should call it. Its Undo
+// from the queue. An unknown field path is ErrUnknownField, a value the
+// field does not allow ErrInvalidValue, and one the scanner or the guard
+// rejects ErrBlocked; in each case the entry stays queued. Only human surfaces (CLI, TUI) should call it. Its Undo
 // gives the field back its old value and queues the review again.
 func (s *Store) Confirm(ctx context.Context, pendingID string) (PendingReview, Undo, error) {
 	p, prev, err := s.settlePending(ctx, pendingID, true)

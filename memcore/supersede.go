@@ -43,10 +43,6 @@ const (
 // successor.
 const LinkSupersedes = "supersedes"
 
-// ErrBadResolution is returned for a resolution other than keep-new,
-// keep-old or keep-both.
-var ErrBadResolution = errors.New("resolution must be keep-new, keep-old or keep-both")
-
 // Contradiction is a pair of atoms where the newer one replaces the older.
 type Contradiction struct {
 	ID  string `json:"id"`

@@ -1,7 +1,6 @@
 package memcore
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -25,9 +24,6 @@ import (
 //     umfield.MaxItem, at most umfield.MaxItems of them), and reaches a
 //     prompt only inside the untrusted-content wrapper of the user-state
 //     block.
-
-// ErrInvalidValue means a user-model value is not one the field allows.
-var ErrInvalidValue = errors.New("invalid user-model value")
 
 // styleFillers may join vocabulary words ("direct and friendly").
 var styleFillers = map[string]bool{"and": true, "but": true, "very": true, "quite": true, "fairly": true, "somewhat": true, "slightly": true, "mostly": true}

@@ -201,6 +201,9 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 // be exceeded, expired quarantine and then the lowest-retention unpinned
 // atoms are evicted; if that cannot make room, ErrCapExceeded is returned
 // and nothing is removed. The atom is durable when Add returns nil.
+// Invalid input is ErrEmptyText, ErrUnknownType or ErrInvalidConfidence.
+// A text the scanner blocks is not an error: it goes to quarantine
+// (AddResult.Quarantined, Reason).
 func (s *Store) Add(ctx context.Context, req AddRequest) (AddResult, error) {
 	p, err := s.prepare(ctx, req)
 	if err != nil {
