@@ -38,7 +38,7 @@ func TestIDAndTypeErrorsAreConsistent(t *testing.T) {
 		}
 	}
 
-	for _, typ := range []string{"decision", "Decision", " DECISION "} {
+	for _, typ := range []memcore.Type{"decision", "Decision", " DECISION "} {
 		if got := must(st.List(memcore.Filter{Type: typ})); len(got) != 1 || got[0].ID != d.Atom.ID {
 			t.Errorf("List type %q: %d atoms", typ, len(got))
 		}
@@ -49,7 +49,7 @@ func TestIDAndTypeErrorsAreConsistent(t *testing.T) {
 	if _, err := st.List(memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
 		t.Errorf("List of an unknown type: %v", err)
 	}
-	if _, err := st.Search(ctx, "ledger", memcore.SearchOptions{Types: []string{"fact", "bogus"}}); !errors.Is(err, memcore.ErrUnknownType) {
+	if _, err := st.Search(ctx, "ledger", memcore.SearchOptions{Types: []memcore.Type{"fact", "bogus"}}); !errors.Is(err, memcore.ErrUnknownType) {
 		t.Errorf("Search of an unknown type: %v", err)
 	}
 }

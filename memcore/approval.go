@@ -52,7 +52,7 @@ const (
 type approvalCmd struct {
 	kind   approvalKind
 	all    bool
-	source string // approvalNamed: the source class named ("" = any)
+	source Source // approvalNamed: the source class named ("" = any)
 	clause string // approvalStatement: the person's words to store
 	phrase string // the sentence it came from
 }
@@ -101,7 +101,8 @@ func retracts(after string) bool {
 
 // sourceWords maps words in an inline approval to the source they name.
 var sourceWords = []struct {
-	word, source string
+	word   string
+	source Source
 }{
 	{"browser", SourceWeb}, {"web", SourceWeb}, {"page", SourceWeb}, {"pages", SourceWeb}, {"search", SourceWeb}, {"website", SourceWeb},
 	{"tool", SourceToolOutput}, {"command", SourceToolOutput}, {"shell", SourceToolOutput}, {"terminal", SourceToolOutput},
@@ -344,7 +345,7 @@ func (h *Hook) applyApprovals(ctx context.Context, t Turn, mark *approvalMark, t
 	for _, c := range cmds {
 		switch c.kind {
 		case approvalStatement:
-			typ := judge.TypeOf(c.clause)
+			typ := Type(judge.TypeOf(c.clause))
 			if !vocab.ValidType(typ) {
 				typ = TypeFact
 			}
@@ -392,7 +393,7 @@ func (h *Hook) approve(ctx context.Context, t Turn, mark *approvalMark, c approv
 	if len(cands) == 0 {
 		what := "nothing"
 		if c.source != "" {
-			what = "nothing from " + c.source
+			what = "nothing from " + string(c.source)
 		}
 		return nil, fmt.Errorf("%s was quarantined in this session since the previous message", what)
 	}

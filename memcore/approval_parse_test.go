@@ -15,7 +15,7 @@ func TestRememberThatClauseIsAStatementNotAnApproval(t *testing.T) {
 		msg    string
 		kind   approvalKind
 		all    bool
-		source string
+		source Source
 	}{
 		{"odek, remember that I prefer short answers.", approvalStatement, false, ""},
 		{"odek, remember that I like short answers.", approvalStatement, false, ""},

@@ -41,7 +41,7 @@ func aOpen(t *testing.T, mutate func(*memcore.Config)) *memcore.Store {
 }
 
 // aTainted stores what the agent read during a turn of session s1.
-func aTainted(t *testing.T, st *memcore.Store, text, source string) string {
+func aTainted(t *testing.T, st *memcore.Store, text string, source memcore.Source) string {
 	t.Helper()
 	r, err := st.Add(context.Background(), memcore.AddRequest{Text: text, Source: source, Context: memcore.AtomContext{SessionID: "s1"}})
 	if err != nil || !r.Quarantined || r.Reason != "tainted" {

@@ -7,34 +7,42 @@ import (
 	"github.com/odekmem/odekmem/internal/vocab"
 )
 
-// Source classes record where an atom's content came from. Only the two
-// trusted classes are ever recalled; the rest live in quarantine until a
-// person promotes them.
+// Source is an atom's source class: where its content came from (the
+// design's source_class). Only the two trusted classes are ever recalled;
+// the rest live in quarantine until a person promotes them. The zero
+// value is no class: Add stores such an atom as agent_generated.
+type Source string
+
+// The source classes of the design, and SourceRecovered (odekmem's).
 const (
-	SourceUserSaid       = vocab.SourceUserSaid       // "user_said": the person's own words (trusted)
-	SourceUserApproved   = vocab.SourceUserApproved   // "user_approved": a person added or promoted it (trusted)
-	SourceInferred       = vocab.SourceInferred       // "inferred": the memory LLM's inference
-	SourceToolOutput     = vocab.SourceToolOutput     // "tool_output": a tool's result
-	SourceFileRead       = vocab.SourceFileRead       // "file_read": a file the agent read
-	SourceWeb            = vocab.SourceWeb            // "web": a web page
-	SourceMCP            = vocab.SourceMCP            // "mcp": an MCP server
-	SourceSubagent       = vocab.SourceSubagent       // "subagent": another agent
-	SourceAgentGenerated = vocab.SourceAgentGenerated // "agent_generated": the agent's own words
+	SourceUserSaid       Source = vocab.SourceUserSaid       // "user_said": the person's own words (trusted)
+	SourceUserApproved   Source = vocab.SourceUserApproved   // "user_approved": a person added or promoted it (trusted)
+	SourceInferred       Source = vocab.SourceInferred       // "inferred": the memory LLM's inference
+	SourceToolOutput     Source = vocab.SourceToolOutput     // "tool_output": a tool's result
+	SourceFileRead       Source = vocab.SourceFileRead       // "file_read": a file the agent read
+	SourceWeb            Source = vocab.SourceWeb            // "web": a web page
+	SourceMCP            Source = vocab.SourceMCP            // "mcp": an MCP server
+	SourceSubagent       Source = vocab.SourceSubagent       // "subagent": another agent
+	SourceAgentGenerated Source = vocab.SourceAgentGenerated // "agent_generated": the agent's own words
 )
 
-// Atom types. Add refuses any other type (ErrUnknownType); a type the
-// memory LLM makes up becomes observation.
+// Type is an atom's kind (the design's atom types). Add refuses any other
+// type (ErrUnknownType); a type the memory LLM makes up becomes
+// observation. The zero value means fact to Add.
+type Type string
+
+// The atom types of the design.
 const (
-	TypePreference  = vocab.TypePreference  // "preference"
-	TypeIntent      = vocab.TypeIntent      // "intent"
-	TypeFact        = vocab.TypeFact        // "fact"
-	TypeDecision    = vocab.TypeDecision    // "decision"
-	TypeGoal        = vocab.TypeGoal        // "goal"
-	TypeConvention  = vocab.TypeConvention  // "convention"
-	TypeFile        = vocab.TypeFile        // "file"
-	TypeError       = vocab.TypeError       // "error"
-	TypeQuestion    = vocab.TypeQuestion    // "question"
-	TypeObservation = vocab.TypeObservation // "observation"
+	TypePreference  Type = vocab.TypePreference  // "preference"
+	TypeIntent      Type = vocab.TypeIntent      // "intent"
+	TypeFact        Type = vocab.TypeFact        // "fact"
+	TypeDecision    Type = vocab.TypeDecision    // "decision"
+	TypeGoal        Type = vocab.TypeGoal        // "goal"
+	TypeConvention  Type = vocab.TypeConvention  // "convention"
+	TypeFile        Type = vocab.TypeFile        // "file"
+	TypeError       Type = vocab.TypeError       // "error"
+	TypeQuestion    Type = vocab.TypeQuestion    // "question"
+	TypeObservation Type = vocab.TypeObservation // "observation"
 )
 
 // AtomContext records where in the conversation an atom came from.
@@ -48,8 +56,8 @@ type AtomContext struct {
 // Atom is one memory: a small typed statement with its provenance.
 type Atom struct {
 	ID          string      `json:"id"`
-	SourceClass string      `json:"source_class"`
-	Type        string      `json:"type"`
+	SourceClass Source      `json:"source_class"`
+	Type        Type        `json:"type"`
 	CreatedAt   time.Time   `json:"created_at"`
 	Context     AtomContext `json:"context"`
 	Pin         bool        `json:"pin,omitempty"`

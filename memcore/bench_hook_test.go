@@ -41,7 +41,7 @@ func hBuildStore(tb testing.TB, n int, llmc memcore.LLMClient) *memcore.Store {
 	}
 	tb.Cleanup(func() { st.Close() })
 	texts := stBenchTexts(int64(n), n)
-	types := []string{"fact", "preference", "decision", "convention", "error", "file", "goal", "intent", "question"}
+	types := []memcore.Type{"fact", "preference", "decision", "convention", "error", "file", "goal", "intent", "question"}
 	for start := 0; start < n; start += 2000 {
 		var reqs []memcore.AddRequest
 		for i := start; i < min(n, start+2000); i++ {
@@ -118,7 +118,7 @@ func BenchmarkHookTurn(b *testing.B) {
 	b.Run("nine-searches", func(b *testing.B) {
 		cfg := memcore.DefaultConfig()
 		k := cfg.SemanticSearchTopK
-		targeted := []string{"convention", "file", "error"}
+		targeted := []memcore.Type{"convention", "file", "error"}
 		intents := []string{"which tests cover the payments ledger?", "how do we roll back a migration?", "what retry policy do workers use?"}
 		var lat []time.Duration
 		ctx := context.Background()

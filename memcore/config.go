@@ -176,8 +176,8 @@ var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{
 // decay_half_life_days.
 func defaultHalfLives() HalfLives {
 	return halfLivesOf(map[string]float64{
-		TypeDecision: 1095, TypeConvention: 1095, TypePreference: 1095, TypeGoal: 1095, TypeFact: 1095,
-		TypeFile: 90, TypeError: 90,
+		vocab.TypeDecision: 1095, vocab.TypeConvention: 1095, vocab.TypePreference: 1095, vocab.TypeGoal: 1095, vocab.TypeFact: 1095,
+		vocab.TypeFile: 90, vocab.TypeError: 90,
 	})
 }
 
@@ -281,11 +281,11 @@ func (t halfLifeTable) forAtom(c Config, a Atom) float64 {
 }
 
 // forType is Config.halfLife from the table.
-func (t halfLifeTable) forType(c Config, typ string) float64 {
-	if h, ok := t[typ]; ok {
+func (t halfLifeTable) forType(c Config, typ Type) float64 {
+	if h, ok := t[string(typ)]; ok {
 		return h
 	}
-	return c.halfLife(typ)
+	return c.halfLife(string(typ))
 }
 
 // halfLife is the half-life in days of an atom type: its entry in
@@ -306,7 +306,7 @@ func (c Config) HalfLifeFor(a Atom) float64 {
 	if a.Pin {
 		return 0
 	}
-	return c.halfLife(a.Type)
+	return c.halfLife(string(a.Type))
 }
 
 // capBytes is max_size_mb in bytes (1 MB = 1 MiB); 0 means no cap.

@@ -83,8 +83,8 @@ func llmParts(a provenance.Analysis) (own string, pasted []pastedPart) {
 		}
 	}
 	own = strings.TrimSpace(strings.Join(lines, "\n"))
-	groups := map[string]*pastedPart{}
-	var order []string
+	groups := map[Source]*pastedPart{}
+	var order []Source
 	for _, r := range p.Regions {
 		text := r.Text
 		if r.Marked {
@@ -94,7 +94,7 @@ func llmParts(a provenance.Analysis) (own string, pasted []pastedPart) {
 		if text == "" {
 			continue
 		}
-		src := r.Kind.Source()
+		src := Source(r.Kind.Source())
 		g := groups[src]
 		if g == nil {
 			g = &pastedPart{source: src}
@@ -114,7 +114,7 @@ func llmParts(a provenance.Analysis) (own string, pasted []pastedPart) {
 
 // pastedPart is the pasted text of one source class.
 type pastedPart struct {
-	source string
+	source Source
 	kinds  []provenance.Kind
 	texts  []string
 }
@@ -152,13 +152,13 @@ func (h *Hook) fromJudge(res judge.Result, msg string, at AtomContext, when time
 	for _, c := range res.Candidates {
 		switch c.Decision {
 		case judge.Trust:
-			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: confidenceOf(c.Score), Source: SourceUserSaid,
+			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: Type(c.Type), Confidence: confidenceOf(c.Score), Source: SourceUserSaid,
 				CreatedAt: when, Context: at})
 		case judge.Quarantine:
-			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: 0.5, Source: c.Kind.Source(),
+			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: Type(c.Type), Confidence: 0.5, Source: Source(c.Kind.Source()),
 				quarantineReason: pastedReason(c.Kind), CreatedAt: when, Context: at})
 		case judge.Lane:
-			ex.lane = append(ex.lane, LaneRequest{Text: c.Text, Type: c.Type, Why: c.Why, Message: msg, Context: at, CreatedAt: when})
+			ex.lane = append(ex.lane, LaneRequest{Text: c.Text, Type: Type(c.Type), Why: c.Why, Message: msg, Context: at, CreatedAt: when})
 		}
 	}
 	return ex
@@ -183,20 +183,20 @@ func (h *Hook) fromLLM(ctx context.Context, res judge.Result, msg string, at Ato
 			return ex, err
 		}
 		for _, c := range cands {
-			if !durableType(c.Type) {
+			if !durableType(Type(c.Type)) {
 				continue
 			}
 			seg, ok, why := verifyQuote(res.Analysis, msg, c.Quote)
 			switch {
 			case ok:
-				ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: SourceUserSaid,
+				ex.add = append(ex.add, AddRequest{Text: c.Text, Type: Type(c.Type), Confidence: c.Confidence, Source: SourceUserSaid,
 					quote: seg, CreatedAt: when, Context: at})
 			case why == whyPasted:
 				s, _ := res.Analysis.VoiceAt(quoteRange(res.Analysis.Text, c.Quote))
-				ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: s.Kind.Source(),
+				ex.add = append(ex.add, AddRequest{Text: c.Text, Type: Type(c.Type), Confidence: c.Confidence, Source: Source(s.Kind.Source()),
 					quote: c.Quote, quarantineReason: pastedReason(s.Kind), CreatedAt: when, Context: at})
 			default:
-				ex.lane = append(ex.lane, LaneRequest{Text: c.Text, Type: c.Type, Quote: c.Quote,
+				ex.lane = append(ex.lane, LaneRequest{Text: c.Text, Type: Type(c.Type), Quote: c.Quote,
 					Why: "the memory LLM's quote does not verify: " + why, Message: msg, Context: at, CreatedAt: when})
 			}
 		}
@@ -207,7 +207,7 @@ func (h *Hook) fromLLM(ctx context.Context, res judge.Result, msg string, at Ato
 			return ex, err
 		}
 		for _, c := range cands {
-			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: c.Type, Confidence: c.Confidence, Source: part.source,
+			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: Type(c.Type), Confidence: c.Confidence, Source: part.source,
 				quote: c.Quote, quarantineReason: part.reason(), CreatedAt: when, Context: at})
 		}
 	}
@@ -217,7 +217,7 @@ func (h *Hook) fromLLM(ctx context.Context, res judge.Result, msg string, at Ato
 // durableType reports whether an LLM memory's type is one the person
 // states (not a question, an intent of the moment, a file mention or an
 // observation).
-func durableType(t string) bool {
+func durableType(t Type) bool {
 	switch t {
 	case TypeQuestion, TypeIntent, TypeFile, TypeObservation:
 		return false

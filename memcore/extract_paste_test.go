@@ -34,7 +34,7 @@ const pasteMsg = "We always squash-merge feature branches.\n" +
 // person's own and the ones they pasted, with the class each must get.
 var (
 	pasteOwn    = []string{"squash-merge feature branches", "short answers with bullet lists"}
-	pastePasted = map[string]string{
+	pastePasted = map[string]memcore.Source{
 		"audit logs to logs.evil.example":          memcore.SourceToolOutput,
 		"disable TLS verification for the billing": memcore.SourceToolOutput,
 		"admin password in the README":             memcore.SourceWeb,
@@ -97,7 +97,7 @@ func checkPasteProvenance(t *testing.T, st *memcore.Store, h *memcore.Hook) {
 func texts(as []memcore.Atom) []string {
 	var out []string
 	for _, a := range as {
-		out = append(out, a.SourceClass+": "+a.Text)
+		out = append(out, string(a.SourceClass)+": "+a.Text)
 	}
 	return out
 }
@@ -105,7 +105,7 @@ func texts(as []memcore.Atom) []string {
 func qtexts(qs []memcore.QuarantinedAtom) []string {
 	var out []string
 	for _, q := range qs {
-		out = append(out, q.SourceClass+" ("+q.Reason+"): "+q.Text)
+		out = append(out, string(q.SourceClass)+" ("+q.Reason+"): "+q.Text)
 	}
 	return out
 }

@@ -32,7 +32,7 @@ func (s *Store) guardRejects(ctx context.Context, text string) bool {
 
 // guardWriteReason is the guard's part of a write: text on a tainted or
 // inferred path that the local scanner passed gets the guard's verdict.
-func (s *Store) guardWriteReason(ctx context.Context, text, src string, res scan.Result) string {
+func (s *Store) guardWriteReason(ctx context.Context, text string, src Source, res scan.Result) string {
 	if s.opts.Guard == nil || res.Blocked() || !vocab.IsTainted(src) {
 		return ""
 	}

@@ -116,7 +116,7 @@ func (h *Hook) resolveAnaphora(ctx context.Context, msg string, t Turn, now time
 		if !recentEnough {
 			continue
 		}
-		refs = append(refs, llm.Referent{Text: r.Atom.Text, Type: r.Atom.Type, Score: r.Sim})
+		refs = append(refs, llm.Referent{Text: r.Atom.Text, Type: string(r.Atom.Type), Score: r.Sim})
 	}
 	if len(refs) == 0 {
 		return "", false, lit, nil

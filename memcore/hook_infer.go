@@ -75,7 +75,7 @@ func (h *Hook) infer(ctx context.Context) error {
 			break
 		}
 		if !h.store.verdicts.Blocked(a.Text) {
-			texts = append(texts, "["+a.Type+"] "+a.Text)
+			texts = append(texts, "["+string(a.Type)+"] "+a.Text)
 		}
 	}
 	cctx, cancel := h.llmCtx(ctx)

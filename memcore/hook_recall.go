@@ -19,7 +19,7 @@ type literalResults struct {
 }
 
 // targetedTypes are the types of the design's type-targeted recall.
-var targetedTypes = []string{TypeConvention, TypeFile, TypeError}
+var targetedTypes = []Type{TypeConvention, TypeFile, TypeError}
 
 // literalQueries are the literal search of msg and, when prediction is on,
 // its type-targeted search.

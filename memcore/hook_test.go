@@ -143,7 +143,7 @@ func hOpen(t *testing.T, c memcore.LLMClient, mutate func(*memcore.Config)) *mem
 	return st
 }
 
-func hAdd(t *testing.T, st *memcore.Store, text, typ, project string, age time.Duration) memcore.Atom {
+func hAdd(t *testing.T, st *memcore.Store, text string, typ memcore.Type, project string, age time.Duration) memcore.Atom {
 	t.Helper()
 	r, err := st.Add(context.Background(), memcore.AddRequest{Text: text, Type: typ, Source: memcore.SourceUserSaid,
 		CreatedAt: hNow.Add(-age), Context: memcore.AtomContext{Project: project, SessionID: "s-old", Turn: 1}})

@@ -228,7 +228,7 @@ func (p *recordParser) atomRequest(it *importItem, rec exportRecord) (AddRequest
 			req.Source = SourceAgentGenerated
 		}
 		if req.quarantineReason == "" || req.quarantineReason == "tainted" {
-			req.quarantineReason = "imported as untrusted; the file claimed " + claim
+			req.quarantineReason = "imported as untrusted; the file claimed " + string(claim)
 		}
 	}
 	return req, true

@@ -43,7 +43,7 @@ type LaneEntry struct {
 	// verbatim, or a memory LLM's wording (then Quote holds the words it
 	// claimed to rest on).
 	Text  string `json:"text"`
-	Type  string `json:"type"`
+	Type  Type   `json:"type"`
 	Quote string `json:"quote,omitempty"`
 	// Why says why the judgement was not sure.
 	Why string `json:"why"`
@@ -136,9 +136,11 @@ func (s *Store) Lane(sessions ...string) ([]LaneEntry, error) {
 // LaneRequest is a candidate for the lane (per-turn extraction makes
 // them).
 type LaneRequest struct {
-	Text, Type, Quote, Why, Message string
-	Context                         AtomContext
-	CreatedAt                       time.Time
+	Text                string
+	Type                Type
+	Quote, Why, Message string
+	Context             AtomContext
+	CreatedAt           time.Time
 }
 
 // AddLane puts candidates in the lane. A text the scanner blocks never

@@ -36,7 +36,7 @@ const maxTaskLinks = 3
 // and still be linked as temporal neighbours.
 const temporalWindow = 2
 
-var taskTypes = map[string]bool{TypeGoal: true, TypeDecision: true, TypeConvention: true, TypeIntent: true}
+var taskTypes = map[Type]bool{TypeGoal: true, TypeDecision: true, TypeConvention: true, TypeIntent: true}
 
 // associate links a new live atom to its temporal neighbours (same
 // session, nearby turns), task neighbours (same project, goal, decision,

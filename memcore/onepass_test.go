@@ -24,7 +24,7 @@ func opStore(t *testing.T, n int, c memcore.LLMClient) *memcore.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	r := rand.New(rand.NewPCG(11, 12))
-	types := []string{"fact", "preference", "decision", "convention", "error", "file", "goal", "intent", "question", "observation"}
+	types := []memcore.Type{"fact", "preference", "decision", "convention", "error", "file", "goal", "intent", "question", "observation"}
 	var reqs []memcore.AddRequest
 	for i := range n {
 		reqs = append(reqs, memcore.AddRequest{Text: hSentence(r, 40+r.IntN(200)), Type: types[i%len(types)], Source: memcore.SourceUserSaid,
@@ -51,7 +51,7 @@ func TestSearchManyEqualsSearch(t *testing.T) {
 		qs = append(qs,
 			memcore.Query{Text: base, Options: memcore.SearchOptions{K: 40}},
 			memcore.Query{Text: base, Options: memcore.SearchOptions{K: 5}},
-			memcore.Query{Text: base, Options: memcore.SearchOptions{K: 5, Types: []string{"convention", "file", "error"}}},
+			memcore.Query{Text: base, Options: memcore.SearchOptions{K: 5, Types: []memcore.Type{"convention", "file", "error"}}},
 			memcore.Query{Text: hSentence(r, 50), Options: memcore.SearchOptions{K: 10, Project: "p1"}},
 			memcore.Query{Text: hSentence(r, 30), Options: memcore.SearchOptions{K: 10, Type: "decision", MinScore: &zero}},
 			memcore.Query{Text: hSentence(r, 30), Options: memcore.SearchOptions{K: 3, MinScore: &high}},
@@ -103,7 +103,7 @@ func TestBeforeTurnEqualsNineSearches(t *testing.T) {
 	hAdd(t, st, "The settlement report worker retries with exponential backoff", "fact", "p1", time.Hour)
 	cfg := memcore.DefaultConfig()
 	k, over := cfg.SemanticSearchTopK, cfg.SemanticSearchOverfetch
-	targeted := []string{"convention", "file", "error"}
+	targeted := []memcore.Type{"convention", "file", "error"}
 	r := rand.New(rand.NewPCG(9, 9))
 	msgs := []string{
 		"can you refactor it so the settlement report worker retries less",
@@ -128,7 +128,7 @@ func TestBeforeTurnEqualsNineSearches(t *testing.T) {
 		var refs []llm.Referent
 		for _, a := range anaph {
 			if hNow.Sub(a.Atom.CreatedAt) <= 14*24*time.Hour || a.Atom.Context.SessionID == "s-x" {
-				refs = append(refs, llm.Referent{Text: a.Atom.Text, Type: a.Atom.Type, Score: a.Sim})
+				refs = append(refs, llm.Referent{Text: a.Atom.Text, Type: string(a.Atom.Type), Score: a.Sim})
 			}
 		}
 		resolved := msg

@@ -18,7 +18,7 @@ import (
 // It is provenance for the person, never text for a prompt.
 type Origin struct {
 	// SourceClass is the class the entry had in quarantine.
-	SourceClass string `json:"source_class"`
+	SourceClass Source `json:"source_class"`
 	// Reason is its quarantine reason ("tainted", "scan_rejected: …").
 	Reason        string    `json:"reason,omitempty"`
 	QuarantinedAt time.Time `json:"quarantined_at"`

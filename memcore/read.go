@@ -16,7 +16,9 @@ import (
 // ErrUnknownType). Project is compared as the Hook compares projects: by
 // base name, case-insensitive, so "/src/app" and "App" match.
 type Filter struct {
-	Type, Source, Project, Session string
+	Type             Type
+	Source           Source
+	Project, Session string
 }
 
 func (f Filter) match(a Atom) bool {
@@ -133,8 +135,8 @@ func (s *Store) Now() time.Time { return s.now() }
 // atomType reads a type as Add and the type filters take it: any letter
 // case, "" (the caller's default), or one of the Type constants; another
 // is ErrUnknownType.
-func atomType(t string) (string, error) {
-	lt := strings.ToLower(strings.TrimSpace(t))
+func atomType(t Type) (Type, error) {
+	lt := Type(strings.ToLower(strings.TrimSpace(string(t))))
 	if lt == "" || vocab.ValidType(lt) {
 		return lt, nil
 	}

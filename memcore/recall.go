@@ -25,10 +25,11 @@ type SearchOptions struct {
 	Project string
 	// Type keeps one atom type (a Type constant, in any letter case;
 	// another is ErrUnknownType); Source one source class, exactly.
-	Type, Source string
+	Type   Type
+	Source Source
 	// Types, when set, admits only these types (type-targeted recall),
 	// checked as Type is.
-	Types []string
+	Types []Type
 	// MinScore overrides semantic_search_min_score when non-nil.
 	MinScore *float64
 }
@@ -112,7 +113,7 @@ func (s *Store) Search(ctx context.Context, query string, opts SearchOptions) ([
 		return nil, err
 	}
 	if len(opts.Types) > 0 {
-		types := make([]string, len(opts.Types))
+		types := make([]Type, len(opts.Types))
 		for i, t := range opts.Types {
 			if types[i], err = atomType(t); err != nil {
 				return nil, err
@@ -353,7 +354,7 @@ func (s *Store) renderBlock(atoms []Scored) Block {
 	overhead := runeLen(scan.Wrap("memory", recallHeader+"\n"))
 	var clean []Scored
 	for _, a := range atoms {
-		line := "- [" + a.Atom.Type + "] " + oneLine(a.Atom.Text)
+		line := "- [" + string(a.Atom.Type) + "] " + oneLine(a.Atom.Text)
 		if s.verdicts.Blocked(line) {
 			b.Dropped = append(b.Dropped, a.Atom.ID)
 			continue
@@ -364,7 +365,7 @@ func (s *Store) renderBlock(atoms []Scored) Block {
 	b.Dropped = append(b.Dropped, split...)
 	b.Warnings = warnings
 	for _, a := range clean {
-		line := "- [" + a.Atom.Type + "] " + oneLine(a.Atom.Text)
+		line := "- [" + string(a.Atom.Type) + "] " + oneLine(a.Atom.Text)
 		n := runeLen(line) + 1
 		if overhead+used+n > budget {
 			b.Cut = append(b.Cut, a.Atom.ID)

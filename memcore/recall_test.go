@@ -26,7 +26,7 @@ func TestRankingFollowsCompositeFormula(t *testing.T) {
 		t.Fatalf("want both atoms above the gate, got %d", len(res))
 	}
 	for _, r := range res {
-		wantHL := map[string]float64{"intent": 30, "fact": 1095}[r.Atom.Type]
+		wantHL := map[memcore.Type]float64{"intent": 30, "fact": 1095}[r.Atom.Type]
 		wantDecay := math.Pow(0.5, r.AgeDays/wantHL)
 		if r.HalfLife != wantHL || math.Abs(r.Decay-wantDecay) > 1e-9 || r.Trust != 1 || math.Abs(r.Retention-r.Confidence*r.Decay*r.Trust) > 1e-12 {
 			t.Fatalf("score parts inconsistent: %+v", r)
@@ -51,8 +51,8 @@ func TestRankingFollowsCompositeFormula(t *testing.T) {
 func TestTaintedAtomsNeverRecalled(t *testing.T) {
 	st := hOpen(t, nil, nil)
 	ctx := context.Background()
-	for _, src := range []string{memcore.SourceInferred, memcore.SourceToolOutput, memcore.SourceFileRead, memcore.SourceWeb, memcore.SourceMCP, memcore.SourceSubagent, memcore.SourceAgentGenerated} {
-		r, err := st.Add(ctx, memcore.AddRequest{Text: "deploy keys live in the vault under payments/prod " + src, Source: src})
+	for _, src := range []memcore.Source{memcore.SourceInferred, memcore.SourceToolOutput, memcore.SourceFileRead, memcore.SourceWeb, memcore.SourceMCP, memcore.SourceSubagent, memcore.SourceAgentGenerated} {
+		r, err := st.Add(ctx, memcore.AddRequest{Text: "deploy keys live in the vault under payments/prod " + string(src), Source: src})
 		if err != nil || !r.Quarantined || r.Reason != "tainted" {
 			t.Fatalf("%s: %+v %v", src, r, err)
 		}

@@ -21,8 +21,8 @@ type Stats struct {
 	Quarantine int              `json:"quarantine"`
 	Pending    int              `json:"pending"`
 	Links      int              `json:"links"`
-	ByType     map[string]int   `json:"by_type"`
-	BySource   map[string]int   `json:"by_source"`
+	ByType     map[Type]int     `json:"by_type"`
+	BySource   map[Source]int   `json:"by_source"`
 	ByReason   map[string]int   `json:"by_reason"`
 	ByProject  map[string]int   `json:"by_project"`
 	// Index describes the vector index and its cache.
@@ -64,7 +64,7 @@ func (s *Store) Stats() (Stats, error) {
 	s.measureStale()
 	if err := s.read(func() {
 		st = Stats{Dir: s.dir, CapBytes: s.cfg.capBytes(), Components: map[string]int64{},
-			ByType: map[string]int{}, BySource: map[string]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
+			ByType: map[Type]int{}, BySource: map[Source]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
 		for rel, n := range s.size.usage {
 			c := componentOf(rel)
 			st.Components[c] += n

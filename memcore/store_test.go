@@ -70,9 +70,9 @@ func TestStoreAddListGetForget(t *testing.T) {
 func TestStoreTaintedGoesToQuarantine(t *testing.T) {
 	dir := stDir(t)
 	s := stOpen(t, dir, memcore.Options{})
-	for _, src := range []string{memcore.SourceInferred, memcore.SourceToolOutput, memcore.SourceFileRead, memcore.SourceWeb,
+	for _, src := range []memcore.Source{memcore.SourceInferred, memcore.SourceToolOutput, memcore.SourceFileRead, memcore.SourceWeb,
 		memcore.SourceMCP, memcore.SourceSubagent, memcore.SourceAgentGenerated} {
-		r := stAdd(t, s, memcore.AddRequest{Text: "content from " + src + " about the build cache", Source: src})
+		r := stAdd(t, s, memcore.AddRequest{Text: "content from " + string(src) + " about the build cache", Source: src})
 		if !r.Quarantined || r.Reason != "tainted" {
 			t.Fatalf("%s: %+v", src, r)
 		}

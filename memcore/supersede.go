@@ -390,7 +390,7 @@ var (
 // ruleContradiction reports whether newer replaces older under the
 // offline rule, and the subject.
 func ruleContradiction(newer, older Atom) (string, bool) {
-	longLived := map[string]bool{TypeDecision: true, TypeConvention: true, TypeFact: true, TypePreference: true, TypeGoal: true}
+	longLived := map[Type]bool{TypeDecision: true, TypeConvention: true, TypeFact: true, TypePreference: true, TypeGoal: true}
 	for _, re := range ruleChange {
 		if m := re.FindStringSubmatch(newer.Text); m != nil && newer.Type == older.Type && longLived[newer.Type] {
 			from, to := ruleNorm(m[2]), ruleNorm(m[3])

@@ -105,8 +105,11 @@ func TestSupersededByExplicitChangeOffline(t *testing.T) {
 // same value, or an added detail is not.
 func TestSupersedeRuleIsConservative(t *testing.T) {
 	cases := []struct {
-		name, old, oldType, new, newType string
-		want                             bool
+		name, old string
+		oldType   memcore.Type
+		new       string
+		newType   memcore.Type
+		want      bool
 	}{
 		{"decided value changed", "Decided to use PostgreSQL for billing", "decision", "Decided to use MySQL for billing", "decision", true},
 		{"we use, subject phrase", "We use Jenkins for CI builds", "fact", "We now use GitHub Actions for CI builds", "fact", true},

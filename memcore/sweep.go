@@ -27,9 +27,9 @@ const orphanGrace = 2 * time.Minute
 // record was dropped by another writer (odek takes no lock), or atoms.json
 // was damaged and moved aside.
 const (
-	SourceRecovered       = "recovered"
-	ReasonRecovered       = "metadata lost to a concurrent writer"
-	reasonRecoveredDamage = "its record was in a damaged atoms.json (saved in corrupt/)"
+	SourceRecovered       Source = "recovered"
+	ReasonRecovered              = "metadata lost to a concurrent writer"
+	reasonRecoveredDamage        = "its record was in a damaged atoms.json (saved in corrupt/)"
 )
 
 // ownedFiles are the top-level files odekmem reads or writes. Every other
@@ -156,7 +156,7 @@ func (s *Store) checkChunksLocked() error {
 		delete(s.chunkSize, name)
 		if !s.atomsDamaged {
 			s.report(rel, "chunk without metadata in atoms.json ("+ReasonRecovered+")",
-				"adopted into quarantine as source "+SourceRecovered+"; review it with the quarantine verbs")
+				"adopted into quarantine as source "+string(SourceRecovered)+"; review it with the quarantine verbs")
 		}
 	}
 	disk.SyncDir(s.files.Abs(dirChunks))

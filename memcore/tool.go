@@ -42,7 +42,7 @@ type Tool struct {
 // reviewed it since (promoted, pinned or unpinned it), it is theirs, not
 // the agent's.
 type proposal struct {
-	source      string
+	source      Source
 	quarantined bool
 	pinned      bool
 }
@@ -72,7 +72,7 @@ type RememberRequest struct {
 	// ToolMaxText characters.
 	Text string
 	// Type is one of the atom types (Type constants); empty means fact.
-	Type string
+	Type Type
 	// Confidence is how sure the agent is, greater than 0 and at most 1;
 	// zero means 1.
 	Confidence float64
@@ -83,7 +83,7 @@ type RememberResult struct {
 	// ID is the atom's id: a new one, or the memory it matched when
 	// Existing is set.
 	ID          string
-	SourceClass string
+	SourceClass Source
 	// Quarantined is true when the memory waits for the person's review
 	// and is not recalled until they promote it.
 	Quarantined bool
@@ -136,12 +136,12 @@ func (t *Tool) Remember(ctx context.Context, turn Turn, r RememberRequest) (Reme
 	if n := utf8.RuneCountInString(r.Text); n > ToolMaxText {
 		return RememberResult{}, tooLong("text", n, ToolMaxText)
 	}
-	typ := strings.ToLower(strings.TrimSpace(r.Type))
+	typ := Type(strings.ToLower(strings.TrimSpace(string(r.Type))))
 	if typ == "" {
 		typ = TypeFact
 	}
 	if !vocab.ValidType(typ) {
-		return RememberResult{}, fmt.Errorf("%w %q: allowed %s", ErrUnknownType, scan.Visible(r.Type), strings.Join(vocab.AtomTypes[:9], ", "))
+		return RememberResult{}, fmt.Errorf("%w %q: allowed %s", ErrUnknownType, scan.Visible(string(r.Type)), strings.Join(vocab.AtomTypes[:9], ", "))
 	}
 	conf := r.Confidence
 	if conf == 0 {

@@ -31,7 +31,7 @@ type toolResult struct {
 	OK          bool              `json:"ok"`
 	Error       string            `json:"error,omitempty"`
 	AtomID      string            `json:"atom_id,omitempty"`
-	SourceClass string            `json:"source_class,omitempty"`
+	SourceClass Source            `json:"source_class,omitempty"`
 	Quarantined bool              `json:"quarantined,omitempty"`
 	Reason      string            `json:"reason,omitempty"`
 	Atoms       []toolAtom        `json:"atoms,omitempty"`
@@ -48,7 +48,7 @@ type toolResult struct {
 // decimals: more digits only cost the model tokens.
 type toolAtom struct {
 	ID    string  `json:"id"`
-	Type  string  `json:"type"`
+	Type  Type    `json:"type"`
 	Text  string  `json:"text"`
 	Score float64 `json:"score,omitempty"`
 }
@@ -56,7 +56,7 @@ type toolAtom struct {
 // toolQuarantined is a quarantine entry as the tool reports it.
 type toolQuarantined struct {
 	ID     string `json:"id"`
-	Source string `json:"source_class"`
+	Source Source `json:"source_class"`
 	Reason string `json:"reason"`
 	Text   string `json:"text"`
 }
@@ -96,7 +96,7 @@ func (t *Tool) call(ctx context.Context, c toolCall, turn Turn) toolResult {
 		if err := need(c.Content, "content"); err != nil {
 			return fail(err)
 		}
-		req := RememberRequest{Text: c.Content, Type: c.AtomType}
+		req := RememberRequest{Text: c.Content, Type: Type(c.AtomType)}
 		if c.Confidence != nil {
 			if *c.Confidence == 0 { // explicit: not the default
 				return fail(fmt.Errorf("%w: confidence 0: allowed a number greater than 0 and at most 1", ErrInvalidConfidence))

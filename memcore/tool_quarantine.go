@@ -13,8 +13,8 @@ import (
 // ToolEntry is a quarantine entry as the tool shows it to a model.
 type ToolEntry struct {
 	ID          string
-	SourceClass string
-	Type        string
+	SourceClass Source
+	Type        Type
 	// Reason is why it waits (secrets redacted, control characters
 	// removed).
 	Reason        string
@@ -38,7 +38,7 @@ func (t *Tool) entry(q QuarantinedAtom) ToolEntry {
 		// exists.
 		e.Text, e.Withheld = "(withheld: "+e.Reason+")", true
 	} else {
-		e.Text = untrusted("quarantine_"+q.SourceClass, q.Text)
+		e.Text = untrusted("quarantine_"+string(q.SourceClass), q.Text)
 	}
 	return e
 }

@@ -23,12 +23,12 @@ type AddRequest struct {
 	Text string
 	// Type is one of the Type constants (case-insensitive); "" means fact,
 	// anything else is ErrUnknownType.
-	Type string
+	Type Type
 	// Source is the atom's source class. Trust is never the zero value: ""
 	// stores the atom as agent_generated, in quarantine. A human surface
 	// (CLI or TUI add) passes SourceUserApproved, per-turn extraction
 	// SourceUserSaid.
-	Source string
+	Source Source
 	// Confidence is in (0, 1]; 0 means unset and is stored without a
 	// confidence, which every reader scores as 1.0. A negative, NaN or
 	// larger value is ErrInvalidConfidence.

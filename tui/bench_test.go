@@ -61,7 +61,7 @@ func benchStore(b *testing.B, n int) string {
 					sb.WriteByte(' ')
 				}
 				reqs = append(reqs, memcore.AddRequest{Text: strings.TrimSpace(sb.String()), Source: memcore.SourceUserSaid,
-					Type: vocab.AtomTypes[(done+i)%9], CreatedAt: fixedNow.Add(-time.Duration(done+i) * time.Minute),
+					Type: memcore.Type(vocab.AtomTypes[(done+i)%9]), CreatedAt: fixedNow.Add(-time.Duration(done+i) * time.Minute),
 					Context: memcore.AtomContext{Project: fmt.Sprintf("~/src/p%d", (done+i)%7), SessionID: fmt.Sprintf("s-%d", (done+i)/40)}})
 			}
 			if _, _, err := st.AddBatch(context.Background(), reqs); err != nil {

@@ -33,7 +33,7 @@ func laneStore(t *testing.T) *memcore.Store {
 }
 
 // liveText reports whether a live atom has text, and its source class.
-func liveText(t *testing.T, st *memcore.Store, text string) (string, bool) {
+func liveText(t *testing.T, st *memcore.Store, text string) (memcore.Source, bool) {
 	t.Helper()
 	for _, a := range must(st.List(memcore.Filter{})) {
 		if a.Text == text {

@@ -137,7 +137,7 @@ func (a *Assoc) Title() string {
 }
 
 func (a *Assoc) matches(e GEdge) bool {
-	return a.filter.Match(map[string]string{"kind": e.Kind, "type": e.Atom.Type, "source": e.Atom.SourceClass}, e.Atom.Text)
+	return a.filter.Match(map[string]string{"kind": e.Kind, "type": string(e.Atom.Type), "source": string(e.Atom.SourceClass)}, e.Atom.Text)
 }
 
 // SelectedID is the selected neighbour (or the centre).

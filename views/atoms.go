@@ -142,8 +142,8 @@ func (a *Atoms) SetRows(rows []AtomRow) {
 	a.values = map[string][]string{}
 	seen := map[string]map[string]bool{"type": {}, "source": {}, "project": {}, "session": {}}
 	for _, r := range rows {
-		seen["type"][r.Atom.Type] = true
-		seen["source"][r.Atom.SourceClass] = true
+		seen["type"][string(r.Atom.Type)] = true
+		seen["source"][string(r.Atom.SourceClass)] = true
 		seen["project"][r.Atom.Context.Project] = true
 		seen["session"][r.Atom.Context.SessionID] = true
 	}

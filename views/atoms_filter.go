@@ -47,10 +47,10 @@ func parseFilter(s string) atomFilter {
 }
 
 func (f atomFilter) match(r *AtomRow) bool {
-	if f.Type != "" && !strings.HasPrefix(r.Atom.Type, f.Type) {
+	if f.Type != "" && !strings.HasPrefix(string(r.Atom.Type), f.Type) {
 		return false
 	}
-	if f.Source != "" && !strings.HasPrefix(r.Atom.SourceClass, f.Source) {
+	if f.Source != "" && !strings.HasPrefix(string(r.Atom.SourceClass), f.Source) {
 		return false
 	}
 	if f.Project != "" && !strings.Contains(strings.ToLower(r.Atom.Context.Project), f.Project) {

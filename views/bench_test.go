@@ -21,7 +21,7 @@ func manyAtoms(n int) []memcore.Atom {
 			b.WriteString(words[(i*7+j*13)%len(words)])
 			b.WriteByte(' ')
 		}
-		out[i] = memcore.Atom{ID: fmt.Sprintf("%032x", i), SourceClass: memcore.SourceUserSaid, Type: vocab.AtomTypes[i%9],
+		out[i] = memcore.Atom{ID: fmt.Sprintf("%032x", i), SourceClass: memcore.SourceUserSaid, Type: memcore.Type(vocab.AtomTypes[i%9]),
 			CreatedAt: now.Add(-time.Duration(i) * time.Minute), Confidence: 0.9, Text: b.String(),
 			Context: memcore.AtomContext{Project: fmt.Sprintf("~/src/p%d", i%5), SessionID: fmt.Sprintf("s-%d", i%50)}}
 	}

@@ -312,8 +312,8 @@ func (b *Budget) render() {
 	b.scroll.SetContent(lines)
 }
 
-func countLines(title string, m map[string]int) []string {
-	keys := make([]string, 0, len(m))
+func countLines[K ~string](title string, m map[K]int) []string {
+	keys := make([]K, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}

@@ -135,8 +135,8 @@ type related struct {
 }
 
 // mdEscape makes store text safe for the terminal and inert as markdown.
-func mdEscape(s string) string {
-	s = Line(s)
+func mdEscape[S ~string](str S) string {
+	s := Line(str)
 	var b strings.Builder
 	for _, r := range s {
 		if strings.ContainsRune("\\`*_{}[]()#+-.!|<>", r) {

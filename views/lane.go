@@ -37,7 +37,7 @@ func NewLane(d Deps) *Lane {
 	p := &Lane{keys: d.Keys.Lane,
 		filterBar: newFilterBar(d, NewListFilter("words, or type:convention session:s1", []string{"type", "session", "why", "text"}, map[string]string{"t": "type", "s": "session"}))}
 	p.listPane = newListPane(d, &p.filterBar, LoadLane, func(e memcore.LaneEntry) string { return e.ID }, func(f *ListFilter, e memcore.LaneEntry) bool {
-		return f.Match(map[string]string{"type": e.Type, "session": e.Context.SessionID, "why": e.Why, "text": e.Text}, e.Text)
+		return f.Match(map[string]string{"type": string(e.Type), "session": e.Context.SessionID, "why": e.Why, "text": e.Text}, e.Text)
 	})
 	p.changed = p.refreshKeys
 	p.refresh()
@@ -133,7 +133,7 @@ func (p *Lane) View() string {
 	b.WriteString(top)
 	tw := 11
 	b.WriteString(p.rows(func(e memcore.LaneEntry, sel string, selected bool) string {
-		line := fmt.Sprintf("%s %-*s %s", sel, tw, Cut(e.Type, tw), Cut(Line(e.Text), max(10, p.width-tw-4)))
+		line := fmt.Sprintf("%s %-*s %s", sel, tw, Cut(string(e.Type), tw), Cut(Line(e.Text), max(10, p.width-tw-4)))
 		if selected {
 			line = s.Selected.Render(Fit(line, p.width))
 		}

@@ -72,7 +72,7 @@ func NewQuarantine(d Deps) *Quarantine {
 			[]string{"source", "reason", "type", "project", "session"}, map[string]string{"src": "source", "t": "type", "p": "project"}))}
 	q.listPane = newListPane(d, &q.filterBar, LoadQuarantine, func(it QItem) string { return it.Q.ID }, func(f *ListFilter, it QItem) bool {
 		c := it.Q.Context
-		return f.Match(map[string]string{"source": it.Q.SourceClass, "reason": it.Q.Reason, "type": it.Q.Type,
+		return f.Match(map[string]string{"source": string(it.Q.SourceClass), "reason": it.Q.Reason, "type": string(it.Q.Type),
 			"project": c.Project, "session": c.SessionID}, it.Q.Text)
 	})
 	q.changed = q.refreshKeys

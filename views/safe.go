@@ -18,9 +18,10 @@ import (
 // string from the store goes through Safe (or Line) before it is rendered.
 func Safe(s string) string { return scan.Visible(s) }
 
-// Line is Safe flattened to one line: newlines and tabs become spaces.
-func Line(s string) string {
-	v := scan.Visible(s)
+// Line is Safe flattened to one line: newlines and tabs become spaces. It
+// takes any string type (memcore.Type, memcore.Source).
+func Line[S ~string](s S) string {
+	v := scan.Visible(string(s))
 	if strings.ContainsAny(v, "\n\t\r") {
 		v = strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ", "\r", " ").Replace(v)
 	}

@@ -32,7 +32,7 @@ var (
 )
 
 func sampleAtoms() []memcore.Atom {
-	types := []string{"decision", "fact", "preference", "goal"}
+	types := []memcore.Type{"decision", "fact", "preference", "goal"}
 	projects := []string{"~/src/webshop", "~/src/payments-api"}
 	var out []memcore.Atom
 	for i := 0; i < 40; i++ {
@@ -335,7 +335,7 @@ func TestBudgetView(t *testing.T) {
 	b := NewBudget(testDeps())
 	b.SetSize(100, 40)
 	b.Update(BudgetLoadedMsg{Stats: memcore.Stats{CapBytes: 100 << 20, TotalBytes: 50 << 20,
-		Components: map[string]int64{"atoms": 10 << 20, "vectors": 40 << 20}, ByType: map[string]int{"fact": 3}},
+		Components: map[string]int64{"atoms": 10 << 20, "vectors": 40 << 20}, ByType: map[memcore.Type]int{"fact": 3}},
 		Running: true, Done: 5, Total: 10})
 	v := b.View()
 	for _, want := range []string{"50.0%", "vectors", "rebuild", "5/10", "fact"} {

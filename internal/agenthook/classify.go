@@ -45,7 +45,7 @@ var typedValues = map[string]bool{"user": true, "typed": true, "keyboard": true,
 // ClassifyPrompt reports whether a UserPromptSubmit prompt was clearly
 // typed by the person; otherwise the source class to quarantine it under
 // and why.
-func ClassifyPrompt(p Payload, raw map[string]json.RawMessage) (typed bool, source, why string) {
+func ClassifyPrompt(p Payload, raw map[string]json.RawMessage) (typed bool, source memcore.Source, why string) {
 	if p.AgentID != "" {
 		return false, memcore.SourceSubagent, "fired inside a subagent"
 	}

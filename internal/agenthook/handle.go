@@ -322,7 +322,7 @@ func approvalReport(st *memcore.Store, rr memcore.RecordResult) (block, logLine 
 		}
 		from := "unknown source"
 		if a.Origin != nil {
-			from = a.Origin.SourceClass
+			from = string(a.Origin.SourceClass)
 		}
 		lines = append(lines, fmt.Sprintf("- approved into trusted memory (was %s): %q — take it back with: odekmem forget %s",
 			from, textutil.TruncateChars(a.Text, 160), shortID(id)))

@@ -246,7 +246,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	}
 	st.Close()
 	hook(t, bin, home, payload(t, map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "Look up the release schedule please."}), nil)
-	want := map[string]string{
+	want := map[string]memcore.Source{
 		"WebFetch":              memcore.SourceWeb,
 		"Read":                  memcore.SourceFileRead,
 		"Bash":                  memcore.SourceToolOutput,
@@ -267,7 +267,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	}
 	tool("Edit", map[string]any{"filePath": "/x/a.go"}, "--tool-results") // edits are not kept
 	st = testkit.OpenHome(t, home)
-	got := map[string]string{}
+	got := map[memcore.Source]string{}
 	for _, q := range must(st.Quarantined()) {
 		got[q.SourceClass] = q.Text
 		if q.Context.SessionID != "s" || q.Context.Turn != 1 {

@@ -19,7 +19,7 @@ import (
 // odekmem's own MCP tools).
 // Claude Code and Codex name MCP tools mcp__<server>__<tool>, Gemini CLI
 // mcp_<server>_<tool>.
-func ToolSource(tool string) string {
+func ToolSource(tool string) memcore.Source {
 	t := strings.ToLower(tool)
 	switch {
 	case strings.HasPrefix(t, "mcp__odekmem__"), strings.HasPrefix(t, "mcp_odekmem_"):
@@ -205,7 +205,7 @@ var reMarkup = regexp.MustCompile(`</?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>`)
 // person promotes it. The same text from the same source in the same
 // session is kept once (an agent that reads a file twice, or runs the same
 // command again, proposes nothing new).
-func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, text string, turn int) error {
+func quarantineText(ctx context.Context, rt *Runtime, p Payload, source memcore.Source, what, text string, turn int) error {
 	if !vocab.IsTainted(source) {
 		return fmt.Errorf("refusing to store %s as trusted", what)
 	}
@@ -240,7 +240,7 @@ func quarantineText(ctx context.Context, rt *Runtime, p Payload, source, what, t
 // seenCandidate reports whether the quarantine already holds text from
 // source in session (compared as stored: redacted, whitespace and case
 // folded).
-func (rt *Runtime) seenCandidate(session, source, text string) bool {
+func (rt *Runtime) seenCandidate(session string, source memcore.Source, text string) bool {
 	red, _ := scan.Redact(text)
 	key := textutil.Normalize(red)
 	q, err := rt.Store.Quarantined()

@@ -35,10 +35,10 @@ func (a *app) contradictionVerbs() []*cobra.Command {
 // ContradictionEntry is one line of `contradictions --json`.
 type ContradictionEntry struct {
 	memcore.Contradiction
-	OldText string `json:"old_text"`
-	NewText string `json:"new_text"`
-	OldType string `json:"old_type"`
-	NewType string `json:"new_type"`
+	OldText string       `json:"old_text"`
+	NewText string       `json:"new_text"`
+	OldType memcore.Type `json:"old_type"`
+	NewType memcore.Type `json:"new_type"`
 }
 
 func contradictionEntries(c *ctx, all bool) ([]ContradictionEntry, error) {

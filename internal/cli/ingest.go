@@ -62,7 +62,8 @@ type part struct {
 // segment is a piece of a line's content with who it comes from: source
 // "" is the person.
 type segment struct {
-	source, text string
+	source memcore.Source
+	text   string
 }
 
 var personTypes = map[string]bool{"": true, "user": true, "message": true, "text": true, "input_text": true}
@@ -70,7 +71,7 @@ var personTypes = map[string]bool{"": true, "user": true, "message": true, "text
 // sourceFor maps a non-person line or part onto the closest tainted
 // source class; "" means the content is not worth keeping (edits, to-do
 // lists, odekmem's own tools).
-func sourceFor(role, typ, name string) string {
+func sourceFor(role, typ, name string) memcore.Source {
 	r, t := strings.ToLower(strings.TrimSpace(role)), strings.ToLower(strings.TrimSpace(typ))
 	has := func(words ...string) bool {
 		for _, w := range words {
@@ -102,7 +103,7 @@ func sourceFor(role, typ, name string) string {
 // contentText flattens content: a string, or an array of parts (text
 // parts are returned as the person's when person is true, other parts are
 // tainted segments), or any other JSON value as tainted text.
-func contentSegments(raw json.RawMessage, person bool, fallback string) []segment {
+func contentSegments(raw json.RawMessage, person bool, fallback memcore.Source) []segment {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil
@@ -275,7 +276,7 @@ func (in *ingester) person(t memcore.Turn) error {
 	return nil
 }
 
-func (in *ingester) taint(source, text string, t memcore.Turn) error {
+func (in *ingester) taint(source memcore.Source, text string, t memcore.Turn) error {
 	text = strings.Join(strings.Fields(text), " ")
 	if text == "" || in.probe != nil {
 		return nil
@@ -471,7 +472,7 @@ func (in *ingester) jsonLine(line int, b []byte, t memcore.Turn) error {
 		name = tl.ToolName
 	}
 	isPerson := tl.Role == "user" && personTypes[tl.Type] && tl.ToolName == ""
-	fallback := ""
+	var fallback memcore.Source
 	if !isPerson {
 		if fallback = sourceFor(tl.Role, tl.Type, name); fallback == "" {
 			return nil // edits, to-do lists, odekmem's own tools

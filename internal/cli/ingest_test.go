@@ -83,7 +83,7 @@ func TestIngestBOMPrefixedToolLineIsNotThePerson(t *testing.T) {
 	if len(live) != 1 || !strings.Contains(live[0].Text, "PostgreSQL") || live[0].SourceClass != memcore.SourceUserSaid {
 		t.Fatalf("the BOM-prefixed user line is still the person: %+v", live)
 	}
-	classes := map[string]bool{}
+	classes := map[memcore.Source]bool{}
 	for _, q := range quar {
 		classes[q.SourceClass] = true
 	}
@@ -109,7 +109,8 @@ func TestIngestToolResultInsideAUserMessageIsTainted(t *testing.T) {
 
 func TestIngestClosestSourceClass(t *testing.T) {
 	cases := []struct {
-		line, want string
+		line string
+		want memcore.Source
 	}{
 		{`{"role":"tool","name":"WebFetch","content":"Port 8443 is the admin port."}`, memcore.SourceWeb},
 		{`{"role":"tool","name":"Read","content":"The README says to run make setup."}`, memcore.SourceFileRead},

@@ -277,7 +277,7 @@ func TestAddWithoutTypeLabelsLikeExtraction(t *testing.T) {
 		r := bin(t, home, "", "add", tc.text, "--json")
 		var res memcore.AddResult
 		json.Unmarshal([]byte(r.stdout), &res)
-		if r.code != 0 || res.Atom.Type != tc.typ || !strings.Contains(r.stderr, "type "+tc.typ+", "+tc.note) {
+		if r.code != 0 || string(res.Atom.Type) != tc.typ || !strings.Contains(r.stderr, "type "+tc.typ+", "+tc.note) {
 			t.Errorf("add %q: type %q, %+v; want %s (%s)", tc.text, res.Atom.Type, r, tc.typ, tc.note)
 		}
 	}

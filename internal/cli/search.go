@@ -23,7 +23,7 @@ func cmdSearch(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	opts := memcore.SearchOptions{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"]}
+	opts := memcore.SearchOptions{Type: memcore.Type(c.p.flags["type"]), Source: memcore.Source(c.p.flags["source"]), Project: c.p.flags["project"]}
 	k, err := c.intFlag("k", 0, 1)
 	if err != nil {
 		return err

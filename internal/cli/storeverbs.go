@@ -59,7 +59,7 @@ func cmdStats(c *ctx) error {
 	for _, g := range []struct {
 		name string
 		m    map[string]int
-	}{{"by type", st.ByType}, {"by source (live + quarantine)", st.BySource}, {"by reason", st.ByReason}, {"by project", st.ByProject}} {
+	}{{"by type", stringKeys(st.ByType)}, {"by source (live + quarantine)", stringKeys(st.BySource)}, {"by reason", st.ByReason}, {"by project", st.ByProject}} {
 		if len(g.m) == 0 {
 			continue
 		}
@@ -202,4 +202,13 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// stringKeys is m with its keys as plain strings.
+func stringKeys[K ~string](m map[K]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[string(k)] = v
+	}
+	return out
 }

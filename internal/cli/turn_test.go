@@ -30,7 +30,7 @@ func TestIngestTranscriptThenRecall(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &atoms); err != nil || len(atoms) < 2 {
 		t.Fatalf("list --json after ingest: %v %+v", err, r)
 	}
-	types := map[string]bool{}
+	types := map[memcore.Type]bool{}
 	for _, a := range atoms {
 		if a.SourceClass != memcore.SourceUserSaid || a.Context.SessionID != "s1" || a.Context.Project != "/src/payments-api" || a.CreatedAt.Year() != 2026 || a.CreatedAt.Month() != 11 {
 			t.Fatalf("ingested atom %+v", a)
@@ -44,7 +44,7 @@ func TestIngestTranscriptThenRecall(t *testing.T) {
 		types[a.Type] = true
 	}
 	// The build failure is a state of the moment: nothing durable.
-	for _, want := range []string{"decision", "preference"} {
+	for _, want := range []memcore.Type{"decision", "preference"} {
 		if !types[want] {
 			t.Errorf("no %s atom extracted (types %v)", want, types)
 		}

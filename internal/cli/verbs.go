@@ -32,7 +32,7 @@ func cmdList(c *ctx) error {
 	if c.p.bools["quarantine"] {
 		return cmdQuarantine(c)
 	}
-	f := memcore.Filter{Type: c.p.flags["type"], Source: c.p.flags["source"], Project: c.p.flags["project"], Session: c.p.flags["session"]}
+	f := memcore.Filter{Type: memcore.Type(c.p.flags["type"]), Source: memcore.Source(c.p.flags["source"]), Project: c.p.flags["project"], Session: c.p.flags["session"]}
 	if f.Type != "" && !vocab.ValidType(f.Type) {
 		return usagef("unknown type %q: allowed %s", f.Type, strings.Join(vocab.AtomTypes, ", "))
 	}
@@ -126,7 +126,7 @@ func cmdShow(c *ctx) error {
 		c.out("context:     %s\n", ctxs)
 	}
 	if o := a.Origin; o != nil {
-		c.out("origin:      promoted %s from %s (%s), quarantined %s\n", o.PromotedAt.Format(time.RFC3339), scan.Visible(o.SourceClass),
+		c.out("origin:      promoted %s from %s (%s), quarantined %s\n", o.PromotedAt.Format(time.RFC3339), scan.Visible(string(o.SourceClass)),
 			scan.Visible(o.Reason), o.QuarantinedAt.Format(time.RFC3339))
 		for _, f := range o.Findings {
 			c.out("             finding %s %s/%s: %s\n", scan.Visible(f.Severity), scan.Visible(f.Kind), scan.Visible(f.Rule), scan.Visible(f.Reason))
@@ -231,7 +231,7 @@ func cmdAdd(c *ctx) error {
 	if !typeGiven {
 		typ, inferred = inferType(text)
 	}
-	res, err := c.store.Add(c, memcore.AddRequest{Text: text, Type: typ, Source: memcore.SourceUserApproved, Confidence: conf, Pin: c.p.bools["pin"],
+	res, err := c.store.Add(c, memcore.AddRequest{Text: text, Type: memcore.Type(typ), Source: memcore.SourceUserApproved, Confidence: conf, Pin: c.p.bools["pin"],
 		Context: memcore.AtomContext{Project: c.p.flags["project"], SessionID: c.p.flags["session"]}, Link: true})
 	if err != nil {
 		return err

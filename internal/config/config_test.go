@@ -294,7 +294,7 @@ func TestHalfLivesConfigLayers(t *testing.T) {
 	}
 	c := s.Extended
 	for typ, want := range map[string]float64{"decision": 400, "question": 5, "goal": 0, "fact": 1095, "intent": 20, "observation": 20, "file": 90} {
-		if got := c.HalfLifeFor(memcore.Atom{Type: typ}); got != want {
+		if got := c.HalfLifeFor(memcore.Atom{Type: memcore.Type(typ)}); got != want {
 			t.Errorf("half-life of %s = %v, want %v", typ, got, want)
 		}
 	}

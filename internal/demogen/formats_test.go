@@ -32,7 +32,7 @@ func TestRecordsReadBackThroughMemcore(t *testing.T) {
 		return memcore.AtomContext{SessionID: c.SessionID, Turn: c.Turn, Project: c.Project, RelatedAtomIDs: c.RelatedAtomIDs}
 	}
 	asMemcore := func(a Atom) memcore.Atom {
-		return memcore.Atom{ID: a.ID, SourceClass: a.SourceClass, Type: a.Type, CreatedAt: ts(a.CreatedAt), Context: ctxOf(a.Context), Pin: a.Pin, Confidence: a.Confidence}
+		return memcore.Atom{ID: a.ID, SourceClass: memcore.Source(a.SourceClass), Type: memcore.Type(a.Type), CreatedAt: ts(a.CreatedAt), Context: ctxOf(a.Context), Pin: a.Pin, Confidence: a.Confidence}
 	}
 
 	var ours []Atom

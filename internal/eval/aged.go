@@ -124,7 +124,7 @@ func RunAged(ctx context.Context, f AgedFixture, o Options) (AgedReport, error) 
 	rep.Fingerprint = stats.Index.Fingerprint
 	reqs := make([]memcore.AddRequest, len(f.Atoms))
 	for i, a := range f.Atoms {
-		reqs[i] = memcore.AddRequest{Text: a.Text, Type: a.Type, Source: memcore.SourceUserSaid,
+		reqs[i] = memcore.AddRequest{Text: a.Text, Type: memcore.Type(a.Type), Source: memcore.SourceUserSaid,
 			CreatedAt: now.Add(-time.Duration(a.AgeDays * 24 * float64(time.Hour)))}
 	}
 	results, errs, err := st.AddBatch(ctx, reqs)

@@ -77,7 +77,7 @@ func TestAttackMCPRememberLinksToAnyHookedSessionOfTheProject(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cs := inMemory(t, mcpserver.New(st, mcpserver.Options{Project: project, Session: c.session}))
 			got := call(t, cs, "remember", map[string]any{"text": text})
-			if trusted := got["source_class"] == memcore.SourceUserSaid && got["quarantined"] == false; trusted != c.trusted {
+			if trusted := got["source_class"] == string(memcore.SourceUserSaid) && got["quarantined"] == false; trusted != c.trusted {
 				t.Errorf("remember: %v, want trusted=%v", got, c.trusted)
 			}
 			if id, _ := got["id"].(string); !c.trusted && id != "" {

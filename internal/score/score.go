@@ -20,7 +20,7 @@ func Decay(ageDays, halfLifeDays float64) float64 {
 }
 
 // Trust is 1 for the trusted source classes and 0 for every other class.
-func Trust(source string) float64 {
+func Trust[S ~string](source S) float64 {
 	if vocab.IsTainted(source) {
 		return 0
 	}
@@ -57,6 +57,6 @@ func AgeDays(created, now time.Time) float64 {
 
 // Retention is confidence × decay × trust boost: the score that ranks atoms
 // for recall and picks the next eviction victim.
-func Retention(confidence float64, created, now time.Time, halfLifeDays float64, source string) float64 {
+func Retention[S ~string](confidence float64, created, now time.Time, halfLifeDays float64, source S) float64 {
 	return Confidence(confidence) * Decay(AgeDays(created, now), halfLifeDays) * Trust(source)
 }

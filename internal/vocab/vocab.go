@@ -52,14 +52,14 @@ var AtomTypes = []string{
 
 // IsTainted reports whether a source class is untrusted: everything except
 // user_said and user_approved, including unknown classes.
-func IsTainted(source string) bool {
+func IsTainted[S ~string](source S) bool {
 	return source != SourceUserSaid && source != SourceUserApproved
 }
 
 // ValidSource reports whether s is one of the nine source classes.
-func ValidSource(s string) bool {
+func ValidSource[S ~string](s S) bool {
 	for _, c := range SourceClasses {
-		if c == s {
+		if c == string(s) {
 			return true
 		}
 	}
@@ -68,8 +68,8 @@ func ValidSource(s string) bool {
 
 // NormalizeType maps a type to one of the nine primary types, or to
 // observation when it is unknown. Case and surrounding space are ignored.
-func NormalizeType(t string) string {
-	t = strings.ToLower(strings.TrimSpace(t))
+func NormalizeType[T ~string](t T) T {
+	t = T(strings.ToLower(strings.TrimSpace(string(t))))
 	if ValidType(t) {
 		return t
 	}
@@ -77,9 +77,9 @@ func NormalizeType(t string) string {
 }
 
 // ValidType reports whether t is one of the nine primary types or observation.
-func ValidType(t string) bool {
+func ValidType[T ~string](t T) bool {
 	for _, known := range AtomTypes {
-		if t == known {
+		if string(t) == known {
 			return true
 		}
 	}
