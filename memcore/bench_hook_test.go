@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // hWords is a vocabulary for synthetic but varied atoms.

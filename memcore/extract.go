@@ -9,9 +9,9 @@ import (
 
 	"github.com/odekmem/odekmem/internal/judge"
 	"github.com/odekmem/odekmem/internal/judge/corpus"
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/provenance"
 	"github.com/odekmem/odekmem/internal/textutil"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // Per-turn extraction never puts words in the person's mouth.

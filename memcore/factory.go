@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/memcore/embed"
-	"github.com/odekmem/odekmem/memcore/llm"
+	"github.com/odekmem/odekmem/memcore/openai"
 )
 
 // NewEmbedder builds the embedder a configuration names: "hash" (or empty,
@@ -39,8 +39,8 @@ func NewEmbedder(c EmbeddingConfig) (Embedder, error) {
 // newLLM builds the memory LLM a configuration names (an OpenAI-compatible
 // chat endpoint); both the model and the base URL are required.
 func newLLM(c LLMConfig) (LLMClient, error) {
-	cl, err := llm.NewOpenAI(llm.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxTokens: c.MaxTokens,
-		Temperature: c.Temperature, TimeoutSeconds: c.TimeoutSeconds, Thinking: c.Thinking})
+	cl, err := openai.NewChat(openai.ChatConfig{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxTokens: c.MaxTokens,
+		Temperature: c.Temperature, Timeout: time.Duration(c.TimeoutSeconds) * time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("%w: memory.extended.llm: %v", ErrInvalidConfig, err)
 	}

@@ -53,7 +53,7 @@ func openWithGuard(t *testing.T, c *scriptedClassifier) *memcore.Store {
 	t.Helper()
 	srv := httptest.NewServer(c)
 	t.Cleanup(srv.Close)
-	g, err := guard.New(guard.Config{Enabled: true, Provider: "classifier", BaseURL: srv.URL, TimeoutMS: 2000}, nil, nil)
+	g, err := guard.New(guard.Config{Enabled: true, Provider: "classifier", BaseURL: srv.URL, TimeoutMS: 2000}, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

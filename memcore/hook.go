@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/scan"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // Hook is what an agent calls each turn. BeforeTurn returns the blocks to

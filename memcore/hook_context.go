@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/scan"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // The return-after-break block and anaphora resolution of BeforeTurn.

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/odekmem/odekmem/memcore/llm"
+	"github.com/odekmem/odekmem/internal/llm"
 )
 
 // User-state inference: its cadence in the background and one run.

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/scan"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // The Hook's recall: literal, predicted-intent and type-targeted searches

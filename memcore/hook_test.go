@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/llm"
+	"github.com/odekmem/odekmem/memcore/openai"
 )
 
 // hFake is a scripted OpenAI-compatible chat server. reply decides each
@@ -120,7 +120,7 @@ func (f *hFake) count(task string) int {
 }
 
 func (f *hFake) client(t *testing.T, timeout int) memcore.LLMClient {
-	c, err := llm.NewOpenAI(llm.Config{BaseURL: f.srv.URL + "/v1", Model: "test-memory", TimeoutSeconds: timeout})
+	c, err := openai.NewChat(openai.ChatConfig{BaseURL: f.srv.URL + "/v1", Model: "test-memory", Timeout: time.Duration(timeout) * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

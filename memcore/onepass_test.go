@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // opStore is a fixed store of n atoms of every type, several projects and

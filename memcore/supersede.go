@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore/embed"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // Superseded memories. When a new trusted atom contradicts an older one on

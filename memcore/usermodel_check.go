@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/internal/umfield"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // User-model values reach the system prompt, so every path that sets one —

@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // inferType labels a note given without --type as per-turn extraction

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -23,6 +24,7 @@ import (
 	"github.com/odekmem/odekmem/internal/guard"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/llm"
+	"github.com/odekmem/odekmem/memcore/openai"
 )
 
 // configField is one scalar field of Config reachable from JSON, the
@@ -374,13 +376,22 @@ func Load(opts LoadOptions) (Settings, error) {
 		return s, err
 	}
 	if l := s.Extended.LLM; (l == nil || l.Model == "") && s.Shared.Thinking && s.Shared.Model != "" && s.Shared.BaseURL != "" {
-		warn(llm.ThinkingWarning(llmConfig(s.Shared), false))
+		warn(thinkingWarning(s.Shared.Model))
 	}
 	return s, nil
 }
 
-func llmConfig(l memcore.LLMConfig) llm.Config {
-	return llm.Config{BaseURL: l.BaseURL, APIKey: l.APIKey, Model: l.Model, MaxTokens: l.MaxTokens, Temperature: l.Temperature, TimeoutSeconds: l.TimeoutSeconds, Thinking: l.Thinking}
+// thinkingWarning is the warning the design asks for when the memory
+// layer runs on the shared model, which has thinking enabled, because no
+// dedicated memory.extended.llm is configured.
+func thinkingWarning(model string) string {
+	return fmt.Sprintf("memory: model %q has thinking enabled and no dedicated memory.extended.llm is configured; "+
+		"extraction and rerank may be slow and expensive", model)
+}
+
+// guardChat is the chat client of a guard of provider "openai".
+func guardChat(baseURL, apiKey, model string, timeout time.Duration, hc *http.Client) (llm.Client, error) {
+	return openai.NewChat(openai.ChatConfig{BaseURL: baseURL, APIKey: apiKey, Model: model, Timeout: timeout, HTTPClient: hc})
 }
 
 // StoreConfig is the memcore.Config to open the store with: memory.extended
@@ -417,7 +428,7 @@ func (s Settings) OpenStore(dir string, now func() time.Time, getenv func(string
 	var g *guard.Guard
 	if s.Guard.CoversMemory() {
 		var err error
-		if g, err = guard.New(s.Guard, getenv, nil); err != nil {
+		if g, err = guard.New(s.Guard, getenv, nil, guardChat); err != nil {
 			return nil, err
 		}
 	}

@@ -14,7 +14,14 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/guard"
+	"github.com/odekmem/odekmem/memcore/llm"
+	"github.com/odekmem/odekmem/memcore/openai"
 )
+
+// openaiChat is the chat client odekmem's config layer hands the guard.
+func openaiChat(baseURL, apiKey, model string, timeout time.Duration, hc *http.Client) (llm.Client, error) {
+	return openai.NewChat(openai.ChatConfig{BaseURL: baseURL, APIKey: apiKey, Model: model, Timeout: timeout, HTTPClient: hc})
+}
 
 // chatServer is a scripted OpenAI-compatible endpoint: reply decides the
 // assistant's content for each request's user message; it records bodies.
@@ -77,7 +84,7 @@ func judge(user string) (string, int, time.Duration) {
 func TestGuardChatVerdictAndCache(t *testing.T) {
 	srv := newChatServer(t, judge)
 	g, err := guard.New(guard.Config{Enabled: true, Provider: "openai", BaseURL: srv.URL + "/v1", Model: "guard", APIKeyEnv: "GUARD_KEY"},
-		func(k string) string { return map[string]string{"GUARD_KEY": "gk-test"}[k] }, nil)
+		func(k string) string { return map[string]string{"GUARD_KEY": "gk-test"}[k] }, nil, openaiChat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +121,7 @@ func TestGuardOutagesFallBack(t *testing.T) {
 	for name, reply := range cases {
 		t.Run(name, func(t *testing.T) {
 			srv := newChatServer(t, reply)
-			g, err := guard.New(guard.Config{Enabled: true, Provider: "openai", BaseURL: srv.URL + "/v1", Model: "guard", TimeoutMS: 200}, nil, nil)
+			g, err := guard.New(guard.Config{Enabled: true, Provider: "openai", BaseURL: srv.URL + "/v1", Model: "guard", TimeoutMS: 200}, nil, nil, openaiChat)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +166,7 @@ func TestGuardClassifier(t *testing.T) {
 	}))
 	defer srv.Close()
 	g, err := guard.New(guard.Config{Enabled: true, Provider: "classifier", BaseURL: srv.URL, Threshold: 0.7, APIKeyEnv: "K"},
-		func(string) string { return "ck-1" }, nil)
+		func(string) string { return "ck-1" }, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/provenance"
-	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // Dense are the names of the features the model reads beside the hashed

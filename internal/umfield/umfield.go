@@ -8,7 +8,7 @@ package umfield
 import (
 	"strings"
 
-	"github.com/odekmem/odekmem/memcore/llm"
+	"github.com/odekmem/odekmem/internal/llm"
 )
 
 // Fields lists every dotted path confirm understands, in their canonical

@@ -8,6 +8,9 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/odekmem/odekmem/memcore/openai"
 )
 
 // fakeServer is a scripted OpenAI-compatible chat completions endpoint.
@@ -52,9 +55,9 @@ func (f *fakeServer) requests() []map[string]any {
 	return append([]map[string]any(nil), f.bodies...)
 }
 
-func (f *fakeServer) client(t *testing.T) *OpenAI {
+func (f *fakeServer) client(t *testing.T) *openai.Chat {
 	t.Helper()
-	c, err := NewOpenAI(Config{BaseURL: f.URL + "/v1", Model: "test-model", MaxTokens: 321, Temperature: 0.2, TimeoutSeconds: 5})
+	c, err := openai.NewChat(openai.ChatConfig{BaseURL: f.URL + "/v1", Model: "test-model", MaxTokens: 321, Temperature: 0.2, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,22 +1,11 @@
-// Package llm is odekmem's memory-LLM layer: a small chat-completion client
-// and every task the Extended Memory design gives the memory LLM, each with
-// a deterministic non-LLM behaviour for when no model is configured.
+// Package llm holds every task the Extended Memory design gives the memory
+// LLM, its prompts and the parsing of what models reply, each with a
+// deterministic non-LLM behaviour for when no model is configured. The
+// tasks run on the public memcore/llm.Client an agent hands memcore (the
+// aliases in client.go); package memcore/openai has the stock client.
 //
 // The package does no file I/O and knows nothing about the store; memcore
 // calls it and decides what to persist.
-//
-// # Client
-//
-// Client is a one-method interface, so an agent can hand in its own model
-// (ClientFunc adapts a function). NewOpenAI builds the stock implementation
-// over openai-go v3 chat completions. Base URL, key ("unused" when empty) and
-// retry policy (no retries) are passed explicitly, so nothing is read from
-// OPENAI_* environment variables. Each call is bounded by TimeoutSeconds
-// (default 30). Request.JSON asks for response_format json_object; a server
-// that rejects it with HTTP 400 mentioning response_format/json is retried
-// once without it and never sent it again. Errors name the step, the model
-// and the base URL; HTTP failures are *HTTPError with the status and a
-// bounded body excerpt.
 //
 // # Parsing model output
 //
@@ -76,9 +65,6 @@
 //     appears and the largest index equals the candidate count.
 //   - InferUserState returns list values (technical.languages) as one
 //     comma-separated string.
-//   - Config.Thinking changes nothing on the wire; ThinkingWarning produces
-//     the warning the design asks for. Temperature is always sent unless
-//     negative, which some reasoning models reject.
 //   - The model can still write anything into a text field; scanning the
 //     result is the caller's job.
 package llm

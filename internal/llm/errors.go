@@ -10,8 +10,8 @@ import "errors"
 // never as a failure of the agent's turn.
 var ErrNoLLM = errors.New("llm: no memory LLM configured")
 
-// ErrEmptyReply means the server answered but the reply had no choices or an
-// empty message content.
+// ErrEmptyReply means the Client returned an empty reply (or only a
+// <think> block).
 var ErrEmptyReply = errors.New("llm: empty reply")
 
 // ErrTooLarge means the model output exceeded the parser's size cap.

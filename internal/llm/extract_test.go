@@ -145,8 +145,8 @@ func TestExtractServerFailures(t *testing.T) {
 		}
 	})
 	t.Run("empty reply", func(t *testing.T) {
-		f := newFake(t, replies(""))
-		got, err := Extract(context.Background(), f.client(t), "I prefer tabs.")
+		empty := ClientFunc(func(context.Context, Request) (string, error) { return " ", nil })
+		got, err := Extract(context.Background(), empty, "I prefer tabs.")
 		if !errors.Is(err, ErrEmptyReply) || got != nil {
 			t.Errorf("got %v, %v", got, err)
 		}

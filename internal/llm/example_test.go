@@ -3,7 +3,7 @@ package llm_test
 import (
 	"fmt"
 
-	"github.com/odekmem/odekmem/memcore/llm"
+	"github.com/odekmem/odekmem/internal/llm"
 )
 
 func ExampleResolveAnaphora() {

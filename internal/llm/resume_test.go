@@ -74,8 +74,8 @@ func TestResumeSummaryLLM(t *testing.T) {
 		})
 	}
 	t.Run("empty reply", func(t *testing.T) {
-		f := newFake(t, replies(""))
-		if _, err := ResumeSummary(context.Background(), f.client(t), "shop", []string{"a"}); !errors.Is(err, ErrEmptyReply) {
+		empty := ClientFunc(func(context.Context, Request) (string, error) { return "", nil })
+		if _, err := ResumeSummary(context.Background(), empty, "shop", []string{"a"}); !errors.Is(err, ErrEmptyReply) {
 			t.Errorf("err = %v", err)
 		}
 	})
