@@ -62,7 +62,7 @@ cross:
 # Benchmarks quoted in BENCHMARKS.md (about 15 minutes on 2 cores; the
 # 18k and 100k fixtures are built once per run). Output in bench.out.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./internal/vindex/ ./memcore/embed/ ./internal/scan/ ./views/ 2>&1 | tee bench.out
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./internal/vindex/ ./internal/embed/ ./internal/scan/ ./views/ 2>&1 | tee bench.out
 	$(GO) test -run '^$$' -bench 'Open|List|AddDurable|BatchIngest|Recall|HookTurn|ImportLines' -benchtime 20x -timeout 60m ./memcore/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench FirstFrame -benchtime 5x -timeout 30m ./tui/ 2>&1 | tee -a bench.out
 	ODEKMEM_CAPACITY=1 $(GO) test -run TestCapacity -v -count=1 -timeout 30m ./memcore/ 2>&1 | tee -a bench.out
@@ -113,6 +113,6 @@ lint:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadAtoms -fuzztime 30s ./memcore/
 	$(GO) test -run '^$$' -fuzz FuzzScanZeroWidth -fuzztime 30s ./internal/scan/
-	$(GO) test -run '^$$' -fuzz FuzzParseArray -fuzztime 30s ./memcore/llm/
+	$(GO) test -run '^$$' -fuzz FuzzParseArray -fuzztime 30s ./internal/llm/
 	$(GO) test -run '^$$' -fuzz FuzzAnalyse -fuzztime 30s ./internal/provenance/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./internal/judge/corpus/

@@ -13,8 +13,8 @@ import (
 
 // TestExternalModule builds and runs testdata/extmod, a separate module
 // (its own go.mod with a replace to this repository) that uses memcore the
-// way an agent does: Config-built HTTP embedder and memory LLM against a
-// scripted OpenAI-compatible server, the Hook, the tool's JSON, Search and
+// way an agent does: memcore/openai's HTTP embedder and memory LLM against
+// a scripted OpenAI-compatible server, the Hook, the tool's JSON, Search and
 // Close. A nested module is outside ./..., so this test runs it. It needs
 // no network: GOPROXY=off, and every module it uses is in go.sum and the
 // module cache already (the main module needs the same ones).

@@ -31,7 +31,7 @@ func hSentence(r *rand.Rand, n int) string {
 }
 
 // hBuildStore fills an uncapped store with n atoms through AddBatch.
-func hBuildStore(tb testing.TB, n int, llmc memcore.LLMClient) *memcore.Store {
+func hBuildStore(tb testing.TB, n int, llmc llm.Client) *memcore.Store {
 	tb.Helper()
 	cfg := memcore.DefaultConfig()
 	cfg.MaxSizeMB = 0
@@ -59,7 +59,7 @@ func hBuildStore(tb testing.TB, n int, llmc memcore.LLMClient) *memcore.Store {
 }
 
 // hOpenFixture opens the shared benchmark fixture of n atoms.
-func hOpenFixture(tb testing.TB, n int, llmc memcore.LLMClient) *memcore.Store {
+func hOpenFixture(tb testing.TB, n int, llmc llm.Client) *memcore.Store {
 	tb.Helper()
 	st, err := memcore.Open(stFixture(tb, n), memcore.Options{LLM: llmc})
 	if err != nil {

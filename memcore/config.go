@@ -76,37 +76,9 @@ type Config struct {
 	// commands ("odek, remember that"); "" means "odek".
 	AgentName string `json:"agent_name"`
 
-	// LLM is the memory LLM Open builds when Options.LLM is nil; nil
-	// means no LLM (rule-based fallbacks).
-	LLM *LLMConfig `json:"llm,omitempty"`
-	// Embedding is the embedder Open builds when Options.Embedder is nil;
-	// nil means the offline hash embedder.
-	Embedding *EmbeddingConfig `json:"embedding,omitempty"`
-
 	// fromDefaults is set by DefaultConfig: the zero values of such a
 	// Config are explicit, not "unset".
 	fromDefaults bool
-}
-
-// LLMConfig configures an OpenAI-compatible chat model.
-type LLMConfig struct {
-	BaseURL        string  `json:"base_url,omitempty"`
-	APIKey         string  `json:"api_key,omitempty"`
-	Model          string  `json:"model,omitempty"`
-	MaxTokens      int     `json:"max_tokens,omitempty"`
-	Temperature    float64 `json:"temperature,omitempty"`
-	TimeoutSeconds int     `json:"timeout_seconds,omitempty"`
-	Thinking       bool    `json:"thinking,omitempty"`
-}
-
-// EmbeddingConfig selects the embedder: provider "hash" (offline default) or
-// "http" (an OpenAI-compatible /v1/embeddings endpoint).
-type EmbeddingConfig struct {
-	Provider string `json:"provider,omitempty"`
-	BaseURL  string `json:"base_url,omitempty"`
-	APIKey   string `json:"api_key,omitempty"`
-	Model    string `json:"model,omitempty"`
-	Dims     int    `json:"dims,omitempty"`
 }
 
 // DefaultConfig returns the design's defaults.
@@ -374,16 +346,6 @@ func (c Config) Validate() error {
 	}
 	if c.Index != "exact" && c.Index != "hnsw" {
 		return bad("index", `"exact" or "hnsw"`, strconv.Quote(c.Index))
-	}
-	if e := c.Embedding; e != nil {
-		switch e.Provider {
-		case "", "hash", "local", "http", "openai", "ollama":
-		default:
-			return bad("embedding.provider", `"hash", "http", "openai" or "ollama"`, strconv.Quote(e.Provider))
-		}
-		if e.Dims < 0 {
-			return bad("embedding.dims", "an integer ≥ 0", e.Dims)
-		}
 	}
 	return nil
 }

@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/openai"
 )
 
 // slowEmbedServer forwards to a scripted embeddings endpoint, except that
@@ -51,9 +53,7 @@ func slowEmbedServer(t *testing.T) (srv *httptest.Server, hang *atomic.Bool) {
 // calls with a live context work.
 func TestCancelledContextWhileEmbedderIsSlow(t *testing.T) {
 	srv, _ := slowEmbedServer(t)
-	cfg := memcore.DefaultConfig()
-	cfg.Embedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: srv.URL + "/v1", Model: "test-embed"}
-	s := stOpen(t, stDir(t), memcore.Options{Config: &cfg})
+	s := stOpen(t, stDir(t), memcore.Options{Embedder: stHTTPEmbedder(t, srv.URL)})
 	stAdd(t, s, memcore.AddRequest{Text: "the ledger uses postgres", Source: memcore.SourceUserApproved})
 
 	calls := map[string]func(ctx context.Context) error{
@@ -118,14 +118,12 @@ func TestCancelledContextWhileEmbedderIsSlow(t *testing.T) {
 // catches up on a later call.
 func TestCatchUpEmbeddingHonoursContext(t *testing.T) {
 	srv, hang := slowEmbedServer(t)
-	cfg := memcore.DefaultConfig()
-	cfg.Embedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: srv.URL + "/v1", Model: "test-embed"}
 	dir := stDir(t)
-	s := stOpen(t, dir, memcore.Options{Config: &cfg})
+	s := stOpen(t, dir, memcore.Options{Embedder: stHTTPEmbedder(t, srv.URL)})
 	stAdd(t, s, memcore.AddRequest{Text: "the ledger uses postgres", Source: memcore.SourceUserApproved})
 	// Another store (a separate open file, as another process) adds an atom
 	// whose embedding hangs on this side too; its own embedder is fast.
-	other := stOpen(t, dir, memcore.Options{Config: &cfg, Embedder: memcore.NewHashEmbedder()})
+	other := stOpen(t, dir, memcore.Options{Embedder: embed.NewHash(768)})
 	stAdd(t, other, memcore.AddRequest{Text: "SLOW deploys happen on fridays", Source: memcore.SourceUserApproved})
 	other.Close()
 
@@ -151,4 +149,15 @@ func TestCatchUpEmbeddingHonoursContext(t *testing.T) {
 	if err != nil || len(res) == 0 || !strings.Contains(res[0].Atom.Text, "fridays") {
 		t.Fatalf("search for the other process's atom after the catch-up: %v %+v", err, res)
 	}
+}
+
+// stHTTPEmbedder is memcore/openai's embedder against the test server at
+// base.
+func stHTTPEmbedder(t *testing.T, base string) memcore.Embedder {
+	t.Helper()
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{BaseURL: base + "/v1", Model: "test-embed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

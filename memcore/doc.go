@@ -7,11 +7,13 @@
 // # An agent needs four things
 //
 //   - Open a Store on a directory with a Config (DefaultConfig, or a
-//     literal: zero fields mean the defaults). Open builds what the Config
-//     says: the embedder (Config.Embedding; nil is the offline hash
-//     embedder) and the memory LLM (Config.LLM; nil means rule-based
-//     fallbacks). Options.Embedder and Options.LLM override them. The
-//     library reads no configuration files and no environment.
+//     literal: zero fields mean the defaults), and optionally a memory LLM
+//     (Options.LLM, a memcore/llm.Client) and an Embedder (Options.Embedder).
+//     Without them memcore works offline: its own judgement of the
+//     person's words, rule-based prediction, and a feature-hashing
+//     embedder. Package memcore/openai
+//     has both for OpenAI-compatible servers; memcore itself builds no
+//     clients and reads no configuration files and no environment.
 //   - NewHook is the per-turn entry point: BeforeTurn returns the blocks to
 //     inject (style guidance, user state, a return-after-break note, memory
 //     atoms); RecordUserMessage extracts atoms from the person's message,

@@ -52,8 +52,8 @@ var ErrNotQuarantined = errors.New("atom is not quarantined")
 var ErrNotLive = errors.New("atom is not live")
 
 // ErrInvalidConfig means a configuration value is out of range; the message
-// names the field and the allowed values. Returned by Open and
-// Config.Validate.
+// names the field and the allowed values. Returned by Open,
+// Config.Validate and NewHashEmbedder.
 var ErrInvalidConfig = errors.New("invalid config")
 
 // ErrClosed means the store (or a Hook or Tool over it) was used after

@@ -67,9 +67,6 @@ type Query = searchQuery
 // Associate links a live atom to its neighbours.
 var Associate = (*Store).associate
 
-// NewHashEmbedder is the offline default embedder.
-var NewHashEmbedder = newHashEmbedder
-
 // WithID is r with an existing id (as import and undo set it).
 func WithID(r AddRequest, id string) AddRequest {
 	r.id = id

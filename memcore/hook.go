@@ -26,7 +26,7 @@ import (
 // an error in the agent's turn. A Hook is safe for concurrent use.
 type Hook struct {
 	store   *Store
-	llm     LLMClient
+	llm     llm.Client
 	cfg     Config
 	timeout time.Duration
 	now     func() time.Time

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/llm"
 	"github.com/odekmem/odekmem/memcore/openai"
 )
 
@@ -119,7 +120,7 @@ func (f *hFake) count(task string) int {
 	return f.calls[task]
 }
 
-func (f *hFake) client(t *testing.T, timeout int) memcore.LLMClient {
+func (f *hFake) client(t *testing.T, timeout int) llm.Client {
 	c, err := openai.NewChat(openai.ChatConfig{BaseURL: f.srv.URL + "/v1", Model: "test-memory", Timeout: time.Duration(timeout) * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +130,7 @@ func (f *hFake) client(t *testing.T, timeout int) memcore.LLMClient {
 
 var hNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-func hOpen(t *testing.T, c memcore.LLMClient, mutate func(*memcore.Config)) *memcore.Store {
+func hOpen(t *testing.T, c llm.Client, mutate func(*memcore.Config)) *memcore.Store {
 	t.Helper()
 	cfg := memcore.DefaultConfig()
 	if mutate != nil {
@@ -416,7 +417,7 @@ func TestReturnAfterBreakStaysInProject(t *testing.T) {
 	})
 	for _, withLLM := range []bool{false, true} {
 		t.Run(fmt.Sprintf("llm=%v", withLLM), func(t *testing.T) {
-			var c memcore.LLMClient
+			var c llm.Client
 			if withLLM {
 				c = f.client(t, 5)
 			}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -114,7 +115,7 @@ func TestOdekWriterChild(t *testing.T) {
 func TestConcurrentOdekWriterLosesNothing(t *testing.T) {
 	n := testkit.Rounds(60, 150)
 	dir := stDir(t)
-	emb := &stCountingEmbedder{Embedder: memcore.NewHashEmbedder()}
+	emb := &stCountingEmbedder{Hash: embed.NewHash(768)}
 	cfg := memcore.DefaultConfig()
 	cfg.DedupThreshold = 0
 	s := stOpen(t, dir, memcore.Options{Config: &cfg, Embedder: emb})

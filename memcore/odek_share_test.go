@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -146,7 +147,7 @@ func TestUserModelVersionIsWrittenAsAString(t *testing.T) {
 // its atoms again.
 func TestOdekVectorCacheIsLeftToOdek(t *testing.T) {
 	dir := stDir(t)
-	emb := &stCountingEmbedder{Embedder: memcore.NewHashEmbedder()}
+	emb := &stCountingEmbedder{Hash: embed.NewHash(768)}
 	s := stOpen(t, dir, memcore.Options{Embedder: emb})
 	for i := 0; i < 20; i++ {
 		stAdd(t, s, memcore.AddRequest{Text: stText(stRand(int64(i)), 80), Source: memcore.SourceUserApproved})
@@ -310,15 +311,17 @@ func TestUnknownFieldsSurviveEveryWrite(t *testing.T) {
 
 // stCountingEmbedder is the real hash embedder, counting the texts it is
 // asked to embed.
+// stCountingEmbedder is the offline default embedder counting its calls
+// (embedding *embed.Hash keeps it memcore's own, calibration included).
 type stCountingEmbedder struct {
-	memcore.Embedder
+	*embed.Hash
 	calls, texts atomic.Int64
 }
 
 func (e *stCountingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	e.calls.Add(1)
 	e.texts.Add(int64(len(texts)))
-	return e.Embedder.Embed(ctx, texts)
+	return e.Hash.Embed(ctx, texts)
 }
 
 func stRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }

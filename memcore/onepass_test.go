@@ -14,7 +14,7 @@ import (
 
 // opStore is a fixed store of n atoms of every type, several projects and
 // ages, built with the real write path.
-func opStore(t *testing.T, n int, c memcore.LLMClient) *memcore.Store {
+func opStore(t *testing.T, n int, c llm.Client) *memcore.Store {
 	t.Helper()
 	cfg := memcore.DefaultConfig()
 	cfg.MaxSizeMB = 0

@@ -17,6 +17,7 @@ import (
 
 	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/openai"
 )
 
 // hEmbedServer is a scripted OpenAI-compatible /v1/embeddings endpoint:
@@ -75,13 +76,20 @@ func extractOne(task, user string) (string, int) {
 	return noLLMAnswer(task, user)
 }
 
-func TestOpenBuildsWhatConfigSays(t *testing.T) {
+// TestOpenWithOpenAIClients: the clients of memcore/openai, passed in
+// Options, are the ones the store and its Hook use.
+func TestOpenWithOpenAIClients(t *testing.T) {
 	emb := hNewEmbedServer(t)
 	chat := hNewFake(t, extractOne)
-	cfg := memcore.DefaultConfig()
-	cfg.Embedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: emb.srv.URL + "/v1", Model: "test-embed"}
-	cfg.LLM = &memcore.LLMConfig{BaseURL: chat.srv.URL + "/v1", Model: "test-memory", TimeoutSeconds: 5}
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &cfg})
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{BaseURL: emb.srv.URL + "/v1", Model: "test-embed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := openai.NewChat(openai.ChatConfig{BaseURL: chat.srv.URL + "/v1", Model: "test-memory", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := memcore.Open(t.TempDir(), memcore.Options{Embedder: e, LLM: c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,10 +101,10 @@ func TestOpenBuildsWhatConfigSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rr.Extractor != "llm" || chat.count("extract") != 1 {
-		t.Fatalf("the configured LLM was not used: extractor %q, %d extract calls", rr.Extractor, chat.count("extract"))
+		t.Fatalf("the LLM was not used: extractor %q, %d extract calls", rr.Extractor, chat.count("extract"))
 	}
 	if fp := must(st.Stats()).Index.Fingerprint; fp != "http/test-embed/64" {
-		t.Fatalf("fingerprint %q: the configured HTTP embedder was not used", fp)
+		t.Fatalf("fingerprint %q: the HTTP embedder was not used", fp)
 	}
 	if emb.texts.Load() == 0 {
 		t.Fatal("the embedding server was never called")
@@ -107,11 +115,10 @@ func TestOpenBuildsWhatConfigSays(t *testing.T) {
 	}
 }
 
-func TestOpenOptionsOverrideConfig(t *testing.T) {
-	emb := hNewEmbedServer(t)
-	cfg := memcore.DefaultConfig()
-	cfg.Embedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: emb.srv.URL + "/v1", Model: "test-embed"}
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &cfg, Embedder: memcore.NewHashEmbedder()})
+// TestOpenDefaultsToTheOfflineEmbedder: with no Options.Embedder the store
+// embeds with the 768-wide hash embedder, and nothing is sent anywhere.
+func TestOpenDefaultsToTheOfflineEmbedder(t *testing.T) {
+	st, err := memcore.Open(t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,37 +126,8 @@ func TestOpenOptionsOverrideConfig(t *testing.T) {
 	if _, err := st.Add(context.Background(), memcore.AddRequest{Text: "we deploy on fridays", Source: memcore.SourceUserSaid}); err != nil {
 		t.Fatal(err)
 	}
-	if fp := must(st.Stats()).Index.Fingerprint; fp != "hash/1/768" || emb.texts.Load() != 0 {
-		t.Fatalf("Options.Embedder did not override the config: %q, %d texts sent", fp, emb.texts.Load())
-	}
-}
-
-func TestOpenRejectsBadModelConfig(t *testing.T) {
-	cases := []struct {
-		name string
-		set  func(*memcore.Config)
-		want string
-	}{
-		{"llm without base url", func(c *memcore.Config) { c.LLM = &memcore.LLMConfig{Model: "m"} }, "memory.extended.llm"},
-		{"llm without model", func(c *memcore.Config) { c.LLM = &memcore.LLMConfig{BaseURL: "http://127.0.0.1:1/v1"} }, "memory.extended.llm"},
-		{"http embedder without model", func(c *memcore.Config) {
-			c.Embedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: "http://127.0.0.1:1/v1"}
-		}, "embedding"},
-		{"unknown embedder", func(c *memcore.Config) { c.Embedding = &memcore.EmbeddingConfig{Provider: "word2vec"} }, "embedding.provider"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			cfg := memcore.DefaultConfig()
-			tc.set(&cfg)
-			st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &cfg})
-			if err == nil {
-				st.Close()
-				t.Fatal("opened")
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %q does not name %s", err, tc.want)
-			}
-		})
+	if s := must(st.Stats()); s.Index.Fingerprint != "hash/1/768" || s.Index.Dims != 768 {
+		t.Fatalf("default embedder: %q, %d dims", s.Index.Fingerprint, s.Index.Dims)
 	}
 }
 

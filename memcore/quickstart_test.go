@@ -26,11 +26,13 @@ func Example_quickStart() {
 
 	// quick start: begin
 	ctx := context.Background()
-	cfg := memcore.DefaultConfig()
-	// Optional, any OpenAI-compatible endpoint (Ollama here); without them
-	// memcore uses its offline judgement and the offline hash embedder:
-	// cfg.LLM = &memcore.LLMConfig{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5:7b"}
-	// cfg.Embedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: "http://localhost:11434/v1", Model: "nomic-embed-text"}
+	cfg := memcore.Config{SemanticSearchTopK: 8} // every field left out is its default
+	// Optional: a memory LLM and an embedder. Without them memcore uses
+	// its offline judgement and its offline hash embedder; package
+	// memcore/openai has both for any OpenAI-compatible endpoint (Ollama here):
+	//   chat, err := openai.NewChat(openai.ChatConfig{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5:7b"})
+	//   emb, err := openai.NewEmbedder(openai.EmbedderConfig{BaseURL: "http://localhost:11434/v1", Model: "nomic-embed-text"})
+	//   … memcore.Options{Config: &cfg, LLM: chat, Embedder: emb}
 	st, err := memcore.Open(dir, memcore.Options{Config: &cfg})
 	if err != nil {
 		log.Fatal(err)

@@ -3,7 +3,7 @@ package memcore
 import (
 	"strings"
 
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
 // The lexical evidence of a recall. The offline hash embedder is lexical

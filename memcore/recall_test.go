@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/embed"
 )
 
 func TestRankingFollowsCompositeFormula(t *testing.T) {

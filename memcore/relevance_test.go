@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/memcore/openai"
 )
 
 // neuralLikeServer is an OpenAI-compatible /v1/embeddings endpoint whose
@@ -88,9 +89,9 @@ func TestSimilaritySeparatesUnderHashAndDenseEmbedders(t *testing.T) {
 		name string
 		emb  func() (memcore.Embedder, error)
 	}{
-		{"hash", func() (memcore.Embedder, error) { return memcore.NewHashEmbedder(), nil }},
+		{"hash", func() (memcore.Embedder, error) { return embed.NewHash(768), nil }},
 		{"dense", func() (memcore.Embedder, error) {
-			return memcore.NewEmbedder(memcore.EmbeddingConfig{Provider: "http", BaseURL: srv.URL + "/v1", Model: "neural-like", APIKey: "k"})
+			return openai.NewEmbedder(openai.EmbedderConfig{BaseURL: srv.URL + "/v1", Model: "neural-like", APIKey: "k"})
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

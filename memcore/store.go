@@ -15,6 +15,7 @@ import (
 	"github.com/odekmem/odekmem/internal/index"
 	"github.com/odekmem/odekmem/internal/lockfile"
 	"github.com/odekmem/odekmem/internal/scan"
+	"github.com/odekmem/odekmem/memcore/llm"
 )
 
 // File names inside the store directory (FORMATS.md).
@@ -32,21 +33,24 @@ const (
 	maxChunkReadSize = 1 << 20
 )
 
-// Options configures Open. Open builds what the Config says (the embedder
-// from Config.Embedding, the memory LLM from Config.LLM); Embedder and LLM
-// override those. The zero Options is a store with DefaultConfig(), the
-// offline hash embedder and no LLM.
+// Options configures Open. The zero Options is a store with the default
+// Config, the offline hash embedder and no memory LLM (the offline
+// judgement extracts, rules predict; see package memcore/llm). memcore builds no
+// clients itself: package memcore/openai has an embedder and a memory LLM
+// for OpenAI-compatible servers, to pass here.
 type Options struct {
 	// Config is memory.extended; nil means DefaultConfig(), and zero
 	// fields of a literal Config take their defaults (see Config).
 	Config *Config
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Embedder, when set, is used instead of the one Config.Embedding
-	// names.
+	// Embedder embeds atom texts and queries; nil means the offline hash
+	// embedder. Changing it (a new Fingerprint) re-embeds the store at the
+	// next open.
 	Embedder Embedder
-	// LLM, when set, is used instead of the one Config.LLM names.
-	LLM LLMClient
+	// LLM is the memory LLM; nil means none: every task falls back to its
+	// offline behaviour.
+	LLM llm.Client
 	// Guard is the optional second opinion (memcore/guard): text the local
 	// scanner passes on a tainted or inferred path, and every promote of
 	// a flagged entry, gets its verdict. nil means none.
@@ -222,23 +226,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	emb := opts.Embedder
-	if emb == nil {
-		var ec EmbeddingConfig
-		if cfg.Embedding != nil {
-			ec = *cfg.Embedding
-		}
-		var err error
-		if emb, err = NewEmbedder(ec); err != nil {
-			return nil, err
-		}
-	}
-	if opts.LLM == nil && cfg.LLM != nil {
-		var err error
-		if opts.LLM, err = newLLM(*cfg.LLM); err != nil {
-			return nil, err
-		}
-	}
+	emb := indexEmbedder(opts.Embedder)
 	now := opts.Now
 	if now == nil {
 		now = time.Now

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/embed"
 )
 
 // Superseded memories. When a new trusted atom contradicts an older one on
@@ -202,7 +202,7 @@ func (s *Store) DetectContradictions(ctx context.Context, id string) ([]Contradi
 
 // detectContradictions is DetectContradictions with a given memory LLM
 // (nil = the rule); bound, when set, wraps the context of the LLM call.
-func (s *Store) detectContradictions(ctx context.Context, id string, c LLMClient, bound func(context.Context) (context.Context, context.CancelFunc)) ([]Contradiction, error) {
+func (s *Store) detectContradictions(ctx context.Context, id string, c llm.Client, bound func(context.Context) (context.Context, context.CancelFunc)) ([]Contradiction, error) {
 	a, q, err := s.Get(id)
 	if err != nil {
 		return nil, err

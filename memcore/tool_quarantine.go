@@ -6,8 +6,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/internal/scan"
-	"github.com/odekmem/odekmem/memcore/embed"
 )
 
 // ToolEntry is a quarantine entry as the tool shows it to a model.

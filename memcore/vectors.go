@@ -4,14 +4,7 @@ import (
 	"context"
 
 	"github.com/odekmem/odekmem/internal/vocab"
-	"github.com/odekmem/odekmem/memcore/embed"
 )
-
-// Embedder turns text into L2-normalised vectors; see package embed.
-type Embedder = embed.Embedder
-
-// NewHashEmbedder returns the offline default: 768-d feature hashing.
-func newHashEmbedder() Embedder { return embed.NewHash(768) }
 
 // The derived vector cache: vectors.odm holds odekmem's own metadata (the
 // embedder fingerprint and width in its header), ids, texts and int8

@@ -11,6 +11,7 @@ import (
 
 	"github.com/odekmem/odekmem/internal/agenthook"
 	"github.com/odekmem/odekmem/internal/agentsetup"
+	"github.com/odekmem/odekmem/internal/config"
 	"github.com/odekmem/odekmem/internal/vocab"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -171,9 +172,12 @@ func (a *app) withStore(cmd *cobra.Command, f func(st *memcore.Store) []cobra.Co
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	cfg := s.StoreConfig()
-	cfg.LLM = nil
-	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, LockTimeout: completeLockTimeout})
+	emb, err := config.NewEmbedder(s.EffectiveEmbedding())
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	cfg := s.Extended // no memory LLM, no guard: completion only reads
+	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, Embedder: emb, LockTimeout: completeLockTimeout})
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

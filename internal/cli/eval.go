@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/odekmem/odekmem/internal/config"
 	"github.com/odekmem/odekmem/internal/eval"
 	"github.com/odekmem/odekmem/internal/judge"
 	"github.com/odekmem/odekmem/internal/judge/corpus"
@@ -55,11 +56,10 @@ func (c *ctx) evalOptions() (eval.Options, error) {
 	if err != nil {
 		return eval.Options{}, err
 	}
-	cfg := c.settings.Extended
-	cfg.LLM = nil // evaluation measures retrieval: no memory LLM
+	cfg := c.settings.Extended // no memory LLM: evaluation measures retrieval
 	embCfg := c.settings.EffectiveEmbedding()
 	return eval.Options{K: k, Config: &cfg, Limit: limit,
-		Embedder: func() (memcore.Embedder, error) { return memcore.NewEmbedder(embCfg) }}, nil
+		Embedder: func() (memcore.Embedder, error) { return config.NewEmbedder(embCfg) }}, nil
 }
 
 func cmdEvalLoCoMo(c *ctx) error {
@@ -152,7 +152,8 @@ func cmdEvalJudgement(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	o.Config.LLM = nil // the offline path: what a default install does
+	// The offline path, what a default install does: evalOptions passes no
+	// memory LLM.
 	var recs []corpus.Record
 	src := "the held-out split (internal/judge/corpus/eval.txt)"
 	if len(c.p.pos) == 2 {

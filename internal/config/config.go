@@ -1,8 +1,9 @@
 // Package config layers odek's configuration for the odekmem binary:
 // ~/.odek/config.json, the project's odek.json, ODEK_* environment
-// variables and --memory-extended-* flags, into a memcore.Config with the
-// memory LLM and embedder resolved. The memcore library itself reads no
-// configuration files or environment.
+// variables and --memory-extended-* flags, into a memcore.Config, and
+// builds the memory LLM and the embedder it names (through memcore/openai)
+// to pass to memcore.Open. The memcore library itself reads no
+// configuration files or environment and builds no clients.
 package config
 
 import (
@@ -133,9 +134,10 @@ func setSection[T any](dst **T, key string, msg json.RawMessage) error {
 	return nil
 }
 
-// applyJSON overlays the keys present in raw (a memory.extended object).
+// applyJSON overlays the keys present in raw (a memory.extended object):
+// the scalar keys on c, "llm" and "embedding" on *llmDst and *embDst.
 // Keys that are present are honoured even when zero.
-func applyJSON(c *memcore.Config, raw map[string]json.RawMessage, warn func(string)) error {
+func applyJSON(c *memcore.Config, llmDst **LLMConfig, embDst **EmbeddingConfig, raw map[string]json.RawMessage, warn func(string)) error {
 	known := map[string]configField{}
 	for _, f := range scalarFields() {
 		known[f.key] = f
@@ -144,12 +146,12 @@ func applyJSON(c *memcore.Config, raw map[string]json.RawMessage, warn func(stri
 		msg := raw[key]
 		switch key {
 		case "llm":
-			if err := setSection(&c.LLM, key, msg); err != nil {
+			if err := setSection(llmDst, key, msg); err != nil {
 				return err
 			}
 			continue
 		case "embedding":
-			if err := setSection(&c.Embedding, key, msg); err != nil {
+			if err := setSection(embDst, key, msg); err != nil {
 				return err
 			}
 			continue
@@ -169,17 +171,44 @@ func applyJSON(c *memcore.Config, raw map[string]json.RawMessage, warn func(stri
 	return nil
 }
 
+// LLMConfig is an OpenAI-compatible chat model as odek's configuration
+// names it: memory.extended.llm, or the top-level model settings.
+type LLMConfig struct {
+	BaseURL        string  `json:"base_url,omitempty"`
+	APIKey         string  `json:"api_key,omitempty"`
+	Model          string  `json:"model,omitempty"`
+	MaxTokens      int     `json:"max_tokens,omitempty"`
+	Temperature    float64 `json:"temperature,omitempty"`
+	TimeoutSeconds int     `json:"timeout_seconds,omitempty"`
+	Thinking       bool    `json:"thinking,omitempty"`
+}
+
+// EmbeddingConfig is memory.extended.embedding (or memory.embedding):
+// provider "hash" (the offline default; "local" and "" too) or "http"
+// ("openai" and "ollama" too: an OpenAI-compatible /v1/embeddings).
+type EmbeddingConfig struct {
+	Provider string `json:"provider,omitempty"`
+	BaseURL  string `json:"base_url,omitempty"`
+	APIKey   string `json:"api_key,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Dims     int    `json:"dims,omitempty"`
+}
+
 // Settings is everything odekmem reads from the layered configuration: the
 // memory.extended section and the top-level model settings that the shared
 // LLM client is built from.
 type Settings struct {
 	Home     string
 	Extended memcore.Config
+	// LLM is memory.extended.llm; nil when omitted.
+	LLM *LLMConfig
+	// Embedding is memory.extended.embedding; nil when omitted.
+	Embedding *EmbeddingConfig
 	// Shared is the agent's own model (top-level model, base_url, …).
-	Shared memcore.LLMConfig
+	Shared LLMConfig
 	// SharedEmbedding is memory.embedding, used when memory.extended.embedding
 	// is omitted.
-	SharedEmbedding *memcore.EmbeddingConfig
+	SharedEmbedding *EmbeddingConfig
 	// Guard is the top-level "guard" section of ~/.odek/config.json (the
 	// optional second opinion; see memcore/guard). A project's odek.json
 	// may not set it.
@@ -194,14 +223,30 @@ func (s Settings) StoreDir() string { return filepath.Join(s.Home, "memory", "ex
 
 // EffectiveEmbedding is memory.extended.embedding, falling back to the shared
 // memory.embedding, falling back to the offline hash embedder.
-func (s Settings) EffectiveEmbedding() memcore.EmbeddingConfig {
-	if s.Extended.Embedding != nil {
-		return *s.Extended.Embedding
+func (s Settings) EffectiveEmbedding() EmbeddingConfig {
+	if s.Embedding != nil {
+		return *s.Embedding
 	}
 	if s.SharedEmbedding != nil {
 		return *s.SharedEmbedding
 	}
-	return memcore.EmbeddingConfig{Provider: "hash"}
+	return EmbeddingConfig{Provider: "hash"}
+}
+
+// MemoryLLM is the memory LLM's configuration: the dedicated
+// memory.extended.llm when it names a model, otherwise the shared
+// top-level model when it has a model and a base URL, otherwise nil (no
+// memory LLM: rule-based fallbacks).
+func (s Settings) MemoryLLM() *LLMConfig {
+	switch l := s.LLM; {
+	case l != nil && l.Model != "":
+		c := *l
+		return &c
+	case s.Shared.Model != "" && s.Shared.BaseURL != "":
+		c := s.Shared
+		return &c
+	}
+	return nil
 }
 
 type fileConfig struct {
@@ -236,7 +281,7 @@ func field[T any](name string, v, dst *T) sharedField {
 // sharedFields lists the keys of fc that set the shared model l. Applying
 // the user's file and refusing them in a project file walk this one list,
 // so a key cannot be added to one and forgotten in the other.
-func (fc fileConfig) sharedFields(l *memcore.LLMConfig) []sharedField {
+func (fc fileConfig) sharedFields(l *LLMConfig) []sharedField {
 	return []sharedField{
 		field("model", fc.Model, &l.Model),
 		field("base_url", fc.BaseURL, &l.BaseURL),
@@ -248,7 +293,7 @@ func (fc fileConfig) sharedFields(l *memcore.LLMConfig) []sharedField {
 	}
 }
 
-func (fc fileConfig) applyShared(l *memcore.LLMConfig) {
+func (fc fileConfig) applyShared(l *LLMConfig) {
 	for _, f := range fc.sharedFields(l) {
 		f.apply()
 	}
@@ -327,7 +372,7 @@ func Load(opts LoadOptions) (Settings, error) {
 				// either: it would receive the person's API key and messages
 				// and could plant trusted atoms.
 				var shared []string
-				for _, f := range fc.sharedFields(new(memcore.LLMConfig)) {
+				for _, f := range fc.sharedFields(new(LLMConfig)) {
 					if f.set {
 						shared = append(shared, f.name)
 					}
@@ -375,7 +420,10 @@ func Load(opts LoadOptions) (Settings, error) {
 	if err := s.Extended.Validate(); err != nil {
 		return s, err
 	}
-	if l := s.Extended.LLM; (l == nil || l.Model == "") && s.Shared.Thinking && s.Shared.Model != "" && s.Shared.BaseURL != "" {
+	if err := s.EffectiveEmbedding().validate(); err != nil {
+		return s, err
+	}
+	if l := s.LLM; (l == nil || l.Model == "") && s.Shared.Thinking && s.Shared.Model != "" && s.Shared.BaseURL != "" {
 		warn(thinkingWarning(s.Shared.Model))
 	}
 	return s, nil
@@ -394,45 +442,98 @@ func guardChat(baseURL, apiKey, model string, timeout time.Duration, hc *http.Cl
 	return openai.NewChat(openai.ChatConfig{BaseURL: baseURL, APIKey: apiKey, Model: model, Timeout: timeout, HTTPClient: hc})
 }
 
-// StoreConfig is the memcore.Config to open the store with: memory.extended
-// with its memory LLM resolved (the dedicated memory.extended.llm when it
-// names a model, otherwise the shared top-level model when it has a model
-// and a base URL, otherwise none) and its embedder resolved
-// (EffectiveEmbedding). memcore.Open builds both from it.
-func (s Settings) StoreConfig() memcore.Config {
-	c := s.Extended
-	switch l := c.LLM; {
-	case l != nil && l.Model != "":
-	case s.Shared.Model != "" && s.Shared.BaseURL != "":
-		shared := s.Shared
-		c.LLM = &shared
+// validate names the first problem with an embedding configuration.
+func (e EmbeddingConfig) validate() error {
+	switch e.Provider {
+	case "", "hash", "local", "http", "openai", "ollama":
 	default:
-		c.LLM = nil
+		return fmt.Errorf("%w: memory.extended.embedding.provider = %q: allowed \"hash\", \"http\", \"openai\" or \"ollama\"", memcore.ErrInvalidConfig, e.Provider)
 	}
-	e := s.EffectiveEmbedding()
-	c.Embedding = &e
-	return c
+	if e.Dims < 0 {
+		return fmt.Errorf("%w: memory.extended.embedding.dims = %d: allowed an integer ≥ 0", memcore.ErrInvalidConfig, e.Dims)
+	}
+	return nil
 }
 
-// OpenStore opens the store at dir the way every odekmem process does: the
-// StoreConfig above plus the guard's second opinion when the guard section
-// covers memory. now is the store's clock (nil: the real one); getenv
-// resolves the guard's key variables (nil: the process environment). The
-// CLI, the MCP server, the per-prompt hook and serve all open through here,
-// so none of them can skip the guard a person configured.
-func (s Settings) OpenStore(dir string, now func() time.Time, getenv func(string) string) (*memcore.Store, error) {
+// NewEmbedder builds the embedder a configuration names: "hash" (or empty,
+// or "local") is memcore's offline feature-hashing embedder, at least 768
+// dimensions wide; "http", "openai" and "ollama" use an OpenAI-compatible
+// /v1/embeddings endpoint through memcore/openai (base URL default
+// http://localhost:11434/v1, Ollama's).
+func NewEmbedder(c EmbeddingConfig) (memcore.Embedder, error) {
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	switch c.Provider {
+	case "http", "openai", "ollama":
+		base := c.BaseURL
+		if base == "" {
+			base = "http://localhost:11434/v1"
+		}
+		h, err := openai.NewEmbedder(openai.EmbedderConfig{BaseURL: base, APIKey: c.APIKey, Model: c.Model, Dims: c.Dims, Timeout: 30 * time.Second})
+		if err != nil {
+			return nil, fmt.Errorf("%w: memory.extended.embedding: %v", memcore.ErrInvalidConfig, err)
+		}
+		return h, nil
+	}
+	e, err := memcore.NewHashEmbedder(c.Dims)
+	if err != nil {
+		return nil, fmt.Errorf("memory.extended: %w", err)
+	}
+	return e, nil
+}
+
+// NewLLM builds the memory LLM a configuration names (an OpenAI-compatible
+// chat endpoint, through memcore/openai); the model and the base URL are
+// both required.
+func NewLLM(c LLMConfig) (llm.Client, error) {
+	cl, err := openai.NewChat(openai.ChatConfig{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxTokens: c.MaxTokens,
+		Temperature: c.Temperature, Timeout: time.Duration(c.TimeoutSeconds) * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("%w: memory.extended.llm: %v", memcore.ErrInvalidConfig, err)
+	}
+	return cl, nil
+}
+
+// StoreOptions are the memcore.Options every odekmem process opens the
+// store with: memory.extended, the memory LLM (MemoryLLM) and the embedder
+// (EffectiveEmbedding) built from the configuration, and the guard's
+// second opinion when the guard section covers memory. now is the store's
+// clock (nil: the real one); getenv resolves the guard's key variables
+// (nil: the process environment).
+func (s Settings) StoreOptions(now func() time.Time, getenv func(string) string) (memcore.Options, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	cfg := s.StoreConfig()
-	var g *guard.Guard
-	if s.Guard.CoversMemory() {
-		var err error
-		if g, err = guard.New(s.Guard, getenv, nil, guardChat); err != nil {
-			return nil, err
+	cfg := s.Extended
+	opts := memcore.Options{Config: &cfg, Now: now}
+	var err error
+	if opts.Embedder, err = NewEmbedder(s.EffectiveEmbedding()); err != nil {
+		return memcore.Options{}, err
+	}
+	if l := s.MemoryLLM(); l != nil {
+		if opts.LLM, err = NewLLM(*l); err != nil {
+			return memcore.Options{}, err
 		}
 	}
-	return memcore.Open(dir, memcore.Options{Config: &cfg, Now: now, Guard: g})
+	if s.Guard.CoversMemory() {
+		if opts.Guard, err = guard.New(s.Guard, getenv, nil, guardChat); err != nil {
+			return memcore.Options{}, err
+		}
+	}
+	return opts, nil
+}
+
+// OpenStore opens the store at dir the way every odekmem process does,
+// with StoreOptions. The CLI, the MCP server, the per-prompt hook and
+// serve all open through here, so none of them can skip the guard a
+// person configured.
+func (s Settings) OpenStore(dir string, now func() time.Time, getenv func(string) string) (*memcore.Store, error) {
+	opts, err := s.StoreOptions(now, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return memcore.Open(dir, opts)
 }
 
 func lookupEnv(getenv func(string) string, name string) (string, bool) {
@@ -449,12 +550,12 @@ func (s *Settings) applyMemory(fc fileConfig, path string, warn func(string)) er
 		if err := json.Unmarshal(raw, &ext); err != nil {
 			return fmt.Errorf("%s: memory.extended: %w", path, err)
 		}
-		if err := applyJSON(&s.Extended, ext, warn); err != nil {
+		if err := applyJSON(&s.Extended, &s.LLM, &s.Embedding, ext, warn); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	if raw, ok := fc.Memory["embedding"]; ok && string(raw) != "null" {
-		var e memcore.EmbeddingConfig
+		var e EmbeddingConfig
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return fmt.Errorf("%s: memory.embedding: %w", path, err)
 		}

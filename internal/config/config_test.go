@@ -91,7 +91,7 @@ func TestConfigLayersFileEnvFlags(t *testing.T) {
 		{"flag beats env", c.AtomMaxChars, 200},
 		{"bool flag", c.AssociationsEnabled, false},
 		{"untouched default", c.MemoryBudgetChars, 2000},
-		{"dedicated llm", c.LLM.Model, "qwen2.5:7b"},
+		{"dedicated llm", s.LLM.Model, "qwen2.5:7b"},
 		{"shared model from env", s.Shared.Model, "env-model"},
 		{"shared thinking", s.Shared.Thinking, true},
 		{"embedding falls back to shared memory.embedding", s.EffectiveEmbedding().Model, "nomic-embed-text"},
@@ -206,7 +206,7 @@ func TestSharedModelKeysUserAppliedProjectRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := memcore.LLMConfig{Model: "m1", BaseURL: "http://u.invalid/v1", APIKey: "k1", Thinking: true, MaxTokens: 321, Temperature: 0.25, TimeoutSeconds: 17}
+	want := config.LLMConfig{Model: "m1", BaseURL: "http://u.invalid/v1", APIKey: "k1", Thinking: true, MaxTokens: 321, Temperature: 0.25, TimeoutSeconds: 17}
 	if s.Shared != want {
 		t.Errorf("shared model = %+v, want the user's %+v", s.Shared, want)
 	}
@@ -225,26 +225,70 @@ func TestConfigBrokenFileIsAnError(t *testing.T) {
 	}
 }
 
-func TestStoreConfigChoosesDedicatedThenSharedThenNone(t *testing.T) {
+func TestMemoryLLMChoosesDedicatedThenSharedThenNone(t *testing.T) {
 	s := config.Settings{Extended: memcore.DefaultConfig()}
-	if c := s.StoreConfig(); c.LLM != nil || c.Embedding == nil || c.Embedding.Provider != "hash" {
-		t.Fatalf("nothing configured: llm %+v embedding %+v", c.LLM, c.Embedding)
+	if l, e := s.MemoryLLM(), s.EffectiveEmbedding(); l != nil || e.Provider != "hash" {
+		t.Fatalf("nothing configured: llm %+v embedding %+v", l, e)
 	}
-	s.Shared = memcore.LLMConfig{Model: "deep-thinker", BaseURL: "http://127.0.0.1:1/v1", Thinking: true}
-	if c := s.StoreConfig(); c.LLM == nil || c.LLM.Model != "deep-thinker" {
-		t.Fatalf("shared model not used: %+v", c.LLM)
+	s.Shared = config.LLMConfig{Model: "deep-thinker", BaseURL: "http://127.0.0.1:1/v1", Thinking: true}
+	if l := s.MemoryLLM(); l == nil || l.Model != "deep-thinker" {
+		t.Fatalf("shared model not used: %+v", l)
 	}
-	s.Extended.LLM = &memcore.LLMConfig{Model: "qwen2.5:7b", BaseURL: "http://127.0.0.1:2/v1"}
-	if c := s.StoreConfig(); c.LLM == nil || c.LLM.Model != "qwen2.5:7b" {
-		t.Fatalf("dedicated model not preferred: %+v", c.LLM)
+	s.LLM = &config.LLMConfig{Model: "qwen2.5:7b", BaseURL: "http://127.0.0.1:2/v1"}
+	if l := s.MemoryLLM(); l == nil || l.Model != "qwen2.5:7b" {
+		t.Fatalf("dedicated model not preferred: %+v", l)
 	}
-	s.Extended.LLM = &memcore.LLMConfig{BaseURL: "http://127.0.0.1:2/v1"} // no model: not a dedicated LLM
-	if c := s.StoreConfig(); c.LLM == nil || c.LLM.Model != "deep-thinker" {
-		t.Fatalf("a dedicated llm without a model should fall back to the shared one: %+v", c.LLM)
+	s.LLM = &config.LLMConfig{BaseURL: "http://127.0.0.1:2/v1"} // no model: not a dedicated LLM
+	if l := s.MemoryLLM(); l == nil || l.Model != "deep-thinker" {
+		t.Fatalf("a dedicated llm without a model should fall back to the shared one: %+v", l)
 	}
-	s.SharedEmbedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: "http://e/v1", Model: "nomic-embed-text"}
-	if c := s.StoreConfig(); c.Embedding.Model != "nomic-embed-text" {
-		t.Fatalf("shared embedding not used: %+v", c.Embedding)
+	s.SharedEmbedding = &config.EmbeddingConfig{Provider: "http", BaseURL: "http://e/v1", Model: "nomic-embed-text"}
+	if e := s.EffectiveEmbedding(); e.Model != "nomic-embed-text" {
+		t.Fatalf("shared embedding not used: %+v", e)
+	}
+	opts, err := s.StoreOptions(nil, nil)
+	if err != nil || opts.LLM == nil || opts.Embedder == nil || opts.Embedder.Fingerprint() != "http/nomic-embed-text/0" {
+		t.Fatalf("store options: %+v %v", opts, err)
+	}
+}
+
+// TestNewClientsRejectBadModelConfig: a memory LLM or an embedder the
+// configuration cannot build is an error naming the section.
+func TestNewClientsRejectBadModelConfig(t *testing.T) {
+	cases := []struct {
+		name string
+		err  func() error
+		want string
+	}{
+		{"llm without base url", func() error { _, err := config.NewLLM(config.LLMConfig{Model: "m"}); return err }, "memory.extended.llm"},
+		{"llm without model", func() error { _, err := config.NewLLM(config.LLMConfig{BaseURL: "http://127.0.0.1:1/v1"}); return err }, "memory.extended.llm"},
+		{"http embedder without model", func() error {
+			_, err := config.NewEmbedder(config.EmbeddingConfig{Provider: "http", BaseURL: "http://127.0.0.1:1/v1"})
+			return err
+		}, "embedding"},
+		{"unknown embedder", func() error { _, err := config.NewEmbedder(config.EmbeddingConfig{Provider: "word2vec"}); return err }, "embedding.provider"},
+		{"hash narrower than 768", func() error {
+			_, err := config.NewEmbedder(config.EmbeddingConfig{Provider: "hash", Dims: 64})
+			return err
+		}, "embedding.dims"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.err()
+			if !errors.Is(err, memcore.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v does not name %s", err, tc.want)
+			}
+		})
+	}
+	for cfg, fp := range map[config.EmbeddingConfig]string{
+		{}:                             "hash/1/768",
+		{Provider: "hash", Dims: 1024}: "hash/1/1024",
+		{Provider: "http", BaseURL: "http://127.0.0.1:1/v1", Model: "nomic-embed-text", Dims: 768}: "http/nomic-embed-text/768",
+	} {
+		e, err := config.NewEmbedder(cfg)
+		if err != nil || e.Fingerprint() != fp {
+			t.Errorf("NewEmbedder(%+v): %v %v, want %s", cfg, e, err, fp)
+		}
 	}
 }
 

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/internal/vindex"
-	"github.com/odekmem/odekmem/memcore/embed"
 )
 
 // denseBackground is the cosine between unrelated atoms of this store under

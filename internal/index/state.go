@@ -8,8 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/internal/vindex"
-	"github.com/odekmem/odekmem/memcore/embed"
 )
 
 // Tuning of the vector state.

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
 // live is a store's live atoms in order.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
 func randUnit(r *rand.Rand, dims int) []float32 {

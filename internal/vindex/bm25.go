@@ -6,8 +6,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/internal/par"
-	"github.com/odekmem/odekmem/memcore/embed"
 )
 
 // LexHit is one BM25 result. Rank is 1-based.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
 // Candidate is one recall candidate from Hybrid.

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
 // LoCoMo evidence-retrieval harness (NOTES.md, "Numbers we hold ourselves

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
 // TestLocomoTune is the tuning harness behind the defaults (BM25 k1/b, the

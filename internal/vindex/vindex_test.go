@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
 func bruteForce(t *testing.T, e *Exact, q []float32, k int) []Hit {

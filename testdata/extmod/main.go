@@ -1,6 +1,6 @@
 // Command extmod uses memcore from outside its module, the way an agent
-// does: it opens a store with an HTTP embedder and a memory LLM taken from
-// the Config, records the person's messages through the Hook, calls the
+// does: it opens a store with the HTTP embedder and memory LLM of package
+// memcore/openai, records the person's messages through the Hook, calls the
 // memory tool with the model's JSON, searches, and closes. Both endpoints
 // are a scripted OpenAI-compatible server (httptest), so it runs offline.
 // It prints what happened and exits 1 on any surprise; the main module's
@@ -20,8 +20,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/odekmem/odekmem/memcore"
+	"github.com/odekmem/odekmem/memcore/openai"
 	"github.com/odekmem/odekmem/memcore/review"
 )
 
@@ -124,10 +126,16 @@ func run() error {
 	defer os.RemoveAll(home)
 	ctx := context.Background()
 
-	cfg := memcore.DefaultConfig()
-	cfg.Embedding = &memcore.EmbeddingConfig{Provider: "http", BaseURL: ts.URL + "/v1", Model: "scripted-embed"}
-	cfg.LLM = &memcore.LLMConfig{BaseURL: ts.URL + "/v1", Model: "scripted-chat", TimeoutSeconds: 10}
-	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{Config: &cfg})
+	emb, err := openai.NewEmbedder(openai.EmbedderConfig{BaseURL: ts.URL + "/v1", Model: "scripted-embed"})
+	if err != nil {
+		return fmt.Errorf("embedder: %w", err)
+	}
+	chat, err := openai.NewChat(openai.ChatConfig{BaseURL: ts.URL + "/v1", Model: "scripted-chat", Timeout: 10 * time.Second})
+	if err != nil {
+		return fmt.Errorf("chat: %w", err)
+	}
+	cfg := memcore.Config{SemanticSearchTopK: 8} // every other field: its default
+	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{Config: &cfg, Embedder: emb, LLM: chat})
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
@@ -233,10 +241,10 @@ func run() error {
 		return fmt.Errorf("stats: %w", err)
 	}
 	if fp := stats.Index.Fingerprint; fp != "http/scripted-embed/64" {
-		return fmt.Errorf("fingerprint %q: the configured embedder was not used", fp)
+		return fmt.Errorf("fingerprint %q: the HTTP embedder was not used", fp)
 	}
 	if srv.embedded.Load() == 0 || srv.chats.Load() == 0 {
-		return fmt.Errorf("the configured endpoints were not called (%d texts embedded, %d chats)", srv.embedded.Load(), srv.chats.Load())
+		return fmt.Errorf("the endpoints were not called (%d texts embedded, %d chats)", srv.embedded.Load(), srv.chats.Load())
 	}
 	fmt.Println("endpoints used: embeddings and chat")
 

@@ -1,4 +1,4 @@
-package embed
+package openai
 
 import (
 	"container/list"
@@ -14,10 +14,13 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
-// HTTPConfig configures an OpenAI-compatible embedding endpoint.
-type HTTPConfig struct {
+// EmbedderConfig configures NewEmbedder. Nothing is read from OPENAI_*
+// environment variables.
+type EmbedderConfig struct {
 	// BaseURL of the API, e.g. "http://localhost:11434/v1" (Ollama) or
 	// "https://api.openai.com/v1". A URL with no path gets "/v1".
 	BaseURL string
@@ -41,11 +44,11 @@ type HTTPConfig struct {
 	MaxRetries int
 }
 
-// HTTP embeds through an OpenAI-compatible POST /v1/embeddings. It never
-// reads OPENAI_* environment variables: everything comes from HTTPConfig.
-// HTTP is safe for concurrent use.
-type HTTP struct {
-	cfg  HTTPConfig
+// Embedder is a memcore.Embedder over an OpenAI-compatible POST
+// /v1/embeddings. Everything comes from EmbedderConfig. It is safe for
+// concurrent use.
+type Embedder struct {
+	cfg  EmbedderConfig
 	base string
 	svc  openai.EmbeddingService
 
@@ -54,24 +57,24 @@ type HTTP struct {
 	cache *lru
 }
 
-// NewHTTP validates cfg and returns the embedder. It does not contact the
-// endpoint.
-func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
+// NewEmbedder validates cfg and returns the embedder. It does not contact
+// the endpoint.
+func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Model == "" {
-		return nil, errors.New("embed: http embedder needs a model")
+		return nil, errors.New("openai: embedder needs a model")
 	}
 	if cfg.BaseURL == "" {
-		return nil, errors.New("embed: http embedder needs a base URL")
+		return nil, errors.New("openai: embedder needs a base URL")
 	}
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("embed: invalid embedding base URL %q", cfg.BaseURL)
+		return nil, fmt.Errorf("openai: invalid embedding base URL %q", cfg.BaseURL)
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/v1"
 	}
 	if cfg.Dims < 0 {
-		return nil, fmt.Errorf("embed: negative dimension %d", cfg.Dims)
+		return nil, fmt.Errorf("openai: negative embedding dimension %d", cfg.Dims)
 	}
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = 64
@@ -90,7 +93,7 @@ func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
 	if key == "" {
 		key = "unused"
 	}
-	h := &HTTP{cfg: cfg, base: u.String(), dims: cfg.Dims}
+	h := &Embedder{cfg: cfg, base: u.String(), dims: cfg.Dims}
 	// NewEmbeddingService (unlike openai.NewClient) applies only the
 	// options given here: no environment defaults.
 	h.svc = openai.NewEmbeddingService(
@@ -105,59 +108,25 @@ func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
 	return h, nil
 }
 
-// Fingerprint implements Embedder: "http/<model>/<dims>" (dims 0 until
-// learned).
-func (h *HTTP) Fingerprint() string { return fmt.Sprintf("http/%s/%d", h.cfg.Model, h.Dims()) }
+// Fingerprint is "http/<model>/<dims>" (dims 0 until learned when
+// EmbedderConfig.Dims is 0).
+func (h *Embedder) Fingerprint() string { return fmt.Sprintf("http/%s/%d", h.cfg.Model, h.width()) }
 
-// Dims implements Embedder.
-func (h *HTTP) Dims() int {
+// width is the vector width: the configured one, else the one learned
+// from the first response (0 before it).
+func (h *Embedder) width() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.dims
 }
 
-// Calibrate implements Embedder with DenseCalibrate under the prior
-// background (DenseBackgroundMean, DenseBackgroundStd). A store replaces
-// the prior with the background it measures over its own vectors (see
-// memcore), since where "unrelated" sits differs from model to model.
-func (h *HTTP) Calibrate(cos float32) float32 {
-	return DenseCalibrate(cos, DenseBackgroundMean, DenseBackgroundStd)
-}
-
-// The prior background of a neural embedder: the mean and spread of the
-// cosine between two unrelated texts. Models differ (unrelated pairs score
-// about 0.1–0.2 under OpenAI's text-embedding-3 models and 0.35–0.45 under
-// nomic-embed-text), which is why raw cosines cannot share one gate.
-const (
-	DenseBackgroundMean = 0.25
-	DenseBackgroundStd  = 0.10
-	// DenseEvidencePerSD is the evidence one standard deviation above the
-	// background carries: two standard deviations (about the 98th
-	// percentile of unrelated pairs) reach the 0.55 gate, the same place
-	// the hash calibration puts it (the 93rd–99th percentile of unrelated
-	// LoCoMo turns).
-	DenseEvidencePerSD = 0.3993
-)
-
-// DenseCalibrate maps a neural cosine onto the common similarity scale:
-// its distance above the background mean in background standard
-// deviations, as evidence, through the common curve. An unrelated pair
-// (at the background mean or below) scores 0, two deviations above it
-// 0.55, a paraphrase (five or more above) 0.8 and more.
-func DenseCalibrate(cos float32, mean, std float64) float32 {
-	if !(std > 0) {
-		std = DenseBackgroundStd
-	}
-	z := (float64(cos) - mean) / std
-	return float32(SimilarityOf(max(z, 0) * DenseEvidencePerSD))
-}
-
 // Sparse implements Embedder.
-func (h *HTTP) Sparse() bool { return false }
+func (h *Embedder) Sparse() bool { return false }
 
-// Embed implements Embedder: cached texts are served from the LRU, the rest
-// are sent in batches of BatchSize, the whole call bounded by Timeout.
-func (h *HTTP) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+// Embed returns one L2-normalised vector per text, in order: cached texts
+// are served from the LRU, the rest are sent in batches of BatchSize, the
+// whole call bounded by Timeout. An empty text gets the zero vector.
+func (h *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	var missing []int // indexes into texts, first occurrence of each text
 	first := make(map[string]int)
@@ -198,7 +167,7 @@ func (h *HTTP) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 		}
 	}
 	if len(empty) > 0 {
-		d := h.Dims()
+		d := h.width()
 		if d == 0 {
 			return nil, fmt.Errorf("embedding model %s at %s: cannot embed empty text before the dimension is known", h.cfg.Model, h.base)
 		}
@@ -218,7 +187,7 @@ func (h *HTTP) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	return out, nil
 }
 
-func (h *HTTP) request(ctx context.Context, in []string) ([][]float32, error) {
+func (h *Embedder) request(ctx context.Context, in []string) ([][]float32, error) {
 	res, err := h.svc.New(ctx, openai.EmbeddingNewParams{
 		Model:          openai.EmbeddingModel(h.cfg.Model),
 		Input:          openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: in},
@@ -239,7 +208,7 @@ func (h *HTTP) request(ctx context.Context, in []string) ([][]float32, error) {
 		for i, x := range d.Embedding {
 			v[i] = float32(x)
 		}
-		vecs[d.Index] = Normalize(v)
+		vecs[d.Index] = embed.Normalize(v)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -257,7 +226,7 @@ func (h *HTTP) request(ctx context.Context, in []string) ([][]float32, error) {
 	return vecs, nil
 }
 
-func (h *HTTP) wrapErr(ctx context.Context, err error) error {
+func (h *Embedder) wrapErr(ctx context.Context, err error) error {
 	var apiErr *openai.Error
 	if errors.As(err, &apiErr) {
 		msg := strings.TrimSpace(apiErr.Message)
@@ -280,7 +249,7 @@ func (h *HTTP) wrapErr(ctx context.Context, err error) error {
 	return fmt.Errorf("embedding endpoint %s: %w", h.base, err)
 }
 
-func (h *HTTP) cacheGet(t string) ([]float32, bool) {
+func (h *Embedder) cacheGet(t string) ([]float32, bool) {
 	if h.cache == nil {
 		return nil, false
 	}
@@ -289,7 +258,7 @@ func (h *HTTP) cacheGet(t string) ([]float32, bool) {
 	return h.cache.get(t)
 }
 
-func (h *HTTP) cachePut(t string, v []float32) {
+func (h *Embedder) cachePut(t string, v []float32) {
 	if h.cache == nil {
 		return
 	}

@@ -96,6 +96,9 @@ func (h *Hash) Dims() int { return h.o.Dims }
 // Sparse implements Embedder: hashed vectors benefit from query-side IDF.
 func (h *Hash) Sparse() bool { return true }
 
+// native makes Hash a Native embedder.
+func (h *Hash) native() {}
+
 // Embed implements Embedder. It never fails except on a cancelled context.
 func (h *Hash) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
