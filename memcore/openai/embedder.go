@@ -120,9 +120,6 @@ func (h *Embedder) width() int {
 	return h.dims
 }
 
-// Sparse implements Embedder.
-func (h *Embedder) Sparse() bool { return false }
-
 // Embed returns one L2-normalised vector per text, in order: cached texts
 // are served from the LRU, the rest are sent in batches of BatchSize, the
 // whole call bounded by Timeout. An empty text gets the zero vector.
