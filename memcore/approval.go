@@ -113,14 +113,6 @@ var sourceWords = []struct {
 	{"inference", SourceInferred}, {"inferences", SourceInferred},
 }
 
-// agentName is the name the person addresses the agent by.
-func (c Config) agentName() string {
-	if n := strings.TrimSpace(c.AgentName); n != "" {
-		return n
-	}
-	return defaultAgentName
-}
-
 // parseApprovals finds the inline commands in a message (see the rules
 // above). It returns nothing for a message that looks pasted or retracts.
 func parseApprovals(msg, agent string) []approvalCmd {

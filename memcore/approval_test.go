@@ -27,7 +27,7 @@ func (c *aClock) Now() time.Time {
 func aOpen(t *testing.T, mutate func(*memcore.Config)) *memcore.Store {
 	t.Helper()
 	cfg := memcore.DefaultConfig()
-	cfg.InferUserState = false
+	cfg.NoUserStateInference = true
 	if mutate != nil {
 		mutate(&cfg)
 	}

@@ -34,7 +34,7 @@ func hSentence(r *rand.Rand, n int) string {
 func hBuildStore(tb testing.TB, n int, llmc llm.Client) *memcore.Store {
 	tb.Helper()
 	cfg := memcore.DefaultConfig()
-	cfg.MaxSizeMB = 0
+	cfg.NoSizeCap = true
 	st, err := memcore.Open(tb.TempDir(), memcore.Options{Config: &cfg, LLM: llmc})
 	if err != nil {
 		tb.Fatal(err)

@@ -5,86 +5,176 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/odekmem/odekmem/internal/extcfg"
 	"github.com/odekmem/odekmem/internal/vocab"
 )
 
-// Config is the memory.extended section of the design's field reference,
-// plus a few odekmem additions (marked).
+// Config is the memory.extended section of odek's configuration (the
+// design's field reference) plus a few odekmem additions.
 //
-// A Config you write as a literal (including the zero Config) means the
-// defaults field by field: Open replaces every field left zero with its
-// DefaultConfig value, so &Config{SemanticSearchTopK: 5} changes only the
-// top K. To set a field to zero on purpose (no cap, no min-score gate, a
-// feature off), start from DefaultConfig() and change it: a Config that
-// came from DefaultConfig keeps its zero values. JSON decoded into a zero
-// Config starts from DefaultConfig() too (UnmarshalJSON), so "false" and
-// 0 in a file are kept.
+// The zero value of every field is its default: Config{} is the design's
+// defaults, and a literal names only what it changes
+// (Config{SemanticSearchTopK: 5}). Where zero is a setting of its own (no
+// size cap, no min-score gate, a feature turned off), a No… switch names
+// it, as bbolt's Options.NoSync does: Config{NoAssociations: true}. A
+// switch wins over the number it turns off. DefaultConfig returns the same
+// defaults written out, so editing it and writing a literal give the same
+// store.
+//
+// In JSON (MarshalJSON, UnmarshalJSON) a Config is odek's memory.extended
+// object, key for key and with odek's meaning of every value:
+// "associations_enabled": false is NoAssociations, "max_size_mb": 0 is
+// NoSizeCap, "predictive_intents": 0 is NoPredictiveIntents, and a 0 in a
+// number field that has no switch means that field's default. Decoding
+// lays the JSON over the Config's current value, so the keys it leaves
+// out keep what they were (the defaults, decoding into a zero Config).
+// Keys of the section that are not Config's (llm, embedding) are ignored:
+// the memory LLM and the embedder are Options.
+//
+// Each field's doc gives its JSON key and default.
 type Config struct {
-	// Enabled is odek's switch for Extended Memory; memcore does not read
-	// it (whoever calls Open has decided).
-	Enabled                 bool    `json:"enabled"`
-	MaxSizeMB               float64 `json:"max_size_mb"`
-	SemanticSearchTopK      int     `json:"semantic_search_top_k"`
-	SemanticSearchOverfetch int     `json:"semantic_search_overfetch"`
-	SemanticSearchMinScore  float64 `json:"semantic_search_min_score"`
-	SemanticSearchRerank    bool    `json:"semantic_search_rerank"`
-	AtomMaxChars            int     `json:"atom_max_chars"`
-	MemoryBudgetChars       int     `json:"memory_budget_chars"`
-	DecayHalfLifeDays       float64 `json:"decay_half_life_days"`
-	// DecayHalfLifeByType (odekmem addition) sets a half-life in days per
-	// atom type; a type it does not name uses decay_half_life_days, and 0
-	// means that type never decays. The defaults keep decisions,
-	// conventions, preferences, goals and facts for three years and files and
-	// errors for a quarter, while intents, questions and observations fade
-	// with decay_half_life_days (the design's 30). See HalfLifeFor.
-	DecayHalfLifeByType         HalfLives `json:"decay_half_life_days_by_type"`
-	QuarantineTTLDays           float64   `json:"quarantine_ttl_days"`
-	EvictionPolicy              string    `json:"eviction_policy"`
-	PredictiveIntents           int       `json:"predictive_intents"`
-	AutoExtractPerTurn          bool      `json:"auto_extract_per_turn"`
-	InferUserState              bool      `json:"infer_user_state"`
-	UserStateTurnInterval       int       `json:"user_state_turn_interval"`
-	UserStateMaxPending         int       `json:"user_state_max_pending"`
-	AssociationsEnabled         bool      `json:"associations_enabled"`
-	AssociationSemanticTopK     int       `json:"association_semantic_top_k"`
-	ProactiveReturnAfterBreak   bool      `json:"proactive_return_after_break"`
-	StyleMirroringEnabled       bool      `json:"style_mirroring_enabled"`
-	AnaphoraResolutionEnabled   bool      `json:"anaphora_resolution_enabled"`
-	FollowUpAnticipationEnabled bool      `json:"follow_up_anticipation_enabled"`
+	// Enabled is odek's master switch for Extended Memory (enabled;
+	// default false). memcore does not read it: whoever calls Open has
+	// decided.
+	Enabled bool
 
-	// odekmem additions.
+	// MaxSizeMB is the disk budget of the store directory in MiB, counted
+	// as allocated blocks (max_size_mb; default 100). A write that would
+	// exceed it evicts expired quarantine, then the unpinned atoms of
+	// lowest retention.
+	MaxSizeMB float64
+	// NoSizeCap lets the store grow without a budget (max_size_mb 0).
+	NoSizeCap bool
+
+	// SemanticSearchTopK is how many atoms a recall returns
+	// (semantic_search_top_k; default 10).
+	SemanticSearchTopK int
+	// SemanticSearchOverfetch multiplies the top K into the candidate pool
+	// that filtering and rerank work on (semantic_search_overfetch;
+	// default 4).
+	SemanticSearchOverfetch int
+	// SemanticSearchMinScore is the gate on the calibrated similarity, from
+	// 0 to 1, below which a candidate is not recalled
+	// (semantic_search_min_score; default 0.55).
+	SemanticSearchMinScore float64
+	// NoMinScore recalls candidates whatever their similarity
+	// (semantic_search_min_score 0).
+	NoMinScore bool
+	// NoRerank keeps the composite-score order instead of letting the
+	// memory LLM reorder the candidates (semantic_search_rerank false).
+	NoRerank bool
+
+	// AtomMaxChars caps a stored atom's text, in bytes cut on a UTF-8
+	// boundary (atom_max_chars; default 300).
+	AtomMaxChars int
+	// MemoryBudgetChars caps the memory block a turn injects, in
+	// characters, wrapper included (memory_budget_chars; default 2000).
+	MemoryBudgetChars int
+	// NoMemoryBlock injects no memory atoms (memory_budget_chars 0); the
+	// style, user-state and return-after-break blocks still come.
+	NoMemoryBlock bool
+
+	// DecayHalfLifeDays is the half-life in days of an atom's retention for
+	// the types DecayHalfLifeByType does not name (decay_half_life_days;
+	// default 30: intents, questions and observations fade).
+	DecayHalfLifeDays float64
+	// NoDecay keeps those types from decaying (decay_half_life_days 0).
+	NoDecay bool
+	// DecayHalfLifeByType sets a half-life in days per atom type over the
+	// default table (decay_half_life_days_by_type, odekmem's; default
+	// decision, convention, preference, goal and fact 1095, file and error
+	// 90); 0 means that type never decays. A type it names replaces the
+	// default entry; the others keep theirs.
+	DecayHalfLifeByType HalfLives
+
+	// QuarantineTTLDays is how long a quarantined atom waits for a person
+	// before it is deleted (quarantine_ttl_days; default 7).
+	QuarantineTTLDays float64
+	// NoQuarantineTTL keeps quarantined atoms until a person acts
+	// (quarantine_ttl_days 0).
+	NoQuarantineTTL bool
+	// EvictionPolicy is the eviction algorithm (eviction_policy; default
+	// and only value "retention_decay").
+	EvictionPolicy string
+
+	// PredictiveIntents is the most follow-up intents predicted per turn
+	// (predictive_intents; default 3).
+	PredictiveIntents int
+	// NoPredictiveIntents predicts none (predictive_intents 0): recall
+	// uses the literal message only, as NoFollowUpAnticipation does.
+	NoPredictiveIntents bool
+	// NoFollowUpAnticipation turns predicted-intent recall off
+	// (follow_up_anticipation_enabled false).
+	NoFollowUpAnticipation bool
+
+	// NoAutoExtract stops the Hook extracting atoms from every message
+	// (auto_extract_per_turn false); inline commands still apply.
+	NoAutoExtract bool
+	// NoUserStateInference turns background user-state inference off
+	// (infer_user_state false).
+	NoUserStateInference bool
+	// UserStateTurnInterval runs user-state inference every N turns, and
+	// on a real project change (user_state_turn_interval; default 5).
+	UserStateTurnInterval int
+	// UserStateMaxPending caps the review queue of pending inferences;
+	// the oldest go first (user_state_max_pending; default 20).
+	UserStateMaxPending int
+
+	// NoAssociations turns temporal, task and semantic links off
+	// (associations_enabled false).
+	NoAssociations bool
+	// AssociationSemanticTopK is how many semantic neighbours a new atom
+	// is linked to (association_semantic_top_k; default 3).
+	AssociationSemanticTopK int
+	// NoSemanticLinks links new atoms to their temporal and task
+	// neighbours only (association_semantic_top_k 0).
+	NoSemanticLinks bool
+
+	// NoReturnAfterBreak drops the "where you left off" note after a break
+	// (proactive_return_after_break false).
+	NoReturnAfterBreak bool
+	// NoStyleMirroring drops the style guidance built from confirmed
+	// user-model values (style_mirroring_enabled false).
+	NoStyleMirroring bool
+	// NoAnaphora leaves the message's first pronoun unresolved
+	// (anaphora_resolution_enabled false).
+	NoAnaphora bool
+
+	// The rest are odekmem's additions.
 
 	// DedupThreshold is the cosine at or above which a new atom refreshes
-	// an existing live atom instead of adding a twin; 0 disables.
-	DedupThreshold float64 `json:"dedup_threshold"`
-	// Index is the vector index kind: "exact" (default) or "hnsw".
-	Index string `json:"index"`
-	// QuarantineSharePercent bounds quarantine.json to this share of the cap.
-	QuarantineSharePercent float64 `json:"quarantine_share_percent"`
-	// BreakHours is the gap after which a session counts as resumed.
-	BreakHours float64 `json:"break_hours"`
-	// HookTimeoutSeconds bounds each LLM call the Hook makes in a turn
-	// (extraction, intents, rerank, summaries, inference).
-	HookTimeoutSeconds float64 `json:"hook_timeout_seconds"`
-	// AgentName is the name the person addresses the agent by in inline
-	// commands ("odek, remember that"); "" means "odek".
-	AgentName string `json:"agent_name"`
-
-	// fromDefaults is set by DefaultConfig: the zero values of such a
-	// Config are explicit, not "unset".
-	fromDefaults bool
+	// an existing live atom instead of adding a twin (dedup_threshold;
+	// default 0.92).
+	DedupThreshold float64
+	// NoDedup refreshes only an atom of the same normalised text
+	// (dedup_threshold 0).
+	NoDedup bool
+	// Index is the vector index: "exact" or the opt-in approximate "hnsw"
+	// (index; default "exact").
+	Index string
+	// QuarantineSharePercent bounds quarantine.json to this share of the
+	// size cap (quarantine_share_percent; default 5).
+	QuarantineSharePercent float64
+	// BreakHours is the gap after which a session counts as resumed
+	// (break_hours; default 6).
+	BreakHours float64
+	// HookTimeoutSeconds bounds each memory-LLM call the Hook makes in a
+	// turn (hook_timeout_seconds; default 30).
+	HookTimeoutSeconds float64
+	// AgentName is the name a person addresses the agent by in inline
+	// commands, "odek, remember that" (agent_name; default "odek").
+	AgentName string
 }
 
-// DefaultConfig returns the design's defaults.
-func DefaultConfig() Config {
-	return Config{
-		Enabled:                     false,
+// defaultExtended is the design's defaults with odek's meaning of every
+// value.
+func defaultExtended() extcfg.Extended {
+	return extcfg.Extended{
 		MaxSizeMB:                   100,
 		SemanticSearchTopK:          10,
 		SemanticSearchOverfetch:     4,
@@ -94,7 +184,6 @@ func DefaultConfig() Config {
 		MemoryBudgetChars:           2000,
 		DecayHalfLifeDays:           30,
 		DecayHalfLifeByType:         defaultHalfLives(),
-		fromDefaults:                true,
 		QuarantineTTLDays:           7,
 		EvictionPolicy:              "retention_decay",
 		PredictiveIntents:           3,
@@ -117,22 +206,9 @@ func DefaultConfig() Config {
 	}
 }
 
-// withDefaults is the Config as Open uses it: a Config that did not come
-// from DefaultConfig has each zero field replaced by its default.
-func (c Config) withDefaults() Config {
-	if c.fromDefaults {
-		return c
-	}
-	def := reflect.ValueOf(DefaultConfig())
-	v := reflect.ValueOf(&c).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		if f := v.Field(i); f.CanSet() && f.IsZero() {
-			f.Set(def.Field(i))
-		}
-	}
-	c.fromDefaults = true
-	return c
-}
+// DefaultConfig returns the defaults written out: every number at its
+// default, every switch off. It opens the same store as Config{}.
+func DefaultConfig() Config { return configOf(defaultExtended()) }
 
 // defaultAgentName is the agent's name in inline commands when
 // Config.AgentName is empty.
@@ -146,19 +222,147 @@ var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{
 // for months, files and recurring errors stay relevant for a quarter.
 // Intents, questions and observations are absent: they fade with
 // decay_half_life_days.
-func defaultHalfLives() HalfLives {
-	return halfLivesOf(map[string]float64{
+func defaultHalfLives() extcfg.HalfLives {
+	return extcfg.HalfLives{
 		vocab.TypeDecision: 1095, vocab.TypeConvention: 1095, vocab.TypePreference: 1095, vocab.TypeGoal: 1095, vocab.TypeFact: 1095,
 		vocab.TypeFile: 90, vocab.TypeError: 90,
-	})
+	}
 }
 
-// HalfLives is decay_half_life_days_by_type: a half-life in days for some
-// atom types. It is held in a canonical text form ("decision=1095,…", the
-// types in the order of the Type constants) so that Config stays a comparable value; in
-// JSON it is an object {"decision": 1095, …}, and an object in a config
-// file overrides the types it names and keeps the others. Set it from JSON
-// or start from DefaultConfig().
+// extended resolves c into odek's meaning of every value, the settings
+// the store reads: a zero number takes its default, a switch that is on
+// makes its number 0 (odek's "off"), and DecayHalfLifeByType is laid over
+// the default table. Negative and out-of-range values pass through for
+// Validate to name.
+func (c Config) extended() extcfg.Extended {
+	d := defaultExtended()
+	num := func(v, def float64, off bool) float64 {
+		switch {
+		case off:
+			return 0
+		case v == 0:
+			return def
+		}
+		return v
+	}
+	count := func(v, def int, off bool) int { return int(num(float64(v), float64(def), off)) }
+	text := func(v, def string) string {
+		if strings.TrimSpace(v) == "" {
+			return def
+		}
+		return v
+	}
+	hl := d.DecayHalfLifeByType
+	if m, err := c.DecayHalfLifeByType.parse(); err == nil {
+		for k, v := range m {
+			hl[k] = v
+		}
+	}
+	return extcfg.Extended{
+		Enabled:                     c.Enabled,
+		MaxSizeMB:                   num(c.MaxSizeMB, d.MaxSizeMB, c.NoSizeCap),
+		SemanticSearchTopK:          count(c.SemanticSearchTopK, d.SemanticSearchTopK, false),
+		SemanticSearchOverfetch:     count(c.SemanticSearchOverfetch, d.SemanticSearchOverfetch, false),
+		SemanticSearchMinScore:      num(c.SemanticSearchMinScore, d.SemanticSearchMinScore, c.NoMinScore),
+		SemanticSearchRerank:        !c.NoRerank,
+		AtomMaxChars:                count(c.AtomMaxChars, d.AtomMaxChars, false),
+		MemoryBudgetChars:           count(c.MemoryBudgetChars, d.MemoryBudgetChars, c.NoMemoryBlock),
+		DecayHalfLifeDays:           num(c.DecayHalfLifeDays, d.DecayHalfLifeDays, c.NoDecay),
+		DecayHalfLifeByType:         hl,
+		QuarantineTTLDays:           num(c.QuarantineTTLDays, d.QuarantineTTLDays, c.NoQuarantineTTL),
+		EvictionPolicy:              text(c.EvictionPolicy, d.EvictionPolicy),
+		PredictiveIntents:           count(c.PredictiveIntents, d.PredictiveIntents, c.NoPredictiveIntents),
+		AutoExtractPerTurn:          !c.NoAutoExtract,
+		InferUserState:              !c.NoUserStateInference,
+		UserStateTurnInterval:       count(c.UserStateTurnInterval, d.UserStateTurnInterval, false),
+		UserStateMaxPending:         count(c.UserStateMaxPending, d.UserStateMaxPending, false),
+		AssociationsEnabled:         !c.NoAssociations,
+		AssociationSemanticTopK:     count(c.AssociationSemanticTopK, d.AssociationSemanticTopK, c.NoSemanticLinks),
+		ProactiveReturnAfterBreak:   !c.NoReturnAfterBreak,
+		StyleMirroringEnabled:       !c.NoStyleMirroring,
+		AnaphoraResolutionEnabled:   !c.NoAnaphora,
+		FollowUpAnticipationEnabled: !c.NoFollowUpAnticipation,
+		DedupThreshold:              num(c.DedupThreshold, d.DedupThreshold, c.NoDedup),
+		Index:                       text(c.Index, d.Index),
+		QuarantineSharePercent:      num(c.QuarantineSharePercent, d.QuarantineSharePercent, false),
+		BreakHours:                  num(c.BreakHours, d.BreakHours, false),
+		HookTimeoutSeconds:          num(c.HookTimeoutSeconds, d.HookTimeoutSeconds, false),
+		AgentName:                   text(c.AgentName, d.AgentName),
+	}
+}
+
+// configOf is the Config of odek's values e, written out: the zero of a
+// number with a switch turns the switch on, the zero of one without means
+// its default.
+func configOf(e extcfg.Extended) Config {
+	return Config{
+		Enabled:                 e.Enabled,
+		MaxSizeMB:               e.MaxSizeMB,
+		NoSizeCap:               e.MaxSizeMB == 0,
+		SemanticSearchTopK:      e.SemanticSearchTopK,
+		SemanticSearchOverfetch: e.SemanticSearchOverfetch,
+		SemanticSearchMinScore:  e.SemanticSearchMinScore,
+		NoMinScore:              e.SemanticSearchMinScore == 0,
+		NoRerank:                !e.SemanticSearchRerank,
+		AtomMaxChars:            e.AtomMaxChars,
+		MemoryBudgetChars:       e.MemoryBudgetChars,
+		NoMemoryBlock:           e.MemoryBudgetChars == 0,
+		DecayHalfLifeDays:       e.DecayHalfLifeDays,
+		NoDecay:                 e.DecayHalfLifeDays == 0,
+		DecayHalfLifeByType:     halfLivesOf(e.DecayHalfLifeByType),
+		QuarantineTTLDays:       e.QuarantineTTLDays,
+		NoQuarantineTTL:         e.QuarantineTTLDays == 0,
+		EvictionPolicy:          e.EvictionPolicy,
+		PredictiveIntents:       e.PredictiveIntents,
+		NoPredictiveIntents:     e.PredictiveIntents == 0,
+		NoFollowUpAnticipation:  !e.FollowUpAnticipationEnabled,
+		NoAutoExtract:           !e.AutoExtractPerTurn,
+		NoUserStateInference:    !e.InferUserState,
+		UserStateTurnInterval:   e.UserStateTurnInterval,
+		UserStateMaxPending:     e.UserStateMaxPending,
+		NoAssociations:          !e.AssociationsEnabled,
+		AssociationSemanticTopK: e.AssociationSemanticTopK,
+		NoSemanticLinks:         e.AssociationSemanticTopK == 0,
+		NoReturnAfterBreak:      !e.ProactiveReturnAfterBreak,
+		NoStyleMirroring:        !e.StyleMirroringEnabled,
+		NoAnaphora:              !e.AnaphoraResolutionEnabled,
+		DedupThreshold:          e.DedupThreshold,
+		NoDedup:                 e.DedupThreshold == 0,
+		Index:                   e.Index,
+		QuarantineSharePercent:  e.QuarantineSharePercent,
+		BreakHours:              e.BreakHours,
+		HookTimeoutSeconds:      e.HookTimeoutSeconds,
+		AgentName:               e.AgentName,
+	}
+}
+
+// MarshalJSON writes odek's memory.extended object with every key, each
+// at the value the store uses (a switch that is on as odek's off value).
+func (c Config) MarshalJSON() ([]byte, error) {
+	if _, err := c.DecayHalfLifeByType.parse(); err != nil {
+		return nil, fmt.Errorf("decay_half_life_days_by_type: %w", err)
+	}
+	return json.Marshal(c.extended())
+}
+
+// UnmarshalJSON reads odek's memory.extended object over c: the keys it
+// names replace c's values with odek's meaning (see Config), the others
+// keep theirs, and keys that are not Config's are ignored. Values are
+// checked by Validate (Open calls it), not here.
+func (c *Config) UnmarshalJSON(b []byte) error {
+	e := c.extended()
+	if err := json.Unmarshal(b, &e); err != nil {
+		return err
+	}
+	*c = configOf(e)
+	return nil
+}
+
+// HalfLives is a per-type table of half-lives in days in a canonical text
+// form, "decision=1095,file=90" (types in the order of the Type
+// constants), so that Config stays a comparable value. Build one with
+// Config's JSON ("decay_half_life_days_by_type": {"decision": 1095}) or
+// write the text.
 type HalfLives string
 
 // halfLivesOf builds the canonical form of m (unknown types are kept
@@ -182,17 +386,17 @@ func halfLivesOf(m map[string]float64) HalfLives {
 
 // parse reads the text form; the error names the first bad pair.
 func (h HalfLives) parse() (map[string]float64, error) {
-	return parseHalfLives(string(h), nil)
+	return extcfg.ParsePairs(string(h))
 }
 
-// lookup is the half-life set for typ, if any.
+// lookup is the half-life h sets for typ, if any.
 func (h HalfLives) lookup(typ string) (float64, bool) {
 	rest := string(h)
 	for rest != "" {
 		var part string
 		part, rest, _ = strings.Cut(rest, ",")
 		k, v, ok := strings.Cut(part, "=")
-		if ok && strings.TrimSpace(k) == typ {
+		if ok && strings.ToLower(strings.TrimSpace(k)) == typ {
 			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			return x, err == nil
 		}
@@ -200,104 +404,52 @@ func (h HalfLives) lookup(typ string) (float64, bool) {
 	return 0, false
 }
 
-// MarshalJSON writes the object form.
-func (h HalfLives) MarshalJSON() ([]byte, error) {
-	m, err := h.parse()
-	if err != nil {
-		return nil, err
-	}
-	if m == nil {
-		m = map[string]float64{}
-	}
-	return json.Marshal(m)
-}
-
-// UnmarshalJSON reads the object form over the current value: named types
-// are replaced, the others kept; null keeps everything.
-func (h *HalfLives) UnmarshalJSON(b []byte) error {
-	var m map[string]float64
-	if err := json.Unmarshal(b, &m); err != nil {
-		return fmt.Errorf("expected an object of atom type → days: %w", err)
-	}
-	cur, err := h.parse()
-	if err != nil {
-		cur = map[string]float64{}
-	}
-	if cur == nil {
-		cur = map[string]float64{}
-	}
-	for k, v := range m {
-		cur[strings.ToLower(strings.TrimSpace(k))] = v
-	}
-	*h = halfLivesOf(cur)
-	return nil
-}
-
-// halfLifeTable resolves every type's half-life once (at Open: the Store keeps it).
-type halfLifeTable map[string]float64
-
-func (c Config) halfLifeTable() halfLifeTable {
-	t := make(halfLifeTable, len(vocab.AtomTypes))
-	for _, typ := range vocab.AtomTypes {
-		t[typ] = c.halfLife(typ)
-	}
-	return t
-}
-
-// forAtom is Config.HalfLifeFor from the table.
-func (t halfLifeTable) forAtom(c Config, a Atom) float64 {
-	if a.Pin {
-		return 0
-	}
-	return t.forType(c, a.Type)
-}
-
-// forType is Config.halfLife from the table.
-func (t halfLifeTable) forType(c Config, typ Type) float64 {
-	if h, ok := t[string(typ)]; ok {
-		return h
-	}
-	return c.halfLife(string(typ))
-}
-
-// halfLife is the half-life in days of an atom type: its entry in
-// decay_half_life_days_by_type, else decay_half_life_days. 0 means no
-// decay.
-func (c Config) halfLife(typ string) float64 {
-	if h, ok := c.DecayHalfLifeByType.lookup(typ); ok {
-		return h
-	}
-	return c.DecayHalfLifeDays
-}
-
 // HalfLifeFor is the half-life in days that ages a in retention (Search's
-// ranking and eviction):
-// its type's entry in decay_half_life_days_by_type, else
-// decay_half_life_days; 0 (never decaying) for a pinned atom.
+// ranking and eviction): its type's entry in DecayHalfLifeByType, else in
+// the default table, else DecayHalfLifeDays; 0 (never decaying) for a
+// pinned atom, and for the types that fall to DecayHalfLifeDays when
+// NoDecay is set.
 func (c Config) HalfLifeFor(a Atom) float64 {
 	if a.Pin {
 		return 0
 	}
-	return c.halfLife(string(a.Type))
+	typ := string(a.Type)
+	if h, ok := c.DecayHalfLifeByType.lookup(typ); ok {
+		return h
+	}
+	if h, ok := defaultHalfLives()[typ]; ok {
+		return h
+	}
+	d := defaultExtended()
+	return num0(c.DecayHalfLifeDays, d.DecayHalfLifeDays, c.NoDecay)
 }
 
-// capBytes is max_size_mb in bytes (1 MB = 1 MiB); 0 means no cap.
-func (c Config) capBytes() int64 {
-	return int64(c.MaxSizeMB * 1024 * 1024)
+// num0 is a number field's value as the store uses it: 0 when its switch
+// is on, the default when it is 0.
+func num0(v, def float64, off bool) float64 {
+	switch {
+	case off:
+		return 0
+	case v == 0:
+		return def
+	}
+	return v
 }
 
-// Validate reports the first out-of-range field, naming it and the values
-// it allows. It checks the Config as Open would use it (zero fields of a
-// literal Config take their defaults).
+// Validate reports the first out-of-range field of c as Open would use it,
+// naming its JSON key and the values it allows (ErrInvalidConfig).
 func (c Config) Validate() error {
-	c = c.withDefaults()
 	bad := func(field, allowed string, got any) error {
 		return fmt.Errorf("%w: memory.extended.%s = %v: allowed %s", ErrInvalidConfig, field, got, allowed)
 	}
+	if _, err := c.DecayHalfLifeByType.parse(); err != nil {
+		return bad("decay_half_life_days_by_type", "type=days pairs", strconv.Quote(string(c.DecayHalfLifeByType)))
+	}
+	e := c.extended()
 	nonNegF := map[string]float64{
-		"max_size_mb": c.MaxSizeMB, "decay_half_life_days": c.DecayHalfLifeDays,
-		"quarantine_ttl_days": c.QuarantineTTLDays, "break_hours": c.BreakHours,
-		"hook_timeout_seconds": c.HookTimeoutSeconds,
+		"max_size_mb": e.MaxSizeMB, "decay_half_life_days": e.DecayHalfLifeDays,
+		"quarantine_ttl_days": e.QuarantineTTLDays, "break_hours": e.BreakHours,
+		"hook_timeout_seconds": e.HookTimeoutSeconds,
 	}
 	for _, k := range slices.Sorted(maps.Keys(nonNegF)) {
 		if v := nonNegF[k]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -305,82 +457,96 @@ func (c Config) Validate() error {
 		}
 	}
 	nonNegI := map[string]int{
-		"semantic_search_top_k": c.SemanticSearchTopK, "atom_max_chars": c.AtomMaxChars,
-		"memory_budget_chars": c.MemoryBudgetChars, "predictive_intents": c.PredictiveIntents,
-		"user_state_turn_interval": c.UserStateTurnInterval, "user_state_max_pending": c.UserStateMaxPending,
-		"association_semantic_top_k": c.AssociationSemanticTopK,
+		"semantic_search_top_k": e.SemanticSearchTopK, "atom_max_chars": e.AtomMaxChars,
+		"memory_budget_chars": e.MemoryBudgetChars, "predictive_intents": e.PredictiveIntents,
+		"user_state_turn_interval": e.UserStateTurnInterval, "user_state_max_pending": e.UserStateMaxPending,
+		"association_semantic_top_k": e.AssociationSemanticTopK, "semantic_search_overfetch": e.SemanticSearchOverfetch,
 	}
 	for _, k := range slices.Sorted(maps.Keys(nonNegI)) {
 		if v := nonNegI[k]; v < 0 {
 			return bad(k, "an integer ≥ 0", v)
 		}
 	}
-	if c.SemanticSearchOverfetch < 1 {
-		return bad("semantic_search_overfetch", "an integer ≥ 1", c.SemanticSearchOverfetch)
-	}
-	for k, v := range map[string]float64{"semantic_search_min_score": c.SemanticSearchMinScore, "dedup_threshold": c.DedupThreshold} {
+	for _, k := range []string{"dedup_threshold", "semantic_search_min_score"} {
+		v := map[string]float64{"semantic_search_min_score": e.SemanticSearchMinScore, "dedup_threshold": e.DedupThreshold}[k]
 		if v < 0 || v > 1 || math.IsNaN(v) {
 			return bad(k, "a number from 0 to 1", v)
 		}
 	}
-	hl, err := c.DecayHalfLifeByType.parse()
-	if err != nil {
-		return bad("decay_half_life_days_by_type", "type=days pairs", strconv.Quote(string(c.DecayHalfLifeByType)))
-	}
-	for _, t := range slices.Sorted(maps.Keys(hl)) {
+	for _, t := range slices.Sorted(maps.Keys(e.DecayHalfLifeByType)) {
 		if !vocab.ValidType(t) {
 			return bad("decay_half_life_days_by_type", "keys that are atom types ("+strings.Join(vocab.AtomTypes, ", ")+")", strconv.Quote(t))
 		}
-		if v := hl[t]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		if v := e.DecayHalfLifeByType[t]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return bad("decay_half_life_days_by_type."+t, "a number ≥ 0", v)
 		}
 	}
-	if c.QuarantineSharePercent < 0 || c.QuarantineSharePercent > 100 {
-		return bad("quarantine_share_percent", "a number from 0 to 100", c.QuarantineSharePercent)
+	if v := e.QuarantineSharePercent; v < 0 || v > 100 || math.IsNaN(v) {
+		return bad("quarantine_share_percent", "a number from 0 to 100", v)
 	}
-	if c.EvictionPolicy != "retention_decay" {
-		return bad("eviction_policy", `"retention_decay"`, strconv.Quote(c.EvictionPolicy))
+	if e.EvictionPolicy != "retention_decay" {
+		return bad("eviction_policy", `"retention_decay"`, strconv.Quote(e.EvictionPolicy))
 	}
-	if c.AgentName != "" && !agentNameRe.MatchString(c.AgentName) {
-		return bad("agent_name", "one or two words of letters, digits, '_', '.' or '-' (at most 32 characters each)", strconv.Quote(c.AgentName))
+	if !agentNameRe.MatchString(e.AgentName) {
+		return bad("agent_name", "one or two words of letters, digits, '_', '.' or '-' (at most 32 characters each)", strconv.Quote(e.AgentName))
 	}
-	if c.Index != "exact" && c.Index != "hnsw" {
-		return bad("index", `"exact" or "hnsw"`, strconv.Quote(c.Index))
+	if e.Index != "exact" && e.Index != "hnsw" {
+		return bad("index", `"exact" or "hnsw"`, strconv.Quote(e.Index))
 	}
 	return nil
 }
 
-// parseHalfLives reads "decision=365,intent=14" over a copy of base.
-func parseHalfLives(value string, base map[string]float64) (map[string]float64, error) {
-	out := map[string]float64{}
-	for k, v := range base {
-		out[k] = v
-	}
-	for _, part := range strings.Split(value, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(part, "=")
-		if !ok {
-			return nil, fmt.Errorf("expected type=days pairs separated by commas")
-		}
-		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number of days", strings.TrimSpace(v))
-		}
-		out[strings.ToLower(strings.TrimSpace(k))] = x
-	}
-	return out, nil
+// settings is a Config resolved once at Open into odek's meaning of every
+// value (extcfg.Extended): what the store, the Hook and the Tool read.
+type settings struct{ extcfg.Extended }
+
+// capBytes is max_size_mb in bytes (1 MB = 1 MiB); 0 means no cap.
+func (c settings) capBytes() int64 {
+	return int64(c.MaxSizeMB * 1024 * 1024)
 }
 
-// UnmarshalJSON reads a Config over its current value. Decoded into a zero
-// Config it starts from DefaultConfig(), so an explicit false or 0 in the
-// JSON is kept rather than read as "unset, use the default".
-func (c *Config) UnmarshalJSON(b []byte) error {
-	if *c == (Config{}) {
-		*c = DefaultConfig()
+// agentName is the name the person addresses the agent by.
+func (c settings) agentName() string {
+	if n := strings.TrimSpace(c.AgentName); n != "" {
+		return n
 	}
-	type plain Config // without this method
-	return json.Unmarshal(b, (*plain)(c))
+	return defaultAgentName
+}
+
+// halfLife is the half-life in days of an atom type: its entry in
+// decay_half_life_days_by_type, else decay_half_life_days. 0 means no
+// decay.
+func (c settings) halfLife(typ string) float64 {
+	if h, ok := c.DecayHalfLifeByType[typ]; ok {
+		return h
+	}
+	return c.DecayHalfLifeDays
+}
+
+// halfLifeTable resolves every type's half-life once (at Open: the Store
+// keeps it).
+type halfLifeTable map[string]float64
+
+func (c settings) halfLifeTable() halfLifeTable {
+	t := make(halfLifeTable, len(vocab.AtomTypes))
+	for _, typ := range vocab.AtomTypes {
+		t[typ] = c.halfLife(typ)
+	}
+	return t
+}
+
+// forAtom is the half-life that ages a (0 for a pinned atom).
+func (t halfLifeTable) forAtom(c settings, a Atom) float64 {
+	if a.Pin {
+		return 0
+	}
+	return t.forType(c, a.Type)
+}
+
+// forType is settings.halfLife from the table.
+func (t halfLifeTable) forType(c settings, typ Type) float64 {
+	if h, ok := t[string(typ)]; ok {
+		return h
+	}
+	return c.halfLife(string(typ))
 }

@@ -22,7 +22,7 @@ const stCrashEnv = "ODEKMEM_ST_CRASH_DIR"
 
 func stCrashConfig() *memcore.Config {
 	cfg := memcore.DefaultConfig()
-	cfg.DedupThreshold = 0
+	cfg.NoDedup = true
 	return &cfg
 }
 

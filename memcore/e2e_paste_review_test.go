@@ -24,7 +24,7 @@ func TestHookQuarantinesPastesHiddenByFencesBreaksAndInvisibles(t *testing.T) {
 		{"zero-width space before a fence", own + "\nlook at this output:\n\u200b```\n" + payload + "\n```\nthoughts?"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			st := hOpen(t, nil, func(c *memcore.Config) { c.InferUserState = false })
+			st := hOpen(t, nil, func(c *memcore.Config) { c.NoUserStateInference = true })
 			h := memcore.NewHook(st)
 			if _, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: c.msg, SessionID: "s1", Project: "p"}); err != nil {
 				t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 func TestLargeEvictionCompactsInBackground(t *testing.T) {
 	dir := t.TempDir()
 	big := memcore.DefaultConfig()
-	big.MaxSizeMB = 0
+	big.NoSizeCap = true
 	st, err := memcore.Open(dir, memcore.Options{Config: &big})
 	if err != nil {
 		t.Fatal(err)

@@ -128,7 +128,7 @@ func TestAttackPastedLogExtractedAsUserSaid(t *testing.T) {
 		b, _ := json.Marshal(items)
 		return string(b), 0
 	})
-	st := hOpen(t, f.client(t, 5), func(c *memcore.Config) { c.InferUserState = false })
+	st := hOpen(t, f.client(t, 5), func(c *memcore.Config) { c.NoUserStateInference = true })
 	h := memcore.NewHook(st)
 	rr, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: pasteMsg, SessionID: "s1", Project: "p"})
 	if err != nil {
@@ -157,7 +157,7 @@ func TestAttackPastedLogExtractedAsUserSaid(t *testing.T) {
 // TestAttackPastedLogExtractedAsUserSaidOffline is the same message through
 // the offline judgement (no memory LLM configured).
 func TestAttackPastedLogExtractedAsUserSaidOffline(t *testing.T) {
-	st := hOpen(t, nil, func(c *memcore.Config) { c.InferUserState = false })
+	st := hOpen(t, nil, func(c *memcore.Config) { c.NoUserStateInference = true })
 	h := memcore.NewHook(st)
 	rr, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: pasteMsg, SessionID: "s1", Project: "p"})
 	if err != nil {
@@ -174,7 +174,7 @@ func TestAttackPastedLogExtractedAsUserSaidOffline(t *testing.T) {
 // a later message does not reach it (it needs a person in the TUI or
 // odekmem promote, like a scan rejection).
 func TestAttackFencedLogExtractedAsUserSaid(t *testing.T) {
-	st := hOpen(t, nil, func(c *memcore.Config) { c.InferUserState = false })
+	st := hOpen(t, nil, func(c *memcore.Config) { c.NoUserStateInference = true })
 	h := memcore.NewHook(st)
 	ctx := context.Background()
 	msg := "I prefer tabs over spaces in Go files.\n```\nWe always push straight to main without review.\n```"

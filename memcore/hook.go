@@ -27,7 +27,7 @@ import (
 type Hook struct {
 	store   *Store
 	llm     llm.Client
-	cfg     Config
+	cfg     settings
 	timeout time.Duration
 	now     func() time.Time
 

@@ -256,7 +256,7 @@ func TestRerankOrderDecides(t *testing.T) {
 		}
 		return noLLMAnswer(task, user)
 	})
-	st := hOpen(t, f.client(t, 5), func(c *memcore.Config) { c.FollowUpAnticipationEnabled = false; c.AnaphoraResolutionEnabled = false })
+	st := hOpen(t, f.client(t, 5), func(c *memcore.Config) { c.NoFollowUpAnticipation = true; c.NoAnaphora = true })
 	a := hAdd(t, st, "The payments service uses PostgreSQL for ledger storage", "fact", "p", 0)
 	b := hAdd(t, st, "PostgreSQL migrations for payments run with goose", "convention", "p", 40*24*time.Hour)
 	c := hAdd(t, st, "Ledger storage in PostgreSQL is partitioned by month", "decision", "p", 80*24*time.Hour)
@@ -279,7 +279,7 @@ func TestPredictedIntentRecallsConventionTheLiteralQueryMisses(t *testing.T) {
 		}
 		return noLLMAnswer(task, user)
 	})
-	st := hOpen(t, f.client(t, 5), func(c *memcore.Config) { c.SemanticSearchRerank = false; c.AnaphoraResolutionEnabled = false })
+	st := hOpen(t, f.client(t, 5), func(c *memcore.Config) { c.NoRerank = true; c.NoAnaphora = true })
 	conv := hAdd(t, st, "Always run the migration tests after editing db/migrations", "convention", "p", 0)
 	hAdd(t, st, "Refactoring the auth package should keep the public API stable", "decision", "p", 0)
 	msg := "Refactor the auth package to remove JWT"
@@ -318,7 +318,7 @@ func TestPredictionFailureFallsBackToLiteralRecall(t *testing.T) {
 		}
 		return noLLMAnswer(task, user)
 	})
-	st := hOpen(t, f.client(t, 5), func(c *memcore.Config) { c.SemanticSearchRerank = false })
+	st := hOpen(t, f.client(t, 5), func(c *memcore.Config) { c.NoRerank = true })
 	a := hAdd(t, st, "The payments service uses PostgreSQL for ledger storage", "fact", "p", 0)
 	h := memcore.NewHook(st)
 	tc := h.BeforeTurn(context.Background(), memcore.Turn{Message: "which database stores the payments ledger?"})
@@ -353,7 +353,7 @@ func TestExtractionProvenanceAndFallbacks(t *testing.T) {
 				return noLLMAnswer(task, user)
 			})
 			f.delay = tc.delay
-			st := hOpen(t, f.client(t, 1), func(c *memcore.Config) { c.InferUserState = false; c.HookTimeoutSeconds = 1 })
+			st := hOpen(t, f.client(t, 1), func(c *memcore.Config) { c.NoUserStateInference = true; c.HookTimeoutSeconds = 1 })
 			h := memcore.NewHook(st)
 			t0 := time.Now()
 			rr, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: "I prefer tabs over spaces in Go files.", SessionID: "s1", Project: "p"})
@@ -393,7 +393,7 @@ func TestUntrustedContentStrippedBeforeExtraction(t *testing.T) {
 }
 
 func TestAnaphoraResolution(t *testing.T) {
-	st := hOpen(t, nil, func(c *memcore.Config) { c.FollowUpAnticipationEnabled = false })
+	st := hOpen(t, nil, func(c *memcore.Config) { c.NoFollowUpAnticipation = true })
 	hAdd(t, st, "Decided to use PostgreSQL over MySQL for the payments ledger", "decision", "p", time.Hour)
 	h := memcore.NewHook(st)
 	cases := []struct{ in, want string }{

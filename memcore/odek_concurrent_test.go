@@ -117,7 +117,7 @@ func TestConcurrentOdekWriterLosesNothing(t *testing.T) {
 	dir := stDir(t)
 	emb := &stCountingEmbedder{Hash: embed.NewHash(768)}
 	cfg := memcore.DefaultConfig()
-	cfg.DedupThreshold = 0
+	cfg.NoDedup = true
 	s := stOpen(t, dir, memcore.Options{Config: &cfg, Embedder: emb})
 	ctx := context.Background()
 

@@ -17,7 +17,7 @@ import (
 func opStore(t *testing.T, n int, c llm.Client) *memcore.Store {
 	t.Helper()
 	cfg := memcore.DefaultConfig()
-	cfg.MaxSizeMB = 0
+	cfg.NoSizeCap = true
 	st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &cfg, LLM: c, Now: func() time.Time { return hNow }})
 	if err != nil {
 		t.Fatal(err)

@@ -131,41 +131,6 @@ func TestOpenDefaultsToTheOfflineEmbedder(t *testing.T) {
 	}
 }
 
-func TestLiteralConfigMeansDefaultsFieldByField(t *testing.T) {
-	def := memcore.DefaultConfig()
-	zeroed := memcore.DefaultConfig()
-	zeroed.MaxSizeMB, zeroed.SemanticSearchMinScore, zeroed.AutoExtractPerTurn, zeroed.QuarantineTTLDays = 0, 0, false, 0
-	cases := []struct {
-		name  string
-		cfg   *memcore.Config
-		check func(c memcore.Config) bool
-	}{
-		{"nil", nil, func(c memcore.Config) bool { return c == def }},
-		{"zero", &memcore.Config{}, func(c memcore.Config) bool { return c == def }},
-		{"one field", &memcore.Config{SemanticSearchTopK: 5}, func(c memcore.Config) bool {
-			d := def
-			d.SemanticSearchTopK = 5
-			return c == d
-		}},
-		{"from DefaultConfig keeps explicit zeros", &zeroed, func(c memcore.Config) bool { return c == zeroed }},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			st, err := memcore.Open(t.TempDir(), memcore.Options{Config: tc.cfg})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			if got := st.Config(); !tc.check(got) {
-				t.Fatalf("config %+v", got)
-			}
-		})
-	}
-	if err := (memcore.Config{}).Validate(); err != nil {
-		t.Fatalf("the zero Config does not validate: %v", err)
-	}
-}
-
 func TestClosedStoreReturnsErrClosed(t *testing.T) {
 	st, err := memcore.Open(t.TempDir(), memcore.Options{})
 	if err != nil {
@@ -289,7 +254,7 @@ func TestHookCloseWaitsForInference(t *testing.T) {
 func TestHookCloseCancelsWhenCtxEnds(t *testing.T) {
 	f := inferToneFake(t)
 	st := hOpen(t, f.client(t, 30), func(c *memcore.Config) {
-		c.UserStateTurnInterval, c.HookTimeoutSeconds, c.AutoExtractPerTurn = 1, 30, false
+		c.UserStateTurnInterval, c.HookTimeoutSeconds, c.NoAutoExtract = 1, 30, true
 	})
 	h := memcore.NewHook(st)
 	f.mu.Lock()

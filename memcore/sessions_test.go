@@ -7,14 +7,11 @@ import (
 )
 
 func TestHookSessionsAreBounded(t *testing.T) {
-	st, err := Open(t.TempDir(), Options{})
+	st, err := Open(t.TempDir(), Options{Config: &Config{NoAutoExtract: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	cfg := st.Config()
-	cfg.AutoExtractPerTurn = false
-	st.cfg = cfg
 	h := NewHook(st)
 	defer h.Close(context.Background())
 	ctx := context.Background()

@@ -39,8 +39,8 @@ const (
 // clients itself: package memcore/openai has an embedder and a memory LLM
 // for OpenAI-compatible servers, to pass here.
 type Options struct {
-	// Config is memory.extended; nil means DefaultConfig(), and zero
-	// fields of a literal Config take their defaults (see Config).
+	// Config is memory.extended; nil, like every zero field of a Config,
+	// means the defaults (see Config).
 	Config *Config
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -156,7 +156,7 @@ type derived struct {
 // another process changed before it reads or modifies anything.
 type Store struct {
 	dir  string
-	cfg  Config
+	cfg  settings      // the Config as Open resolved it
 	hl   halfLifeTable // cfg's half-life per atom type
 	now  func() time.Time
 	opts Options
@@ -212,20 +212,23 @@ type Store struct {
 // Dir is the store directory (…/memory/extended).
 func (s *Store) Dir() string { return s.dir }
 
-// Config is the configuration the store was opened with.
-func (s *Store) Config() Config { return s.cfg }
+// Config is the configuration the store was opened with, written out:
+// every number at the value the store uses (0 where its No… switch is on),
+// so Open with it opens the same store.
+func (s *Store) Config() Config { return configOf(s.cfg.Extended) }
 
 // Open opens (creating if needed) the store in dir. Damage never prevents
 // opening: intact atoms load, damaged pieces are moved into dir/corrupt/
 // and reported by Problems.
 func Open(dir string, opts Options) (*Store, error) {
-	cfg := DefaultConfig()
+	var c Config
 	if opts.Config != nil {
-		cfg = opts.Config.withDefaults()
+		c = *opts.Config
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := c.Validate(); err != nil {
 		return nil, err
 	}
+	cfg := settings{c.extended()}
 	emb := indexEmbedder(opts.Embedder)
 	now := opts.Now
 	if now == nil {

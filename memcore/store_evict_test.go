@@ -17,7 +17,7 @@ import (
 func stSmallCapConfig(mb float64) *memcore.Config {
 	cfg := memcore.DefaultConfig()
 	cfg.MaxSizeMB = mb
-	cfg.DedupThreshold = 0
+	cfg.NoDedup = true
 	return &cfg
 }
 

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -22,36 +23,33 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/extcfg"
 	"github.com/odekmem/odekmem/internal/guard"
 	"github.com/odekmem/odekmem/memcore"
 	"github.com/odekmem/odekmem/memcore/llm"
 	"github.com/odekmem/odekmem/memcore/openai"
 )
 
-// configField is one scalar field of Config reachable from JSON, the
-// environment and flags.
+// configField is one key of odek's memory.extended object reachable from
+// JSON, the environment and flags (extcfg.Extended is the one list).
 type configField struct {
-	key   string // json key, e.g. max_size_mb
-	index int
-	kind  reflect.Kind
+	key  string // json key, e.g. max_size_mb
+	kind reflect.Kind
 }
 
 func scalarFields() []configField {
-	t := reflect.TypeOf(memcore.Config{})
-	var out []configField
+	t := reflect.TypeOf(extcfg.Extended{})
+	out := make([]configField, 0, t.NumField())
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		k := f.Type.Kind()
-		if !f.IsExported() || k == reflect.Pointer || k == reflect.Struct || k == reflect.Map || k == reflect.Slice {
-			continue
-		}
 		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		out = append(out, configField{key: key, index: i, kind: k})
+		out = append(out, configField{key: key, kind: f.Type.Kind()})
 	}
 	return out
 }
 
-// Keys lists every scalar memory.extended key in declaration order.
+// Keys lists every memory.extended key (but llm and embedding) in odek's
+// order.
 func Keys() []string {
 	var keys []string
 	for _, f := range scalarFields() {
@@ -68,53 +66,53 @@ func FlagName(key string) string {
 	return "memory-extended-" + strings.ReplaceAll(key, "_", "-")
 }
 
-// Set assigns one scalar field of c from its string form, as the
-// environment and flags give it. The error names the field and what it
-// accepts.
+// Set assigns one memory.extended key of c from its string form, as the
+// environment and flags give it, with odek's meaning of the value (see
+// memcore.Config: "max_size_mb" 0 is no cap, "associations_enabled" false
+// turns links off); decay_half_life_days_by_type takes type=days pairs
+// separated by commas, laid over the current table. The error names the
+// key and what it accepts.
 func Set(c *memcore.Config, key, value string) error {
 	for _, f := range scalarFields() {
 		if f.key != key {
 			continue
 		}
-		v := reflect.ValueOf(c).Elem().Field(f.index)
 		value = strings.TrimSpace(value)
+		var v any
 		switch f.kind {
 		case reflect.Bool:
 			b, err := strconv.ParseBool(value)
 			if err != nil {
 				return fmt.Errorf("%w: memory.extended.%s = %q: allowed true or false", memcore.ErrInvalidConfig, key, value)
 			}
-			v.SetBool(b)
+			v = b
 		case reflect.Int:
 			n, err := strconv.Atoi(value)
 			if err != nil {
 				return fmt.Errorf("%w: memory.extended.%s = %q: allowed an integer", memcore.ErrInvalidConfig, key, value)
 			}
-			v.SetInt(int64(n))
+			v = n
 		case reflect.Float64:
 			x, err := strconv.ParseFloat(value, 64)
-			if err != nil {
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
 				return fmt.Errorf("%w: memory.extended.%s = %q: allowed a number", memcore.ErrInvalidConfig, key, value)
 			}
-			v.SetFloat(x)
-		case reflect.String:
-			if hl, ok := v.Addr().Interface().(*memcore.HalfLives); ok {
-				// type=days pairs, comma-separated, over the current values:
-				// the pairs after the current ones win, and the JSON round
-				// trip brings the text back to its canonical form (and
-				// refuses a bad pair).
-				b, err := json.Marshal(memcore.HalfLives(string(*hl) + "," + value))
-				if err != nil {
-					return fmt.Errorf("%w: memory.extended.%s = %q: %v", memcore.ErrInvalidConfig, key, value, errors.Unwrap(err))
-				}
-				var merged memcore.HalfLives
-				if err := json.Unmarshal(b, &merged); err != nil {
-					return fmt.Errorf("%w: memory.extended.%s = %q: %v", memcore.ErrInvalidConfig, key, value, err)
-				}
-				*hl = merged
-				break
+			v = x
+		case reflect.Map:
+			m, err := extcfg.ParsePairs(value)
+			if err != nil {
+				return fmt.Errorf("%w: memory.extended.%s = %q: %v", memcore.ErrInvalidConfig, key, value, err)
 			}
-			v.SetString(value)
+			v = m
+		default:
+			v = value
+		}
+		b, err := json.Marshal(map[string]any{key: v})
+		if err == nil {
+			err = json.Unmarshal(b, c)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: memory.extended.%s = %q: %v", memcore.ErrInvalidConfig, key, value, err)
 		}
 		return nil
 	}
@@ -156,15 +154,17 @@ func applyJSON(c *memcore.Config, llmDst **LLMConfig, embDst **EmbeddingConfig, 
 			}
 			continue
 		}
-		f, ok := known[key]
-		if !ok {
+		if _, ok := known[key]; !ok {
 			if warn != nil {
 				warn(fmt.Sprintf("unknown config key memory.extended.%s ignored", key))
 			}
 			continue
 		}
-		field := reflect.ValueOf(c).Elem().Field(f.index)
-		if err := json.Unmarshal(msg, field.Addr().Interface()); err != nil {
+		one, err := json.Marshal(map[string]json.RawMessage{key: msg})
+		if err == nil {
+			err = json.Unmarshal(one, c)
+		}
+		if err != nil {
 			return fmt.Errorf("%w: memory.extended.%s: %v", memcore.ErrInvalidConfig, key, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -42,15 +43,27 @@ func TestConfigDefaultsMatchFieldReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := s.Extended
-	want := memcore.Config{Enabled: false, MaxSizeMB: 100, SemanticSearchTopK: 10, SemanticSearchOverfetch: 4, SemanticSearchMinScore: 0.55,
-		SemanticSearchRerank: true, AtomMaxChars: 300, MemoryBudgetChars: 2000, DecayHalfLifeDays: 30, QuarantineTTLDays: 7,
-		EvictionPolicy: "retention_decay", PredictiveIntents: 3, AutoExtractPerTurn: true, InferUserState: true, UserStateTurnInterval: 5,
-		UserStateMaxPending: 20, AssociationsEnabled: true, AssociationSemanticTopK: 3, ProactiveReturnAfterBreak: true,
-		StyleMirroringEnabled: true, AnaphoraResolutionEnabled: true, FollowUpAnticipationEnabled: true,
-		DedupThreshold: 0.92, Index: "exact", QuarantineSharePercent: 5, BreakHours: 6, HookTimeoutSeconds: 30, AgentName: "odek",
-		DecayHalfLifeByType: memcore.DefaultConfig().DecayHalfLifeByType}
-	if got, w := hJSON(t, c), hJSON(t, want); got != w {
-		t.Fatalf("defaults:\n got %+v\nwant %+v", c, want)
+	// The design's field reference, as odek's JSON, plus odekmem's additions.
+	var want map[string]any
+	if err := json.Unmarshal([]byte(`{"enabled": false, "max_size_mb": 100, "semantic_search_top_k": 10, "semantic_search_overfetch": 4,
+	  "semantic_search_min_score": 0.55, "semantic_search_rerank": true, "atom_max_chars": 300, "memory_budget_chars": 2000,
+	  "decay_half_life_days": 30, "quarantine_ttl_days": 7, "eviction_policy": "retention_decay", "predictive_intents": 3,
+	  "auto_extract_per_turn": true, "infer_user_state": true, "user_state_turn_interval": 5, "user_state_max_pending": 20,
+	  "associations_enabled": true, "association_semantic_top_k": 3, "proactive_return_after_break": true,
+	  "style_mirroring_enabled": true, "anaphora_resolution_enabled": true, "follow_up_anticipation_enabled": true,
+	  "decay_half_life_days_by_type": {"decision": 1095, "convention": 1095, "preference": 1095, "goal": 1095, "fact": 1095, "file": 90, "error": 90},
+	  "dedup_threshold": 0.92, "index": "exact", "quarantine_share_percent": 5, "break_hours": 6, "hook_timeout_seconds": 30, "agent_name": "odek"}`), &want); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(hJSON(t, c)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("defaults:\n got %v\nwant %v", got, want)
+	}
+	if c != memcore.DefaultConfig() {
+		t.Fatalf("defaults %+v are not DefaultConfig()", c)
 	}
 	if s.StoreDir() != filepath.Join(home, "memory", "extended") {
 		t.Fatalf("store dir %s", s.StoreDir())
@@ -85,11 +98,11 @@ func TestConfigLayersFileEnvFlags(t *testing.T) {
 		{"enabled from file", c.Enabled, true},
 		{"max_size_mb from file", c.MaxSizeMB, 50.0},
 		{"top_k env beats file", c.SemanticSearchTopK, 12},
-		{"rerank false from file", c.SemanticSearchRerank, false},
-		{"ttl explicit zero honoured", c.QuarantineTTLDays, 0.0},
-		{"half-life explicit zero from env", c.DecayHalfLifeDays, 0.0},
+		{"rerank false from file", c.NoRerank, true},
+		{"ttl explicit zero honoured", c.NoQuarantineTTL, true},
+		{"half-life explicit zero from env", c.NoDecay, true},
 		{"flag beats env", c.AtomMaxChars, 200},
-		{"bool flag", c.AssociationsEnabled, false},
+		{"bool flag", c.NoAssociations, true},
 		{"untouched default", c.MemoryBudgetChars, 2000},
 		{"dedicated llm", s.LLM.Model, "qwen2.5:7b"},
 		{"shared model from env", s.Shared.Model, "env-model"},
@@ -154,7 +167,7 @@ func TestConfigInvalidValuesNameTheField(t *testing.T) {
 		{"negative size", "max_size_mb", "-1", "max_size_mb"},
 		{"unknown policy", "eviction_policy", "lru", `"retention_decay"`},
 		{"min score above 1", "semantic_search_min_score", "1.5", "semantic_search_min_score"},
-		{"overfetch zero", "semantic_search_overfetch", "0", "semantic_search_overfetch"},
+		{"overfetch negative", "semantic_search_overfetch", "-1", "semantic_search_overfetch"},
 		{"not a number", "atom_max_chars", "many", "atom_max_chars"},
 		{"not a bool", "enabled", "yes please", "true or false"},
 		{"unknown index", "index", "annoy", `"exact" or "hnsw"`},

@@ -80,8 +80,8 @@ func TestAgedRecall(t *testing.T) {
 	if rep.Top1 < 0.85 || rep.Top3 < 0.95 {
 		t.Fatalf("top-1 %.3f (target 0.85), top-3 %.3f (target 0.95)", rep.Top1, rep.Top3)
 	}
-	cfg := memcore.DefaultConfig()
-	cfg.DecayHalfLifeByType = ""
+	// Every type of the default per-type table at the design's 30 days.
+	cfg := memcore.Config{DecayHalfLifeByType: "decision=30,convention=30,preference=30,goal=30,fact=30,file=30,error=30"}
 	flat, err := eval.RunAged(context.Background(), fx, eval.Options{Config: &cfg})
 	if err != nil {
 		t.Fatal(err)

@@ -27,8 +27,8 @@ func RunJudgement(ctx context.Context, recs []corpus.Record, o Options) (judge.R
 	}
 	// What a message leaves is the question; the user model, predicted
 	// intents and associations are not.
-	cfg.InferUserState = false
-	cfg.AssociationsEnabled = false
+	cfg.NoUserStateInference = true
+	cfg.NoAssociations = true
 	opts := memcore.Options{Config: &cfg}
 	if o.Embedder != nil {
 		emb, err := o.Embedder()
