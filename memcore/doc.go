@@ -6,12 +6,12 @@
 //
 // # An agent needs four things
 //
-//   - Open a Store on a directory with a Config (DefaultConfig, or a
-//     literal: zero fields mean the defaults), and optionally a memory LLM
-//     (Options.LLM, a memcore/llm.Client) and an Embedder (Options.Embedder).
-//     Without them memcore works offline: its own judgement of the
-//     person's words, rule-based prediction, and a feature-hashing
-//     embedder. Package memcore/openai
+//   - Open a Store on a directory with a Config (Config{} is the defaults;
+//     a literal names what it changes, and No… switches turn features
+//     off), and optionally a memory LLM (Options.LLM, a memcore/llm.Client)
+//     and an Embedder (Options.Embedder). Without them memcore works
+//     offline: its own judgement of the person's words, rule-based
+//     prediction, and a feature-hashing embedder. Package memcore/openai
 //     has both for OpenAI-compatible servers; memcore itself builds no
 //     clients and reads no configuration files and no environment.
 //   - NewHook is the per-turn entry point: BeforeTurn returns the blocks to
