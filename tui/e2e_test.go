@@ -111,7 +111,7 @@ func TestE2EForgetUndo(t *testing.T) {
 		t.Fatalf("Get after forget: %v, want ErrNotFound", err)
 	}
 	send(tm, runes("u"))
-	waitOut(t, tm, "Atoms 205")
+	waitOut(t, tm, "undid", "Atoms 205")
 	finish(t, tm)
 	if _, _, err := st.Get(id); err != nil {
 		t.Fatalf("atom not back after undo: %v", err)

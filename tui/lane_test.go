@@ -77,7 +77,7 @@ func TestE2ELane(t *testing.T) {
 	}
 	// Undo puts it back in the lane.
 	send(tm, runes("u"))
-	waitOut(t, tm, "Lane 3")
+	waitOut(t, tm, "undid keep", "Lane 3")
 	if k := keptNow(t, st, all); len(k) != 0 {
 		t.Fatalf("undo left %v live", k)
 	}
@@ -104,9 +104,11 @@ func TestE2ELane(t *testing.T) {
 			}
 		}
 	}
-	// One u takes the whole session back.
+	// One u takes the whole session back. The status comes after the
+	// store's undo has finished; a reload racing it may show the lane
+	// count first.
 	send(tm, runes("u"))
-	waitOut(t, tm, "Lane 2")
+	waitOut(t, tm, "undid keep session", "Lane 2")
 	finish(t, tm)
 	if k := keptNow(t, st, all); len(k) != 0 {
 		t.Fatalf("undo of the bulk keep left %v live", k)
