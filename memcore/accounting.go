@@ -7,26 +7,39 @@ import (
 	"github.com/odekmem/odekmem/internal/textutil"
 )
 
-// measureLocked walks the store and records allocated bytes per file.
+// measureLocked walks the store and records allocated bytes per file
+// (the chunks' sizes from the full check's pass when it just ran).
 func (s *Store) measureLocked() {
-	s.size.stale = false
-	s.size.usage = s.files.Usage(dirChunks, s.chunkSize)
-	s.size.usageSum = 0
-	for _, n := range s.size.usage {
-		s.size.usageSum += n
-	}
+	s.setUsageAll(s.files.Usage(dirChunks, s.chunkSize))
 	if st, err := disk.BlockSize(s.dir); err == nil && st > 0 {
 		s.size.blockSz = st
 	}
 }
 
-// measureStale measures the store if a reader's reload left its sizes
-// stale (see sizes.stale).
-func (s *Store) measureStale() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.size.stale && !s.closed {
-		s.measureLocked()
+// estimateLocked is measureLocked without a stat of every chunk: each
+// live atom's chunk counts as its text rounded up to whole blocks, which
+// is what it allocates on the file systems odekmem is measured on (ext4,
+// APFS, NTFS for files past the MFT record). Files in chunks/ that no live
+// atom owns are counted by the next full check.
+func (s *Store) estimateLocked() {
+	if !s.size.blockKnown {
+		if st, err := disk.BlockSize(s.dir); err == nil && st > 0 {
+			s.size.blockSz = st
+		}
+		s.size.blockKnown = true
+	}
+	est := make(map[string]int64, len(s.order))
+	for _, e := range s.order {
+		est[e.atom.ID+chunkExt] = roundUp(int64(len(e.atom.Text)), s.size.blockSz)
+	}
+	s.setUsageAll(s.files.Usage(dirChunks, est))
+}
+
+func (s *Store) setUsageAll(u map[string]int64) {
+	s.size.usage = u
+	s.size.usageSum = 0
+	for _, n := range u {
+		s.size.usageSum += n
 	}
 }
 

@@ -3,6 +3,7 @@ package memcore
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -128,9 +129,22 @@ func (s *Store) writeChunkAndAtomsLocked(id, text string) error {
 // chunkRel is the path of id's chunk inside the store.
 func chunkRel(id string) string { return filepath.Join(dirChunks, id+chunkExt) }
 
-// readChunk reads id's text from its chunk file.
+// readChunk reads id's text from its chunk file, checking the file as a
+// full check would (disk.Dir.ReadTextChecked): a link is refused
+// (disk.ErrLink), a file of another user refuses the store (unsafeChunk),
+// a loose mode is tightened.
 func (s *Store) readChunk(id string) (string, error) {
-	return s.files.ReadText(chunkRel(id), maxChunkReadSize)
+	return s.files.ReadTextChecked(chunkRel(id), maxChunkReadSize)
+}
+
+// unsafeChunk is the ErrUnsafeStore a chunk read found (a file of another
+// user, or one left writable that could not be tightened), nil otherwise.
+func unsafeChunk(err error) error {
+	var u *disk.UnsafeError
+	if errors.As(err, &u) {
+		return storeErr(err)
+	}
+	return nil
 }
 
 // invalidateLocked makes the next locked operation reload everything from

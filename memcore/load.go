@@ -19,10 +19,13 @@ import (
 func (s *Store) loadAllLocked(repair bool) error {
 	s.chunkNames, s.chunkSize = nil, nil
 	defer func() { s.chunkSize = nil }()
+	full := false
 	if repair {
-		// One pass over chunks/ serves the sweep, the texts from the cache,
-		// the orphan check and the size accounting.
-		if err := s.sweepLocked(); err != nil {
+		// A full check's one pass over chunks/ serves the sweep, the
+		// texts from the cache, the orphan check and the size accounting.
+		full = s.needFullCheckLocked()
+		s.fullNext = false
+		if err := s.sweepLocked(full); err != nil {
 			return err
 		}
 		if err := s.files.Mkdir(dirChunks); err != nil {
@@ -36,18 +39,22 @@ func (s *Store) loadAllLocked(repair bool) error {
 	s.loadUserModelLocked(repair)
 	s.loadAssocLocked(repair)
 	s.loadContradictionsLocked(repair)
-	if repair {
+	if repair && s.chunkNames != nil {
 		if err := s.checkChunksLocked(); err != nil {
 			return err
 		}
+		if s.freshOrphans {
+			// Fresh orphans are decided by a later full check: none is
+			// recorded, so the next repairing load is one.
+			s.lock.ClearCheckState()
+		} else {
+			s.recordCheckLocked(true)
+		}
 	}
-	if repair {
+	if s.chunkSize != nil {
 		s.measureLocked()
 	} else {
-		// A reader reloading another process's write needs the records,
-		// not the sizes: measuring walks every chunk file, the largest
-		// part of a reload at 18k atoms. The next write or Stats does it.
-		s.size.stale = true
+		s.estimateLocked()
 	}
 	return nil
 }
@@ -92,8 +99,14 @@ func (s *Store) readTrackedLocked(name string) ([]byte, error) {
 func (s *Store) loadAtomsLocked(repair bool) error {
 	recs, ok, dirty := s.readArrayLocked(fileAtoms, "records", repair)
 	// A damaged atoms.json (unreadable, or cut short) lost records: the
-	// chunks they named are adopted at once (checkChunksLocked).
+	// chunks they named are adopted at once (checkChunksLocked), which
+	// takes a full check.
 	s.atomsDamaged = repair && dirty
+	if s.atomsDamaged && s.chunkNames == nil {
+		if err := s.sweepChunksLocked(); err != nil {
+			return err
+		}
+	}
 	if !ok && !dirty {
 		s.order, s.byID = nil, map[string]*entry{}
 		s.retrackAllLocked()
@@ -158,10 +171,20 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		e := &entry{atom: a, raw: ind, orig: ind}
 		if prev, ok := old[a.ID]; ok && bytes.Equal(prev.raw, e.raw) {
 			e.atom.Text, e.norm = prev.atom.Text, prev.norm
-		} else if t, ok := s.cachedText(a.ID); ok && s.chunkNames[a.ID+chunkExt] {
+		} else if t, ok := s.cachedText(a.ID); ok && (s.chunkNames == nil || s.chunkNames[a.ID+chunkExt]) {
+			// Without a full check the cache is trusted for the text; a
+			// chunk removed behind odekmem's back changed chunks/, which
+			// makes the load a full one.
 			e.atom.Text = t
 		} else {
 			text, err := s.readChunk(a.ID)
+			if uerr := unsafeChunk(err); uerr != nil {
+				return uerr
+			}
+			if err != nil && repair && errors.Is(err, disk.ErrLink) {
+				rel := chunkRel(a.ID)
+				s.report(rel, "symbolic link in chunks/ (never followed)", s.moveAside(rel))
+			}
 			if err != nil {
 				if !repair {
 					continue // another process may be mid-write; the next locked load decides

@@ -52,16 +52,6 @@ type Stats struct {
 // Stats measures the store.
 func (s *Store) Stats() (Stats, error) {
 	var st Stats
-	// Reload first (as read does), then measure what a reader's reload
-	// left unmeasured.
-	_, embed, err := s.refreshLocked(context.Background())
-	if err != nil {
-		return st, err
-	}
-	if embed != nil {
-		s.vec.MarkStale()
-	}
-	s.measureStale()
 	if err := s.read(func() {
 		st = Stats{Dir: s.dir, CapBytes: s.cfg.capBytes(), Components: map[string]int64{},
 			ByType: map[Type]int{}, BySource: map[Source]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
@@ -169,6 +159,9 @@ func (s *Store) compact(ctx context.Context, expire bool) (CompactResult, error)
 		return CompactResult{}, err
 	}
 	var r CompactResult
+	s.mu.Lock()
+	s.fullNext = true // compaction is maintenance: every chunk is checked
+	s.mu.Unlock()
 	err := s.update(ctx, func(t *tx) error {
 		s.measureLocked()
 		r.Before = s.totalLocked()

@@ -132,9 +132,7 @@ type sizes struct {
 	recBytes, cacheBytes int64
 	quarSizes            map[*QuarantinedAtom]int64
 	blockSz              int64 // the file system's allocation unit
-	// stale is set when a reader's reload skipped measuring (a walk that
-	// stats every chunk): a write or Stats measures before using usage.
-	stale bool
+	blockKnown           bool  // blockSz was asked of the file system
 }
 
 // derived are indexes over the live atoms, rebuilt on demand.
@@ -186,9 +184,11 @@ type Store struct {
 
 	vec *index.State
 
-	chunkNames   map[string]bool  // chunk file names seen by the last repairing load
+	chunkNames   map[string]bool  // chunk file names seen by the last full check (nil: that load was not one)
 	atomsDamaged bool             // the last repairing load found atoms.json damaged: orphan chunks are adopted at once
 	chunkSize    map[string]int64 // their allocated sizes (during that load)
+	freshOrphans bool             // the last full check left chunks without metadata for a later one
+	fullNext     bool             // the next repairing load is a full check (Compact)
 
 	bg sync.WaitGroup // background compactions
 	// bgCtx is the background compactions' context; Close cancels it.
@@ -358,7 +358,7 @@ func (s *Store) changedLocked() bool {
 // that may embed texts, a network call with an HTTP embedder. The caller
 // holds s.mu (write) and the file lock.
 func (s *Store) syncLocked(repair bool) (bool, error) {
-	if !s.changedLocked() {
+	if !s.changedLocked() && !(repair && s.needFullCheckLocked()) {
 		return false, nil
 	}
 	s.gen = s.lock.Generation()
@@ -393,9 +393,6 @@ func (s *Store) withWriteLocked(ctx context.Context, fn func() error) (func(cont
 	}
 	s.wrote = false
 	reloaded, err := s.syncLocked(true)
-	if err == nil && s.size.stale {
-		s.measureLocked() // the cap check needs the sizes a reader's reload skipped
-	}
 	if err == nil {
 		err = fn()
 	}
@@ -403,6 +400,9 @@ func (s *Store) withWriteLocked(ctx context.Context, fn func() error) (func(cont
 	// processes must reload before their next read-modify-write.
 	if s.wrote {
 		s.gen = s.lock.Bump()
+		// chunks/ was as a full check saw it (syncLocked made sure):
+		// what this write changed there is odekmem's own.
+		s.recordCheckLocked(false)
 	}
 	s.lock.Unlock()
 	var embed func(context.Context) error

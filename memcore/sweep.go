@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/disk"
+	"github.com/odekmem/odekmem/internal/lockfile"
 
 	"github.com/odekmem/odekmem/internal/vocab"
 )
@@ -59,16 +60,74 @@ func storeErr(err error) error {
 	return err
 }
 
-// sweepLocked checks the store before a repairing load (disk.Dir.Sweep:
-// ownership, links, modes, stale temp files) and fills chunkNames and
-// chunkSize from the same pass over chunks/.
-func (s *Store) sweepLocked() error {
-	l, err := s.files.Sweep(ownedFiles, dirChunks)
+// A repairing load checks the directory and the top-level files every
+// time (disk.Dir.SweepTop: ownership, links, modes, stale temp files), and
+// a chunk when it reads one (readChunk). It visits every chunk (a full
+// check: SweepSub, then checkChunksLocked adopts or moves aside chunks
+// without metadata) only when something may have changed them behind
+// odekmem's back: the lock file records the state of chunks/ that the last
+// full check or odekmem's own last write left (disk.CheckState), and a
+// different state (another program created, removed or renamed a chunk, or
+// changed the directory's mode), a damaged atoms.json, Compact, or a full
+// check older than fullCheckEvery makes the next repairing load a full
+// one. A store of 18k atoms so opens without 18k stats.
+const fullCheckEvery = time.Hour
+
+// needFullCheckLocked reports whether the next repairing load must visit
+// every chunk; the caller holds the exclusive lock.
+func (s *Store) needFullCheckLocked() bool {
+	if s.fullNext {
+		return true
+	}
+	st, ok := s.lock.CheckState()
+	if !ok || time.Since(st.At) > fullCheckEvery || st.At.After(time.Now().Add(time.Minute)) {
+		return true
+	}
+	cur, ok := disk.StatDir(s.files.Abs(dirChunks))
+	return !ok || cur != (disk.DirState{Ino: st.Ino, Mtime: st.Mtime, Ctime: st.Ctime})
+}
+
+// sweepLocked checks the store before a repairing load: the directory
+// and its top-level files always, and with full every chunk, filling
+// chunkNames and chunkSize from the same pass over chunks/.
+func (s *Store) sweepLocked(full bool) error {
+	if err := s.files.SweepTop(ownedFiles, dirChunks); err != nil {
+		return storeErr(err)
+	}
+	if !full {
+		return nil
+	}
+	return s.sweepChunksLocked()
+}
+
+// sweepChunksLocked is the full check's pass over chunks/.
+func (s *Store) sweepChunksLocked() error {
+	l, err := s.files.SweepSub(dirChunks)
 	if err != nil {
 		return storeErr(err)
 	}
 	s.chunkNames, s.chunkSize = l.Names, l.Sizes
 	return nil
+}
+
+// recordCheckLocked writes the check state after a full check (full) or
+// after a write of odekmem's that left chunks/ as a full check would
+// have seen it (the state matched before the write: checkMatched). The
+// caller holds the exclusive lock.
+func (s *Store) recordCheckLocked(full bool) {
+	cur, ok := disk.StatDir(s.files.Abs(dirChunks))
+	if !ok {
+		return
+	}
+	st := lockfile.CheckState{At: time.Now(), Ino: cur.Ino, Mtime: cur.Mtime, Ctime: cur.Ctime}
+	if !full {
+		prev, ok := s.lock.CheckState()
+		if !ok {
+			return
+		}
+		st.At = prev.At
+	}
+	s.lock.SetCheckState(st)
 }
 
 // moveAside moves a damaged file into corrupt/ and says so, for a report.
@@ -84,15 +143,12 @@ func (s *Store) saveAside(name string, data []byte) string { return s.files.Save
 // source class "recovered" — lossless and still untrusted — and reported.
 // Anything else is moved aside.
 func (s *Store) checkChunksLocked() error {
-	var names []string
-	if s.chunkNames != nil {
-		for name := range s.chunkNames {
-			names = append(names, name)
-		}
-	} else {
-		names = s.files.List(dirChunks)
+	names := make([]string, 0, len(s.chunkNames))
+	for name := range s.chunkNames {
+		names = append(names, name)
 	}
 	var adopted []string
+	s.freshOrphans = false
 	for _, name := range names {
 		if disk.IsTempName(name) {
 			continue
@@ -106,8 +162,10 @@ func (s *Store) checkChunksLocked() error {
 		case s.byID[id] != nil:
 		case s.chunkFresh(rel) && !s.atomsDamaged:
 			// Another writer may be between this chunk and atoms.json:
-			// decided at a later load. When atoms.json was damaged the
-			// cause is known, and the notes come back at once.
+			// decided at a later load (a full one: freshOrphans keeps the
+			// check state from being recorded). When atoms.json was
+			// damaged the cause is known, and the notes come back at once.
+			s.freshOrphans = true
 		case s.quarIndex(id) >= 0:
 			s.report(rel, "chunk of a quarantined atom", s.moveAside(rel))
 			delete(s.chunkSize, name)

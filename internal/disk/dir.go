@@ -171,6 +171,38 @@ func (d *Dir) ReadText(rel string, limit int) (string, error) {
 	return string(bytes.ToValidUTF8(data, []byte("\uFFFD"))), nil
 }
 
+// ErrLink is a store file that is a symbolic link: never followed.
+var ErrLink = errors.New("symbolic link refused")
+
+// ReadTextChecked is ReadText for a file of the store that no sweep has
+// checked (a chunk a verb reads): a symbolic link is refused with ErrLink
+// (never followed), a file of another user with an *UnsafeError, and a
+// mode other than 0600 is tightened on the open file and reported, as the
+// sweep would have.
+func (d *Dir) ReadTextChecked(rel string, limit int) (string, error) {
+	p := d.Abs(rel)
+	f, err := openNoFollow(p)
+	if err != nil {
+		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "", fmt.Errorf("%s: %w", filepath.Base(p), ErrLink)
+		}
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if err := d.checkPath(p, fi, 0o600, func() error { return f.Chmod(0o600) }, f.Stat); err != nil {
+		return "", err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)))
+	if err != nil {
+		return "", err
+	}
+	return string(bytes.ToValidUTF8(data, []byte("\uFFFD"))), nil
+}
+
 // openNoFollow opens a file for reading without following a symbolic link
 // (O_NOFOLLOW; on Windows, an Lstat first) and refuses anything but a
 // regular file.
@@ -179,13 +211,13 @@ func openNoFollow(p string) (*os.File, error) {
 		if fi, err := os.Lstat(p); err != nil {
 			return nil, err
 		} else if fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, fmt.Errorf("%s: symbolic link refused", filepath.Base(p))
+			return nil, fmt.Errorf("%s: %w", filepath.Base(p), ErrLink)
 		}
 	}
 	f, err := os.OpenFile(p, os.O_RDONLY|ONoFollow, 0)
 	if err != nil {
 		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, fmt.Errorf("%s: symbolic link refused", filepath.Base(p))
+			return nil, fmt.Errorf("%s: %w", filepath.Base(p), ErrLink)
 		}
 		return nil, err
 	}

@@ -34,6 +34,12 @@ func unsafePath(path, why, fix string) error {
 // by group or others after a failed chmod is refused. It reports only
 // changes that happened.
 func (d *Dir) CheckPath(p string, fi fs.FileInfo, want fs.FileMode) error {
+	return d.checkPath(p, fi, want, func() error { return os.Chmod(p, want) }, func() (fs.FileInfo, error) { return os.Lstat(p) })
+}
+
+// checkPath is CheckPath with the chmod and the stat after it given: by
+// path for a swept file, on the open descriptor for a file being read.
+func (d *Dir) checkPath(p string, fi fs.FileInfo, want fs.FileMode, chmod func() error, restat func() (fs.FileInfo, error)) error {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return unsafePath(p, "is a symbolic link (odekmem never follows links inside a store)",
 			fmt.Sprintf("remove the link (rm %q) or put the real file or directory there", p))
@@ -50,8 +56,8 @@ func (d *Dir) CheckPath(p string, fi fs.FileInfo, want fs.FileMode) error {
 		rel = d.Path
 	}
 	problem := fmt.Sprintf("mode %04o", perm)
-	cerr := os.Chmod(p, want)
-	after, serr := os.Lstat(p)
+	cerr := chmod()
+	after, serr := restat()
 	why := "mode unchanged"
 	if cerr != nil {
 		why = cerr.Error()
@@ -103,19 +109,30 @@ type Listing struct {
 // files of this user with mode 0600, and stale temp files are removed. In
 // sub a symbolic link is moved aside, never followed, and every regular
 // file gets mode 0600. It returns the listing of sub from the same pass.
+// It is SweepTop and SweepSub.
 func (d *Dir) Sweep(owned map[string]bool, sub string) (Listing, error) {
-	subDir := d.Abs(sub)
+	if err := d.SweepTop(owned, sub); err != nil {
+		return Listing{}, err
+	}
+	return d.SweepSub(sub)
+}
+
+// SweepTop is the part of Sweep that does not depend on the size of the
+// store: the directory, sub and corrupt/ as directories, and the top-level
+// files. A store's chunks are checked when read (ReadChecked) and by
+// SweepSub.
+func (d *Dir) SweepTop(owned map[string]bool, sub string) error {
 	for _, c := range []struct {
 		p      string
 		follow bool
-	}{{d.Path, true}, {subDir, false}, {d.Abs(CorruptDir), false}} {
+	}{{d.Path, true}, {d.Abs(sub), false}, {d.Abs(CorruptDir), false}} {
 		if err := d.CheckDir(c.p, c.follow, c.p != d.Path); err != nil {
-			return Listing{}, err
+			return err
 		}
 	}
 	ents, err := os.ReadDir(d.Path)
 	if err != nil {
-		return Listing{}, fmt.Errorf("read store %s: %w", d.Path, err)
+		return fmt.Errorf("read store %s: %w", d.Path, err)
 	}
 	for _, e := range ents {
 		name := e.Name()
@@ -132,13 +149,22 @@ func (d *Dir) Sweep(owned map[string]bool, sub string) (Listing, error) {
 			continue
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular() {
-			return Listing{}, unsafePath(p, "is not a regular file", fmt.Sprintf("move it away (mv %q %q.bak)", p, p))
+			return unsafePath(p, "is not a regular file", fmt.Sprintf("move it away (mv %q %q.bak)", p, p))
 		}
 		if err := d.CheckPath(p, fi, 0o600); err != nil {
-			return Listing{}, err
+			return err
 		}
 	}
-	ents, err = os.ReadDir(subDir)
+	return nil
+}
+
+// SweepSub is the part of Sweep that visits every file of sub: a
+// symbolic link is moved aside (never followed), a regular file of
+// another user refuses the store, every regular file gets mode 0600,
+// stale temp files are removed. It returns the listing.
+func (d *Dir) SweepSub(sub string) (Listing, error) {
+	subDir := d.Abs(sub)
+	ents, err := os.ReadDir(subDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Listing{}, fmt.Errorf("read %s: %w", subDir, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 )
 
@@ -17,11 +18,15 @@ import (
 // as (its effective uid), or returns "" when the file is this user's.
 func Foreign(fi fs.FileInfo) string {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || int(st.Uid) == os.Geteuid() {
+	if !ok || int(st.Uid) == euid() {
 		return ""
 	}
-	return fmt.Sprintf("uid %d (this process runs as uid %d)", st.Uid, os.Geteuid())
+	return fmt.Sprintf("uid %d (this process runs as uid %d)", st.Uid, euid())
 }
+
+// euid is the effective uid, asked once: odekmem never changes it, and a
+// full check asks for every chunk.
+var euid = sync.OnceValue(os.Geteuid)
 
 // FixHint is the command that gives a path back to the current user.
 func FixHint(path string) string {
