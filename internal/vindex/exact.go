@@ -29,6 +29,12 @@ type Exact struct {
 	idf    bool
 	idfPow float64 // exponent applied to the IDF weight
 	df     []int32 // per dimension: number of stored vectors with a nonzero entry
+
+	// quantMin is the row count from which searches take the quantised
+	// first pass (0: never); codes are the rows' binary codes (quant.go),
+	// nil until the index first reaches quantMin rows.
+	quantMin int
+	codes    []uint64
 }
 
 // NewExact returns an empty exact index. With opts.IDF the query is
@@ -41,14 +47,71 @@ type Exact struct {
 // too much weight on dimensions dominated by common words. p = 4 measured
 // best on LoCoMo (hash-only evidence recall@10 0.546 at p=1, 0.585 at p=4).
 func NewExact(dims int, opts Options) *Exact {
-	e := &Exact{dims: dims, pos: make(map[string]int), idf: opts.IDF, idfPow: opts.IDFPower}
+	e := &Exact{dims: dims, pos: make(map[string]int), idf: opts.IDF, idfPow: opts.IDFPower, quantMin: opts.QuantMin}
 	if e.idfPow <= 0 {
 		e.idfPow = DefaultIDFPower
+	}
+	switch {
+	case e.quantMin == 0:
+		e.quantMin = DefaultQuantMin
+	case e.quantMin < 0:
+		e.quantMin = 0
 	}
 	if opts.IDF {
 		e.df = make([]int32, dims)
 	}
 	return e
+}
+
+// NewExactFrom returns an index holding the rows of a snapshot, keeping
+// the slices it is given (they may be a private memory mapping: the index
+// writes them only in place, as it would its own): ids[r]'s unit vector is
+// rows[r*dims:(r+1)*dims]·facs[r]; df (nil: counted here) is the per
+// dimension count of nonzero entries; codes (nil: computed when needed)
+// are the rows' binary codes of CodeVersion. Slices are clipped so that
+// growing the index copies them.
+func NewExactFrom(dims int, opts Options, ids []string, rows []int8, facs []float32, df []int32, codes []uint64) (*Exact, error) {
+	n := len(ids)
+	if len(rows) != n*dims || len(facs) != n || (df != nil && len(df) != dims) {
+		return nil, fmt.Errorf("vindex: snapshot of %d ids has %d values and %d factors for %d dimensions", n, len(rows), len(facs), dims)
+	}
+	e := NewExact(dims, opts)
+	e.ids = ids[:n:n]
+	e.data = rows[:len(rows):len(rows)]
+	e.fac = facs[:n:n]
+	e.pos = make(map[string]int, n)
+	for r, id := range ids {
+		if _, dup := e.pos[id]; dup {
+			return nil, fmt.Errorf("vindex: snapshot holds %s twice", quoteID(id))
+		}
+		e.pos[id] = r
+	}
+	if e.idf {
+		if df != nil {
+			e.df = df[:dims:dims]
+		} else {
+			for r := 0; r < n; r++ {
+				e.countDF(e.data[r*dims:(r+1)*dims], +1)
+			}
+		}
+	}
+	if w := rotationFor(dims).words(); codes != nil && len(codes) == n*w {
+		e.codes = codes[: n*w : n*w]
+	}
+	return e, nil
+}
+
+// Export calls fn with the index's rows as they are (ids, rows, factors,
+// the per-dimension counts when IDF is on, and the binary codes when the
+// index keeps them), under the read lock: fn must not keep or change them.
+func (e *Exact) Export(fn func(ids []string, rows []int8, facs []float32, df []int32, codes []uint64)) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var codes []uint64
+	if len(e.codes) == len(e.ids)*rotationFor(e.dims).words() {
+		codes = e.codes
+	}
+	fn(e.ids, e.data, e.fac, e.df, codes)
 }
 
 // Dims returns the vector width.
@@ -86,6 +149,9 @@ func (e *Exact) Reserve(n int) {
 	e.data = slices.Grow(e.data, n*e.dims)
 	e.fac = slices.Grow(e.fac, n)
 	e.ids = slices.Grow(e.ids, n)
+	if e.codes != nil {
+		e.codes = slices.Grow(e.codes, n*rotationFor(e.dims).words())
+	}
 }
 
 // Add inserts id's vector, or replaces it if id is already stored. The
@@ -160,6 +226,22 @@ func (e *Exact) addRowsLocked(ids []string, rows []int8, facs []float32) {
 	}
 }
 
+// growLocked makes room for one more row without doubling a large
+// snapshot-backed slice: a store of 100k rows that gains one atom copies
+// its matrix once, with an eighth to spare.
+func (e *Exact) growLocked() {
+	if len(e.ids) < cap(e.ids) {
+		return
+	}
+	extra := max(64, len(e.ids)/8)
+	e.ids = slices.Grow(e.ids, extra)
+	e.data = slices.Grow(e.data, extra*e.dims)
+	e.fac = slices.Grow(e.fac, extra)
+	if e.codes != nil {
+		e.codes = slices.Grow(e.codes, extra*rotationFor(e.dims).words())
+	}
+}
+
 // putLocked stores one quantised row (copied) under id.
 func (e *Exact) putLocked(id string, row []int8, f float32) {
 	if r, ok := e.pos[id]; ok {
@@ -168,13 +250,20 @@ func (e *Exact) putLocked(id string, row []int8, f float32) {
 		copy(old, row)
 		e.fac[r] = f
 		e.countDF(old, +1)
+		e.putCodeLocked(r, old)
 		return
 	}
+	e.growLocked()
 	e.pos[id] = len(e.ids)
 	e.ids = append(e.ids, id)
 	e.data = append(e.data, row...)
 	e.fac = append(e.fac, f)
 	e.countDF(row, +1)
+	if e.codes != nil {
+		e.putCodeLocked(len(e.ids)-1, row)
+	} else {
+		e.maybeQuantLocked()
+	}
 }
 
 // quantizeRow writes vec's int8 quantisation (scale max|x|/127; non-finite
@@ -251,6 +340,13 @@ func (e *Exact) Remove(id string) bool {
 		e.fac[r] = e.fac[last]
 		e.ids[r] = e.ids[last]
 		e.pos[e.ids[r]] = r
+	}
+	if e.codes != nil {
+		w := rotationFor(d).words()
+		if r != last {
+			copy(e.codes[r*w:(r+1)*w], e.codes[last*w:(last+1)*w])
+		}
+		e.codes = e.codes[:last*w]
 	}
 	e.ids[last] = ""
 	e.ids = e.ids[:last]
@@ -398,6 +494,9 @@ func (e *Exact) searchWeighted(w []float32, k int, allow func(string) bool) []Hi
 	if k <= 0 || n == 0 {
 		return nil
 	}
+	if e.quantActive() {
+		return e.hits(e.quantSearch(w, k, allow, e.quantFirst(w)))
+	}
 	h := topK{k: min(k, n)}
 	h.items = make([]scored, 0, h.k)
 	d := e.dims
@@ -415,7 +514,11 @@ func (e *Exact) searchWeighted(w []float32, k int, allow func(string) bool) []Hi
 	for ; r < n; r++ {
 		h.offer(e.rowCosine(w, r), r, e.ids, allow)
 	}
-	items := h.sorted()
+	return e.hits(h.sorted())
+}
+
+// hits names the rows of items.
+func (e *Exact) hits(items []scored) []Hit {
 	out := make([]Hit, len(items))
 	for i, it := range items {
 		out[i] = Hit{ID: e.ids[it.row], Cosine: it.s}

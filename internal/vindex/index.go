@@ -69,6 +69,10 @@ type Options struct {
 	// IDFPower is the exponent on the query-side IDF weight (0 = default
 	// DefaultIDFPower).
 	IDFPower float64
+	// QuantMin is the number of vectors from which exact search takes
+	// the quantised first pass (quant.go); 0 means DefaultQuantMin,
+	// negative never.
+	QuantMin int
 	// HNSW tuning (0 = defaults). Ignored by exact.
 	M        int
 	EfSearch int

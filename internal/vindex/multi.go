@@ -34,6 +34,20 @@ func (e *Exact) SearchWeightedMulti(ws [][]float32, specs []MultiSpec) ([][]Hit,
 	if n == 0 || len(specs) == 0 {
 		return out, nil
 	}
+	if e.quantActive() {
+		// One first pass per distinct query, shared by its searches.
+		orders := make([]*quantPass, len(ws))
+		for i, sp := range specs {
+			if sp.K <= 0 || sp.Query < 0 || sp.Query >= len(ws) {
+				continue
+			}
+			if orders[sp.Query] == nil {
+				orders[sp.Query] = e.quantFirst(ws[sp.Query])
+			}
+			out[i] = e.hits(e.quantSearch(ws[sp.Query], sp.K, sp.Allow, orders[sp.Query]))
+		}
+		return out, nil
+	}
 	// Whole blocks of four rows per worker (scanRows scores four at once).
 	chunks := par.Split(n, multiMinRowsPerWorker, 0, 4)
 	workers := len(chunks)
