@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/score"
+	"github.com/odekmem/odekmem/internal/vindex"
 )
 
 // ---- size accounting and eviction ----
@@ -20,13 +21,41 @@ func roundUp(n, block int64) int64 {
 	return (n + block - 1) / block * block
 }
 
-// cacheEntrySize is what one atom adds to vectors.odm.
+// cacheEntrySize is what one atom adds to vectors.odm (index.Snapshot's
+// layout) besides its lexical postings: its id and text with their
+// offsets, its int8 row, factor and BM25 length. The postings and its
+// share of the term table are estimated from its words (lexBytesOf).
 func (s *Store) cacheEntrySize(id, text string) int64 {
 	dims := s.vec.Dims()
 	if dims == 0 {
 		dims = 768
 	}
-	return int64(2 + len(id) + 4 + len(text) + 4 + dims)
+	return int64(4 + len(id) + 8 + len(text) + dims + 4 + 4)
+}
+
+// cacheFixedSize is what vectors.odm holds besides its entries: the
+// header, section alignment and the per-dimension counts, and the binary
+// codes of an index large enough to keep them.
+func (s *Store) cacheFixedSize() int64 {
+	dims := int64(max(s.vec.Dims(), 768))
+	t := 2048 + 4*dims
+	if len(s.order) >= vindex.DefaultQuantMin {
+		t += int64(len(s.order)) * int64(vindex.CodeWords(int(dims))) * 8
+	}
+	return t
+}
+
+// wordCount counts the runs of non-space bytes in text.
+func wordCount(text string) int {
+	n, in := 0, false
+	for i := 0; i < len(text); i++ {
+		sp := text[i] <= ' '
+		if !sp && !in {
+			n++
+		}
+		in = !sp
+	}
+	return n
 }
 
 // capSlackBlocks is the margin projectedLocked keeps under the cap.
@@ -41,6 +70,7 @@ const dirEntryEstimate = 64
 // O(1) apart from the quarantine sum: the per-file usage, the atoms.json
 // records and the cache entries are counted incrementally.
 func (s *Store) projectedLocked() int64 {
+	s.ensureUsageLocked()
 	// A few blocks of slack cover what the estimate cannot see exactly
 	// (block rounding of rewritten files, directory growth).
 	t := capSlackBlocks*s.size.blockSz + s.size.usageSum - s.size.usage[fileAtoms] - s.size.usage[fileQuarantine] - s.size.usage[fileVectors] - s.size.usage[dirChunks]
@@ -48,7 +78,7 @@ func (s *Store) projectedLocked() int64 {
 	t += max(s.size.usage[dirChunks], roundUp(int64(len(s.order))*dirEntryEstimate, s.size.blockSz))
 	t += roundUp(4+s.size.recBytes, s.size.blockSz)
 	t += roundUp(s.quarBytesLocked(), s.size.blockSz)
-	t += roundUp(64+s.size.cacheBytes, s.size.blockSz)
+	t += roundUp(s.cacheProjectedLocked(), s.size.blockSz)
 	return t
 }
 
@@ -60,7 +90,8 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 		return nil, nil
 	}
 	rec, _ := json.MarshalIndent(a, "  ", "  ")
-	need := s.projectedLocked() + roundUp(int64(len(a.Text)), s.size.blockSz) + int64(len(rec)+4) + s.cacheEntrySize(a.ID, a.Text) + dirEntryEstimate
+	need := s.projectedLocked() + roundUp(int64(len(a.Text)), s.size.blockSz) + int64(len(rec)+4) + s.cacheEntrySize(a.ID, a.Text) +
+		s.lexBytesOf(&entry{words: int32(wordCount(a.Text))}) + dirEntryEstimate
 	if need <= capB {
 		return nil, nil
 	}
@@ -91,7 +122,7 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 		}
 		if !e.atom.Pin {
 			victims = append(victims, e.atom.ID)
-			need -= s.size.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + e.recLen + e.cacheLen
+			need -= s.size.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + e.recLen + e.cacheLen + s.lexBytesOf(e)
 		}
 		return true
 	})

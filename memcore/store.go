@@ -119,6 +119,7 @@ type entry struct {
 
 	// Incremental size accounting (see track).
 	recLen, cacheLen int64
+	words            int32 // wordCount of the text, -1 until counted (wordsLocked)
 	tracked          bool
 }
 
@@ -130,9 +131,18 @@ type sizes struct {
 	usage                map[string]int64 // rel path → allocated bytes
 	usageSum             int64            // sum of usage
 	recBytes, cacheBytes int64
-	quarSizes            map[*QuarantinedAtom]int64
-	blockSz              int64 // the file system's allocation unit
-	blockKnown           bool  // blockSz was asked of the file system
+	// cacheWords is the live atoms' words (stale after a load until a
+	// write needs them); lexRatio the cache's lexical bytes per word,
+	// measured on the last snapshot written or loaded (0: not yet;
+	// loadedLexBytes is the loaded one's).
+	cacheWords     int64
+	wordsStale     bool
+	lexRatio       float64
+	loadedLexBytes int64
+	quarSizes      map[*QuarantinedAtom]int64
+	blockSz        int64 // the file system's allocation unit
+	blockKnown     bool  // blockSz was asked of the file system
+	chunksLazy     bool  // the live atoms' chunks are not in usage yet (ensureUsageLocked)
 }
 
 // derived are indexes over the live atoms, rebuilt on demand.

@@ -3,6 +3,7 @@ package memcore
 import (
 	"context"
 
+	"github.com/odekmem/odekmem/internal/index"
 	"github.com/odekmem/odekmem/internal/vocab"
 )
 
@@ -41,7 +42,7 @@ func (l liveAtoms) Each(fn func(id, text string)) {
 // Open sweeps the directory and parses atoms.json.
 func (s *Store) startVectorLoad() {
 	s.vec.StartLoad(func() ([]byte, error) {
-		data, _, err := s.files.ReadFile(fileVectors)
+		data, _, err := s.files.MapFile(fileVectors)
 		return data, err
 	}, vocab.ValidID)
 }
@@ -50,6 +51,9 @@ func (s *Store) startVectorLoad() {
 // moving it aside (unless the sweep moved it meanwhile).
 func (s *Store) finishVectorLoad() {
 	d := s.vec.FinishLoad()
+	if lb := s.vec.LoadedLexBytes(); lb > 0 {
+		s.size.loadedLexBytes = lb
+	}
 	if d == nil || !s.files.Exists(fileVectors) {
 		return
 	}
@@ -81,6 +85,9 @@ func (s *Store) reconcileVectorsLocked() (func(context.Context) error, error) {
 func (s *Store) writeVectors(cache []byte, meta func(file string) []byte) error {
 	if err := s.writeTracked(fileVectors, cache); err != nil {
 		return err
+	}
+	if lb := index.SnapshotLexBytes(cache); lb > 0 {
+		s.setLexRatio(lb, s.wordsLocked())
 	}
 	if !s.odekVectorsPresent() {
 		return s.writeTracked(fileVectorsMeta, meta(fileVectors))

@@ -106,8 +106,9 @@ func TestLSHFindsNearDuplicates(t *testing.T) {
 	if c := l.Candidates(near); has(c, "base") {
 		t.Fatalf("removed id still a candidate: %v", c)
 	}
-	l.AddRaw("base", EncodeQuantized(base))
+	q, _ := Quantize(base)
+	l.AddRow("base", q)
 	if c := l.Candidates(near); !has(c, "base") {
-		t.Fatalf("vector added in cache encoding: candidates %v lack base", c)
+		t.Fatalf("vector added as an int8 row: candidates %v lack base", c)
 	}
 }

@@ -67,21 +67,16 @@ func (l *LSH) keys(vec []float32) [lshBands]uint16 {
 	return k
 }
 
-// keysRaw is keys for a vector in the cache's encoding (f32 scale, int8s):
-// a positive scale preserves the order of every coordinate pair, and a
-// zero scale is the zero vector.
-func (l *LSH) keysRaw(raw []byte) [lshBands]uint16 {
+// keysRow is keys for a vector as an exact index stores it (int8s with a
+// positive factor, which preserves the order of every coordinate pair).
+func (l *LSH) keysRow(q []int8) [lshBands]uint16 {
 	var k [lshBands]uint16
-	if RawScale(raw) <= 0 {
-		return k
-	}
-	q := raw[4:]
 	for b := 0; b < lshBands; b++ {
 		var key uint16
 		for j := 0; j < l.bits; j++ {
 			key <<= 1
 			i := 2 * (b*l.bits + j)
-			if a, c := l.coords[i], l.coords[i+1]; a < len(q) && c < len(q) && int8(q[a]) > int8(q[c]) {
+			if a, c := l.coords[i], l.coords[i+1]; a < len(q) && c < len(q) && q[a] > q[c] {
 				key |= 1
 			}
 		}
@@ -93,8 +88,8 @@ func (l *LSH) keysRaw(raw []byte) [lshBands]uint16 {
 // Add indexes id's vector.
 func (l *LSH) Add(id string, vec []float32) { l.addKeys(id, l.keys(vec)) }
 
-// AddRaw indexes id's vector in the cache encoding.
-func (l *LSH) AddRaw(id string, raw []byte) { l.addKeys(id, l.keysRaw(raw)) }
+// AddRow indexes id's vector as an exact index stores it.
+func (l *LSH) AddRow(id string, row []int8) { l.addKeys(id, l.keysRow(row)) }
 
 func (l *LSH) addKeys(id string, k [lshBands]uint16) {
 	l.Remove(id)

@@ -1,50 +1,36 @@
 package index
 
 import (
-	"math"
-
 	"github.com/odekmem/odekmem/internal/vindex"
 )
 
+// lshAfter is how many Nearest calls a State answers by searching the
+// index before it builds the LSH: a process that adds one atom (the agent
+// hook) must not hash every stored vector for it; an import or an ingest
+// of many should.
+const lshAfter = 16
+
 // Nearest returns the live atom whose vector has the highest raw cosine
-// with vec (a document vector), for write-time dedup. Candidates come from
-// LSH, so an add does not scan every vector; a query whose buckets are
-// crowded falls back to a full search.
+// with vec (a document vector), for write-time dedup. After the first few
+// calls candidates come from LSH, so an add does not scan every vector; a
+// query whose buckets are crowded falls back to a search of the index.
 func (v *State) Nearest(vec []float32) (string, float32) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.idx == nil || v.idx.Len() == 0 || len(vec) != v.idx.Dims() {
 		return "", 0
 	}
-	if v.lsh == nil {
-		v.lsh = NewLSH(v.idx.Dims())
-		v.qmu.Lock()
-		if v.qv == nil {
-			v.qv = map[string][]byte{}
+	var cands []string
+	if v.lsh == nil && v.nearests < lshAfter {
+		v.nearests++
+		cands = v.searchCandidatesLocked(vec)
+	} else {
+		if v.lsh == nil {
+			v.buildLSHLocked()
 		}
-		dims := v.idx.Dims()
-		for id := range v.texts {
-			if raw := v.qv[id]; len(raw) == 4+dims {
-				// The int8 form orders coordinates as the vector does.
-				v.lsh.AddRaw(id, raw)
-				continue
-			}
-			if d, ok := v.idx.Vector(id); ok {
-				v.lsh.Add(id, d)
-				v.qv[id] = EncodeQuantized(d)
-			}
-		}
-		v.qmu.Unlock()
-	}
-	cands := v.lsh.Candidates(vec)
-	if len(cands) > MaxCandidates {
-		cands = cands[:0]
-		hits, err := v.idx.Search(vec, 5, nil)
-		if err != nil {
-			return "", 0
-		}
-		for _, h := range hits {
-			cands = append(cands, h.ID)
+		cands = v.lsh.Candidates(vec)
+		if len(cands) > MaxCandidates {
+			cands = v.searchCandidatesLocked(vec)
 		}
 	}
 	best, bestCos := "", float32(-2)
@@ -61,31 +47,7 @@ func (v *State) Nearest(vec []float32) (string, float32) {
 		}
 		return best, bestCos
 	}
-	var misses []string
-	v.qmu.Lock()
 	for _, id := range cands {
-		// The cached int8 form gives the cosine of the stored vector (the
-		// dequantised, renormalised one) without copying it.
-		b := v.qv[id]
-		if len(b) != 4+len(vec) {
-			misses = append(misses, id)
-			continue
-		}
-		var dot, nq float32
-		for i, x := range b[4:] {
-			f := float32(int8(x))
-			dot += f * vec[i]
-			nq += f * f
-		}
-		if nq == 0 {
-			continue
-		}
-		if c := dot / float32(math.Sqrt(float64(nq))); c > bestCos {
-			best, bestCos = id, c
-		}
-	}
-	v.qmu.Unlock()
-	for _, id := range misses {
 		d, ok := v.idx.Vector(id)
 		if !ok {
 			continue
@@ -99,4 +61,40 @@ func (v *State) Nearest(vec []float32) (string, float32) {
 		}
 	}
 	return best, bestCos
+}
+
+// searchCandidatesLocked asks the index for the nearest stored vectors by
+// raw cosine (no query-side weighting: vec is a document vector).
+func (v *State) searchCandidatesLocked(vec []float32) []string {
+	var hits []vindex.Hit
+	if ex, ok := v.idx.(*vindex.Exact); ok {
+		hits, _ = ex.SearchWeighted(vec, 5, nil)
+	} else {
+		hits, _ = v.idx.Search(vec, 5, nil)
+	}
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.ID
+	}
+	return out
+}
+
+// buildLSHLocked hashes every indexed vector (an exact index's int8 rows
+// as they are).
+func (v *State) buildLSHLocked() {
+	dims := v.idx.Dims()
+	v.lsh = NewLSH(dims)
+	if ex, ok := v.idx.(*vindex.Exact); ok {
+		ex.Export(func(ids []string, rows []int8, _ []float32, _ []int32, _ []uint64) {
+			for r, id := range ids {
+				v.lsh.AddRow(id, rows[r*dims:(r+1)*dims])
+			}
+		})
+		return
+	}
+	for id := range v.texts {
+		if d, ok := v.idx.Vector(id); ok {
+			v.lsh.Add(id, d)
+		}
+	}
 }

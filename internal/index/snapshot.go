@@ -1,9 +1,8 @@
 package index
 
 import (
-	"bytes"
 	"encoding/json"
-	"sort"
+	"fmt"
 
 	"github.com/odekmem/odekmem/internal/vindex"
 )
@@ -34,75 +33,47 @@ type vectorMeta struct {
 	Quant       string `json:"quant,omitempty"`
 }
 
-// Snapshot encodes the cache of every indexed atom and hands it to write;
-// once written, nothing counts as unsaved.
+// Snapshot encodes the indexes (EncodeSnapshot) and hands the file to
+// write; once written, nothing counts as unsaved.
 func (v *State) Snapshot(write Writer) error {
 	v.mu.RLock()
 	if v.idx == nil {
 		v.mu.RUnlock()
 		return nil
 	}
-	ids := make([]string, 0, len(v.texts))
-	for id := range v.texts {
-		ids = append(ids, id)
+	ex, ok := v.idx.(interface {
+		Export(func(ids []string, rows []int8, facs []float32, df []int32, codes []uint64))
+	})
+	if !ok {
+		v.mu.RUnlock()
+		return fmt.Errorf("snapshot: index %T cannot export its rows", v.idx)
 	}
-	sort.Strings(ids)
-	var buf bytes.Buffer
-	size := 64
-	for _, id := range ids {
-		size += 10 + len(id) + len(v.texts[id]) + v.idx.Dims()
-	}
-	buf.Grow(size)
-	EncodeCache(&buf, v.emb.Fingerprint(), v.idx.Dims(), ids, v.texts, v.quantized)
+	var data []byte
+	var ids []string
+	var err error
+	ex.Export(func(rowIDs []string, rows []int8, facs []float32, df []int32, codes []uint64) {
+		ids = append([]string(nil), rowIDs...)
+		data, err = EncodeSnapshot(SnapshotSource{
+			Fingerprint: v.emb.Fingerprint(), Dims: v.idx.Dims(), IDs: rowIDs,
+			Text: func(i int) string { return v.texts[rowIDs[i]] },
+			Rows: rows, Facs: facs, DF: df, Codes: codes, Lex: v.lex,
+		})
+	})
 	v.mu.RUnlock()
+	if err != nil {
+		return err
+	}
 	meta := func(file string) []byte {
 		b, _ := json.MarshalIndent(vectorMeta{Fingerprint: v.emb.Fingerprint(), Corpus: CorpusHash(ids), File: file, Quant: "int8"}, "", "  ")
 		return b
 	}
-	if err := write(buf.Bytes(), meta); err != nil {
+	if err := write(data, meta); err != nil {
 		return err
 	}
 	v.mu.Lock()
 	v.dirty = 0
 	v.mu.Unlock()
 	return nil
-}
-
-// quantized returns id's cache encoding, computing it once: snapshots then
-// copy bytes instead of quantising every vector again. Re-quantising a
-// vector that came from the cache gives back the same bytes.
-func (v *State) quantized(id string) []byte {
-	v.qmu.Lock()
-	b, ok := v.qv[id]
-	v.qmu.Unlock()
-	if ok {
-		return b
-	}
-	vec, _ := v.idx.Vector(id)
-	b = EncodeQuantized(vec)
-	v.qmu.Lock()
-	if v.qv == nil {
-		v.qv = map[string][]byte{}
-	}
-	v.qv[id] = b
-	v.qmu.Unlock()
-	return b
-}
-
-func (v *State) storeQuantized(id string, vec []float32) {
-	b := EncodeQuantized(vec)
-	v.qmu.Lock()
-	if v.qv == nil {
-		v.qv = map[string][]byte{}
-	}
-	v.qv[id] = b
-	v.qmu.Unlock()
-}
-
-func (v *State) dropQuantized(id string) {
-	v.qmu.Lock()
-	delete(v.qv, id)
-	v.qmu.Unlock()
 }
 
 // Dims is the width of the indexed vectors (the embedder's before the

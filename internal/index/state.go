@@ -53,19 +53,19 @@ type State struct {
 	hy    *vindex.Hybrid
 	texts map[string]string // id → text of indexed atoms
 
-	cache     map[string]CacheEntry // loaded at open, consumed by the store's load
+	cache     map[string]CacheEntry // a first-format cache loaded at open, consumed by the store's load
+	snap      *Snapshot             // a snapshot loaded at open (ODKMVEC2), adopted by Open
+	loadedLex int64                 // the loaded snapshot's lexical bytes
 	cacheDone chan loaded           // pending StartLoad
 	dirty     int
 
-	lsh *LSH // candidates for write-time dedup; nil = build on demand
+	lsh      *LSH // candidates for write-time dedup; nil = build on demand
+	nearests int  // Nearest calls answered without the LSH
 
 	// stale is set when embedding the atoms a reconcile found missing
 	// failed (a cancelled ctx, an embedder error): the next operation
 	// reconciles again.
 	stale atomic.Bool
-
-	qmu sync.Mutex
-	qv  map[string][]byte // id → f32 scale + int8 vector as the cache stores it
 
 	ready    chan struct{}
 	building atomic.Bool
@@ -98,16 +98,46 @@ func (v *State) newIndexes(dims int) error {
 	v.calib.bg.Store(nil)
 	v.hy = vindex.NewHybrid(idx, v.lex, v.calib.cal, vindex.DefaultHybridOptions(v.emb.Sparse()))
 	v.texts = map[string]string{}
-	v.qmu.Lock()
-	v.qv = nil
-	v.qmu.Unlock()
 	return nil
+}
+
+// adoptLocked makes the snapshot loaded at open the indexes, using its
+// sections in place: no vector is converted and no text tokenised. v.mu
+// is held; false when the snapshot cannot serve (another embedder or
+// width, or an index kind that keeps a graph).
+func (v *State) adoptLocked(s *Snapshot) (bool, error) {
+	if s == nil || s.Fingerprint != v.emb.Fingerprint() || (v.emb.Dims() != 0 && v.emb.Dims() != s.Dims) {
+		return false, nil
+	}
+	if v.kind != "" && v.kind != vindex.KindExact {
+		return false, nil
+	}
+	ex, err := vindex.NewExactFrom(s.Dims, vindex.Options{IDF: v.emb.Sparse()}, s.IDs, s.Rows, s.Facs, s.DF, s.Codes)
+	if err != nil {
+		return false, nil
+	}
+	v.idx = ex
+	v.lsh = nil
+	v.lex = vindex.NewBM25From(s.Lex)
+	v.calib.bg.Store(nil)
+	v.hy = vindex.NewHybrid(ex, v.lex, v.calib.cal, vindex.DefaultHybridOptions(v.emb.Sparse()))
+	v.texts = make(map[string]string, s.Len())
+	for i, id := range s.IDs {
+		v.texts[id] = s.Text(i)
+	}
+	return true, nil
 }
 
 // CachedText is id's text as the cache loaded by StartLoad holds it, so
 // the store's load can skip reading its chunk. FinishLoad must have been
 // called.
 func (v *State) CachedText(id string) (string, bool) {
+	if v.snap != nil {
+		if i, ok := v.snap.Find(id); ok {
+			return v.snap.Text(i), true
+		}
+		return "", false
+	}
 	if e, ok := v.cache[id]; ok {
 		return e.Text, true
 	}
@@ -123,6 +153,7 @@ type Damage struct {
 
 type loaded struct {
 	cache  map[string]CacheEntry
+	snap   *Snapshot
 	damage *Damage
 }
 
@@ -135,7 +166,7 @@ type loaded struct {
 // atoms.json made it usable later on two cores (384 ms against 279 ms at
 // 18k atoms).
 func (v *State) StartLoad(read func() ([]byte, error), validID func(string) bool) {
-	v.cache = nil
+	v.cache, v.snap = nil, nil
 	ch := make(chan loaded, 1)
 	v.cacheDone = ch
 	// Not a pool: a future that the store's parse of atoms.json overlaps.
@@ -150,9 +181,16 @@ func (v *State) FinishLoad() *Damage {
 	}
 	l := <-v.cacheDone
 	v.cacheDone = nil
-	v.cache = l.cache
+	v.cache, v.snap = l.cache, l.snap
+	if l.snap != nil {
+		v.loadedLex = l.snap.lexBytes
+	}
 	return l.damage
 }
+
+// LoadedLexBytes is the size of the lexical sections of the snapshot
+// StartLoad read (0 when none).
+func (v *State) LoadedLexBytes() int64 { return v.loadedLex }
 
 func (v *State) readCache(read func() ([]byte, error), validID func(string) bool) loaded {
 	data, err := read()
@@ -161,6 +199,13 @@ func (v *State) readCache(read func() ([]byte, error), validID func(string) bool
 	}
 	if err != nil {
 		return loaded{damage: &Damage{Problem: err.Error()}}
+	}
+	if IsSnapshot(data) {
+		snap, err := DecodeSnapshot(data, validID)
+		if err != nil {
+			return loaded{damage: &Damage{Problem: "damaged vector cache: " + err.Error(), Rebuild: true}}
+		}
+		return loaded{snap: snap}
 	}
 	fp, entries, err := DecodeCache(data, validID)
 	if err != nil {
@@ -181,7 +226,21 @@ func (v *State) readCache(read func() ([]byte, error), validID func(string) bool
 // the background instead); the store's caller holds no lock (the store is
 // not open yet). The loaded cache is dropped afterwards.
 func (v *State) Open(ctx context.Context, live Live) error {
-	defer func() { v.cache = nil }()
+	defer func() { v.cache, v.snap = nil, nil }()
+	if v.snap != nil {
+		v.mu.Lock()
+		adopted, err := v.adoptLocked(v.snap)
+		if err == nil && !adopted {
+			// Another embedder or index kind: the texts served the load;
+			// the vectors are rebuilt (this width's rows still fill an
+			// index of another kind).
+			v.cache = v.snap.entries(v.emb.Fingerprint(), v.emb.Dims())
+		}
+		v.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
 	embed, err := v.reconcileFrom(live, v.cache)
 	if err == nil && embed != nil {
 		err = embed(ctx)
@@ -245,13 +304,14 @@ func (v *State) reconcileFrom(live Live, cache map[string]CacheEntry) (func(cont
 			return nil, err
 		}
 	}
-	v.lsh = nil
-	for id := range v.texts {
-		if t, ok := live.Text(id); !ok || t != v.texts[id] {
+	for id, old := range v.texts {
+		if t, ok := live.Text(id); !ok || t != old {
 			v.idx.Remove(id)
-			v.lex.Remove(id)
+			v.lex.RemoveText(id, old)
 			delete(v.texts, id)
-			v.dropQuantized(id)
+			if v.lsh != nil {
+				v.lsh.Remove(id)
+			}
 		}
 	}
 	var missing, missingTexts []string
@@ -308,20 +368,15 @@ func (v *State) loadCachedLocked(items []Item) {
 	if len(items) == 0 {
 		return
 	}
+	v.lsh = nil
 	ok := Fill(v.idx, v.lex, items)
-	v.qmu.Lock()
-	if v.qv == nil {
-		v.qv = make(map[string][]byte, len(items))
-	}
 	for i, it := range items {
 		if ok[i] {
 			v.texts[it.ID] = it.Text
-			v.qv[it.ID] = it.Raw
 		} else {
 			v.lex.Remove(it.ID)
 		}
 	}
-	v.qmu.Unlock()
 }
 
 // embedMissing embeds atoms that have no vector yet and indexes them. It
@@ -341,12 +396,15 @@ func (v *State) embedMissing(ctx context.Context, ids, texts []string) error {
 				return err
 			}
 		}
-		v.lsh = nil
 		for i, vec := range vecs {
 			id := ids[start+i]
-			if err := v.idx.Add(id, RoundTrip(vec)); err != nil {
+			rt := RoundTrip(vec)
+			if err := v.idx.Add(id, rt); err != nil {
 				v.mu.Unlock()
 				return fmt.Errorf("index atom %s: %w", id, err)
+			}
+			if v.lsh != nil {
+				v.lsh.Add(id, rt)
 			}
 			v.lex.Add(id, texts[start+i])
 			v.texts[id] = texts[start+i]
@@ -368,13 +426,15 @@ func (v *State) Add(id, text string, vec []float32) error {
 			return err
 		}
 	}
+	if old, ok := v.texts[id]; ok {
+		v.lex.RemoveText(id, old)
+	}
 	if err := v.idx.Add(id, vec); err != nil {
 		return fmt.Errorf("index atom %s: %w", id, err)
 	}
 	if v.lsh != nil {
 		v.lsh.Add(id, vec)
 	}
-	v.storeQuantized(id, vec)
 	v.lex.Add(id, text)
 	v.texts[id] = text
 	v.dirty++
@@ -395,9 +455,10 @@ func (v *State) Remove(id string) {
 	if v.lsh != nil {
 		v.lsh.Remove(id)
 	}
-	v.lex.Remove(id)
+	if old, ok := v.texts[id]; ok {
+		v.lex.RemoveText(id, old)
+	}
 	delete(v.texts, id)
-	v.dropQuantized(id)
 }
 
 // Embed computes one document vector, quantised as the cache stores it so

@@ -1,6 +1,8 @@
 package vindex
 
 import (
+	"encoding/binary"
+	"errors"
 	"math"
 	"slices"
 	"sort"
@@ -24,13 +26,20 @@ type LexHit struct {
 // array, so a query costs one pass over its terms' postings. Statistics
 // (N, average length, document frequencies) are always current. BM25 is
 // safe for concurrent use.
+//
+// An index loaded from a snapshot (NewBM25From) keeps the snapshot's term
+// table and postings as they are (a read-only, possibly memory-mapped
+// base) and copies a term's postings into an overlay only when a change
+// touches that term, so loading costs no tokenising and no per-term
+// allocation.
 type BM25 struct {
 	mu       sync.RWMutex
 	k1, b    float64
 	num      map[string]int32 // id → document number
 	docs     []lexDoc         // by document number
 	free     []int32
-	postings map[string][]posting
+	postings map[string][]posting // overlay: authoritative for the terms it holds
+	base     *lexBase             // snapshot terms and postings (nil: none)
 	totalLen int
 	pool     sync.Pool // *[]float64 score accumulators
 }
@@ -38,13 +47,211 @@ type BM25 struct {
 type lexDoc struct {
 	id     string
 	length int
-	terms  []string // distinct terms, for removal
+	terms  []string // distinct terms, for removal (nil for a document of the base: see RemoveText)
 	alive  bool
 }
 
+// posting is one (document, term frequency) pair.
 type posting struct {
 	doc int32
 	tf  int32
+}
+
+// LexPosting is one posting as Export hands it out.
+type LexPosting = posting
+
+// lexBase is the term table of a snapshot: terms sorted, and the
+// postings of term i encoded at post[start[i]:start[i+1]] (see
+// AppendPostings).
+type lexBase struct {
+	terms func(i int) string
+	n     int
+	start []uint32
+	post  []byte
+}
+
+// find returns the postings of t in the base (ok false when absent).
+func (b *lexBase) find(t string) ([]posting, bool) {
+	i := sort.Search(b.n, func(i int) bool { return b.terms(i) >= t })
+	if i == b.n || b.terms(i) != t {
+		return nil, false
+	}
+	p, _ := DecodePostings(b.post[b.start[i]:b.start[i+1]], -1)
+	return p, true
+}
+
+// AppendPostings encodes one term's postings (ascending documents) as a
+// snapshot stores them: the count, then per posting the gap from the
+// previous document and the term frequency, all unsigned varints (about
+// 2.5 bytes a posting for short notes, against 8 in memory).
+func AppendPostings(b []byte, ps []LexPosting) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ps)))
+	prev := int32(-1)
+	for _, p := range ps {
+		b = binary.AppendUvarint(b, uint64(p.doc-prev-1))
+		b = binary.AppendUvarint(b, uint64(p.tf))
+		prev = p.doc
+	}
+	return b
+}
+
+// DecodePostings decodes what AppendPostings wrote; with docs ≥ 0 it
+// checks every document is below docs and every frequency positive and
+// that nothing follows, and reports damage as an error.
+func DecodePostings(b []byte, docs int) ([]LexPosting, error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return nil, errors.New("bad posting count")
+	}
+	b = b[k:]
+	out := make([]posting, n)
+	prev := int64(-1)
+	for i := range out {
+		gap, k1 := binary.Uvarint(b)
+		if k1 <= 0 {
+			return nil, errors.New("truncated postings")
+		}
+		tf, k2 := binary.Uvarint(b[k1:])
+		if k2 <= 0 {
+			return nil, errors.New("truncated postings")
+		}
+		b = b[k1+k2:]
+		doc := prev + 1 + int64(gap)
+		if docs >= 0 && (gap > uint64(docs) || doc >= int64(docs) || tf == 0 || tf > math.MaxInt32) {
+			return nil, errors.New("posting out of range")
+		}
+		out[i] = posting{int32(doc), int32(tf)}
+		prev = doc
+	}
+	if docs >= 0 && len(b) != 0 {
+		return nil, errors.New("data after the postings")
+	}
+	return out, nil
+}
+
+// lookup is t's postings; the caller holds x.mu.
+func (x *BM25) lookup(t string) []posting {
+	if p, ok := x.postings[t]; ok || x.base == nil {
+		return p
+	}
+	p, _ := x.base.find(t)
+	return p
+}
+
+// own returns t's postings in the overlay, copying them from the base on
+// first change; the caller holds x.mu for writing.
+func (x *BM25) own(t string) []posting {
+	if p, ok := x.postings[t]; ok || x.base == nil {
+		return p
+	}
+	p, ok := x.base.find(t)
+	if !ok {
+		return nil
+	}
+	x.postings[t] = p // decoded: a copy of its own
+	return p
+}
+
+// setPostings stores t's changed postings (dropping an empty list unless
+// the base still holds the term).
+func (x *BM25) setPostings(t string, p []posting) {
+	if len(p) == 0 {
+		if x.base != nil {
+			if _, inBase := x.base.find(t); inBase {
+				x.postings[t] = nil
+				return
+			}
+		}
+		delete(x.postings, t)
+		return
+	}
+	x.postings[t] = p
+}
+
+// LexSnapshot is a BM25 index as a snapshot holds it: document i is
+// IDs[i] with DocLen[i] terms, Terms(j) is the j-th term in increasing
+// order, and its postings (document numbers are entry indexes) are
+// encoded (AppendPostings) at Post[Start[j]:Start[j+1]].
+type LexSnapshot struct {
+	IDs      []string
+	DocLen   []uint32
+	NTerms   int
+	Terms    func(j int) string
+	Start    []uint32
+	Post     []byte
+	TotalLen int
+}
+
+// NewBM25From returns an index (DefaultK1, DefaultB) holding exactly the
+// snapshot, whose slices it keeps and never writes.
+func NewBM25From(s LexSnapshot) *BM25 {
+	x := NewBM25()
+	n := len(s.IDs)
+	x.num = make(map[string]int32, n)
+	x.docs = make([]lexDoc, n)
+	for i, id := range s.IDs {
+		x.docs[i] = lexDoc{id: id, length: int(s.DocLen[i]), alive: true}
+		x.num[id] = int32(i)
+	}
+	x.totalLen = s.TotalLen
+	x.base = &lexBase{terms: s.Terms, n: s.NTerms, start: s.Start, post: s.Post}
+	return x
+}
+
+// Export lays the index out as a snapshot whose document i is order[i]
+// (every indexed id, each once): doc lengths, then the terms in
+// increasing order with their postings renumbered, in ascending document
+// order. term is called for each term with its postings (valid only
+// during the call).
+func (x *BM25) Export(order []string, docLen func(i int, n uint32), term func(t string, post []LexPosting)) (totalLen int, ok bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if len(order) != len(x.num) {
+		return 0, false
+	}
+	entry := make([]int32, len(x.docs))
+	for i := range entry {
+		entry[i] = -1
+	}
+	for i, id := range order {
+		n, found := x.num[id]
+		if !found {
+			return 0, false
+		}
+		entry[n] = int32(i)
+		docLen(i, uint32(x.docs[n].length))
+	}
+	var terms []string
+	for t, p := range x.postings {
+		if len(p) > 0 {
+			terms = append(terms, t)
+		}
+	}
+	if x.base != nil {
+		for i := 0; i < x.base.n; i++ {
+			if t := x.base.terms(i); x.postings[t] == nil {
+				if _, over := x.postings[t]; !over {
+					terms = append(terms, t)
+				}
+			}
+		}
+	}
+	sort.Strings(terms)
+	var buf []LexPosting
+	for _, t := range terms {
+		buf = buf[:0]
+		for _, e := range x.lookup(t) {
+			if d := entry[e.doc]; d >= 0 {
+				buf = append(buf, posting{d, e.tf})
+			}
+		}
+		if len(buf) == 0 {
+			continue
+		}
+		slices.SortFunc(buf, func(a, b posting) int { return int(a.doc - b.doc) })
+		term(t, buf)
+	}
+	return x.totalLen, true
 }
 
 // Default BM25 parameters. Atoms are short (one or two sentences), so
@@ -135,7 +342,7 @@ func analyzeWith(text string, tf map[string]int32) analyzed {
 }
 
 func (x *BM25) insertLocked(id string, a analyzed) {
-	x.removeLocked(id)
+	x.removeLocked(id, nil)
 	var n int32
 	if len(x.free) > 0 {
 		n = x.free[len(x.free)-1]
@@ -148,25 +355,51 @@ func (x *BM25) insertLocked(id string, a analyzed) {
 	x.num[id] = n
 	x.totalLen += a.length
 	for i, t := range a.terms {
-		x.postings[t] = append(x.postings[t], posting{n, a.tfs[i]})
+		x.postings[t] = append(x.own(t), posting{n, a.tfs[i]})
 	}
 }
 
-// Remove drops id and reports whether it was indexed.
+// Remove drops id and reports whether it was indexed. For a document of a
+// snapshot (NewBM25From) prefer RemoveText: without its text the removal
+// visits every posting.
 func (x *BM25) Remove(id string) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return x.removeLocked(id)
+	return x.removeLocked(id, nil)
 }
 
-func (x *BM25) removeLocked(id string) bool {
+// RemoveText is Remove for a document indexed with text (its terms are
+// recomputed instead of visiting every posting).
+func (x *BM25) RemoveText(id, text string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n, ok := x.num[id]
+	if !ok {
+		return false
+	}
+	var terms []string
+	if x.docs[n].terms == nil {
+		terms = analyze(text).terms
+	}
+	return x.removeLocked(id, terms)
+}
+
+// removeLocked drops id; terms are its distinct terms when its document
+// did not keep them (nil: visit every term).
+func (x *BM25) removeLocked(id string, terms []string) bool {
 	n, ok := x.num[id]
 	if !ok {
 		return false
 	}
 	d := &x.docs[n]
-	for _, t := range d.terms {
-		p := x.postings[t]
+	if d.terms != nil {
+		terms = d.terms
+	}
+	if terms == nil {
+		terms = x.termsOfLocked(n)
+	}
+	for _, t := range terms {
+		p := x.own(t)
 		for i := range p {
 			if p[i].doc == n {
 				p[i] = p[len(p)-1]
@@ -174,17 +407,44 @@ func (x *BM25) removeLocked(id string) bool {
 				break
 			}
 		}
-		if len(p) == 0 {
-			delete(x.postings, t)
-		} else {
-			x.postings[t] = p
-		}
+		x.setPostings(t, p)
 	}
 	x.totalLen -= d.length
 	*d = lexDoc{}
 	x.free = append(x.free, n)
 	delete(x.num, id)
 	return true
+}
+
+// termsOfLocked finds the terms whose postings hold document n, visiting
+// every posting.
+func (x *BM25) termsOfLocked(n int32) []string {
+	var out []string
+	has := func(p []posting) bool {
+		for _, e := range p {
+			if e.doc == n {
+				return true
+			}
+		}
+		return false
+	}
+	for t, p := range x.postings {
+		if has(p) {
+			out = append(out, t)
+		}
+	}
+	if x.base != nil {
+		for i := 0; i < x.base.n; i++ {
+			t := x.base.terms(i)
+			if _, over := x.postings[t]; over {
+				continue
+			}
+			if p, _ := x.base.find(t); has(p) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // Search returns the top k documents for query among ids allow accepts
@@ -244,7 +504,7 @@ func (x *BM25) searchAll(query string, k int, allow func(string) bool, extra map
 			continue
 		}
 		seen[t] = true
-		p := x.postings[t]
+		p := x.lookup(t)
 		df := float64(len(p))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		bound += idf * (x.k1 + 1)

@@ -244,3 +244,9 @@ func (h *HNSW) Search(q []float32, k int, allow func(id string) bool) ([]Hit, er
 	}
 	return hits, nil
 }
+
+// Export is Exact.Export of the stored vectors (the graph is rebuilt from
+// them).
+func (h *HNSW) Export(fn func(ids []string, rows []int8, facs []float32, df []int32, codes []uint64)) {
+	h.exact.Export(fn)
+}

@@ -25,3 +25,8 @@ func (h *HNSW) Vector(id string) ([]float32, bool)            { return h.exact.V
 func (h *HNSW) Cosine(q []float32, id string) (float32, bool) { return h.exact.Cosine(q, id) }
 func (h *HNSW) Len() int                                      { return h.exact.Len() }
 func (h *HNSW) Dims() int                                     { return h.exact.Dims() }
+
+// Export is Exact.Export of the stored vectors.
+func (h *HNSW) Export(fn func(ids []string, rows []int8, facs []float32, df []int32, codes []uint64)) {
+	h.exact.Export(fn)
+}
