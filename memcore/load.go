@@ -97,7 +97,10 @@ func (s *Store) readTrackedLocked(name string) ([]byte, error) {
 }
 
 func (s *Store) loadAtomsLocked(repair bool) error {
-	recs, ok, dirty := s.readArrayLocked(fileAtoms, "records", repair)
+	// Records whose bytes are those of a live entry of the last load are
+	// that entry again (same[i]): a reload after another process's write
+	// decodes only the records it changed.
+	recs, same, decoded, ok, dirty := s.readAtomsFile(repair)
 	// A damaged atoms.json (unreadable, or cut short) lost records: the
 	// chunks they named are adopted at once (checkChunksLocked), which
 	// takes a full check.
@@ -116,18 +119,6 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 	order := make([]*entry, 0, len(recs))
 	byID := make(map[string]*entry, len(recs))
 	var toQuarantine []*QuarantinedAtom
-	// Records whose bytes are those of a live entry of the last load are
-	// that entry again: a reload after another process's write decodes
-	// only the records it changed.
-	same := s.unchangedRecords(recs)
-	var changed []json.RawMessage
-	for i, raw := range recs {
-		if same[i] == nil {
-			changed = append(changed, raw)
-		}
-	}
-	decodedChanged := disk.DecodeRecords[Atom](changed)
-	next := 0
 	for i, raw := range recs {
 		var a Atom
 		var ind []byte
@@ -136,9 +127,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		if p != nil {
 			a, ind = p.atom, p.raw
 		} else {
-			d := decodedChanged[next]
-			next++
-			a, ind, err = d.Value, d.Indented, d.Err
+			a, ind, err = decoded[i].Value, decoded[i].Indented, decoded[i].Err
 		}
 		if err != nil {
 			if repair {
@@ -238,7 +227,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 // it was last loaded into or written from when the record's bytes are the
 // same (nil otherwise). Records keep their order across writes, so most
 // match by position; the rest are looked up by their bytes.
-func (s *Store) unchangedRecords(recs []json.RawMessage) []*entry {
+func (s *Store) unchangedRecords(recs [][]byte) []*entry {
 	out := make([]*entry, len(recs))
 	var byRaw map[string]*entry
 	for i, raw := range recs {
