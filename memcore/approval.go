@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/judge"
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/internal/provenance"
 	"github.com/odekmem/odekmem/internal/vocab"
 )
@@ -62,18 +63,18 @@ const maxApprovalLines = 3
 var (
 	approvalLead = `(?i)^(?:(?:ok|okay|thanks|thank you|great|good|nice|cool|yes|yep|yeah|sure|perfect|right|alright|hey|hi|please|also|and|so)[,.!]?\s+)*`
 	approvalTail = `\s*[,:]?\s+(?:please\s+)?remember\b\s*(.*)$`
-	retraction   = regexp.MustCompile(`(?i)\b(?:just kidding|kidding|jk|never ?mind|scratch that|forget (?:it|that|this)|don'?t remember|do not remember|actually,? no|wait,? no|not that one|ignore that)\b`)
-	fillerTail   = regexp.MustCompile(`(?i)(?:[\s,]+(?:please|thanks|thank you|too|as well|for later|for next time|for me|for now|one|ok|okay|then|now))+$`)
-	allObject    = regexp.MustCompile(`(?i)^(?:all(?: of)?(?: (?:that|this|it|them|those|these))?|(?:that|this|it|them) all|all of them|everything|them|those|these|both)$`)
-	bareObject   = regexp.MustCompile(`(?i)^(?:that|this|it)$`)
+	retraction   = lazyre.New(`(?i)\b(?:just kidding|kidding|jk|never ?mind|scratch that|forget (?:it|that|this)|don'?t remember|do not remember|actually,? no|wait,? no|not that one|ignore that)\b`)
+	fillerTail   = lazyre.New(`(?i)(?:[\s,]+(?:please|thanks|thank you|too|as well|for later|for next time|for me|for now|one|ok|okay|then|now))+$`)
+	allObject    = lazyre.New(`(?i)^(?:all(?: of)?(?: (?:that|this|it|them|those|these))?|(?:that|this|it|them) all|all of them|everything|them|those|these|both)$`)
+	bareObject   = lazyre.New(`(?i)^(?:that|this|it)$`)
 	// namedObject is a determiner directly before a source noun, with at
 	// most three modifiers between them, each a word that names a source
 	// or picks one entry ("the last two web pages", "those test
 	// results"). Any other word makes the object a clause with a subject
 	// and a verb, a statement ("remember that I prefer short answers",
 	// "that CI uploads build logs"), never an approval.
-	namedObject = regexp.MustCompile(`(?i)^(all(?: of)?\s+)?(?:the|those|these|that|this|your)\s+((?:` + approvalModifiers + `)\s+){0,3}(outputs?|results?|contents?|pages?|texts?|summary|summaries|answers?|responses?|logs?|findings|files?|notes?|suggestions?|ones?|entry|entries|memory|memories)$`)
-	statementRe = regexp.MustCompile(`(?i)^(?:(?:that|this)\s*:\s*|that\s+|:\s*)?(.+)$`)
+	namedObject = lazyre.New(`(?i)^(all(?: of)?\s+)?(?:the|those|these|that|this|your)\s+((?:` + approvalModifiers + `)\s+){0,3}(outputs?|results?|contents?|pages?|texts?|summary|summaries|answers?|responses?|logs?|findings|files?|notes?|suggestions?|ones?|entry|entries|memory|memories)$`)
+	statementRe = lazyre.New(`(?i)^(?:(?:that|this)\s*:\s*|that\s+|:\s*)?(.+)$`)
 )
 
 // approvalModifiers are the words allowed between the determiner and the
@@ -90,7 +91,7 @@ var approvalModifiers = func() string {
 
 // retractNot is a bare "not" right after the sentence, past any
 // punctuation: "… remember that. Not!", "… remember that... not.".
-var retractNot = regexp.MustCompile(`(?i)^[\s\p{P}\p{S}]*not(?:\s*[\p{P}\p{S}]|\s*$)`)
+var retractNot = lazyre.New(`(?i)^[\s\p{P}\p{S}]*not(?:\s*[\p{P}\p{S}]|\s*$)`)
 
 // retracts is the one test of whether the text after a sentence takes it
 // back ("just kidding", "never mind", a bare "Not!"). The verbatim rule and
@@ -130,7 +131,7 @@ func parseApprovals(msg, agent string) []approvalCmd {
 			lines = append(lines, l)
 		}
 	}
-	head := regexp.MustCompile(approvalLead + regexp.QuoteMeta(agent) + approvalTail)
+	head := lazyre.New(approvalLead + regexp.QuoteMeta(agent) + approvalTail)
 	var cmds []approvalCmd
 	text := strings.Join(lines, "\n")
 	for _, sent := range splitApprovalSentences(text) {

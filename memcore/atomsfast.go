@@ -203,15 +203,19 @@ func decodeFastAtom(rec []byte) (Atom, bool) {
 	if !c.member(",\n    \"source_class\": ") {
 		return a, false
 	}
-	if a.SourceClass, ok = c.str(); !ok {
+	src, ok := c.str()
+	if !ok {
 		return a, false
 	}
+	a.SourceClass = Source(src)
 	if !c.member(",\n    \"type\": ") {
 		return a, false
 	}
-	if a.Type, ok = c.str(); !ok {
+	typ, ok := c.str()
+	if !ok {
 		return a, false
 	}
+	a.Type = Type(typ)
 	if !c.member(",\n    \"created_at\": ") {
 		return a, false
 	}

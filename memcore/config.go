@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/extcfg"
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/internal/vocab"
 )
 
@@ -215,7 +215,7 @@ func DefaultConfig() Config { return configOf(defaultExtended()) }
 const defaultAgentName = "odek"
 
 // agentNameRe is what an agent name may be: a word or two a person types.
-var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$`)
+var agentNameRe = lazyre.New(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$`)
 
 // defaultHalfLives are the default per-type half-lives in days: what a
 // person decided, agreed, prefers, aims at or states as a fact stays true

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/embed"
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/internal/vocab"
@@ -372,19 +373,19 @@ func (s *Store) orderSupersededNow(list []Scored) []Scored {
 // "switched from A to B", "replaced A with B") against an older statement
 // of the same type that names A and not B.
 var (
-	ruleCut    = regexp.MustCompile(`(?i)\s*(?:[,;:.!?()]|\s-\s|\bbecause\b|\bsince\b|\bso that\b|\bwhich\b|\bbut\b).*$`)
-	ruleChange = []*regexp.Regexp{
+	ruleCut    = lazyre.New(`(?i)\s*(?:[,;:.!?()]|\s-\s|\bbecause\b|\bsince\b|\bso that\b|\bwhich\b|\bbut\b).*$`)
+	ruleChange = []*lazyre.Regexp{
 		// object (what moved, may be empty), from, to
-		regexp.MustCompile(`(?i)\b(?:moved|moving|switched|switching|migrated|migrating|changed|changing|went|go|going|move|switch|migrate)\b((?:\s+[\w'-]+){0,4}?)\s+from\s+([\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s+(?:to|onto|over to)\s+([\w.+#/-]+)`),
-		regexp.MustCompile(`(?i)\breplac(?:e|ed|ing)()\s+([\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s+(?:with|by)\s+([\w.+#/-]+)`),
+		lazyre.New(`(?i)\b(?:moved|moving|switched|switching|migrated|migrating|changed|changing|went|go|going|move|switch|migrate)\b((?:\s+[\w'-]+){0,4}?)\s+from\s+([\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s+(?:to|onto|over to)\s+([\w.+#/-]+)`),
+		lazyre.New(`(?i)\breplac(?:e|ed|ing)()\s+([\w.+#/-]+(?:\s+[\w.+#/-]+)?)\s+(?:with|by)\s+([\w.+#/-]+)`),
 	}
-	ruleSV = []*regexp.Regexp{
+	ruleSV = []*lazyre.Regexp{
 		// value, subject
-		regexp.MustCompile(`(?i)^(?:we|i|the team|they)\s+(?:now\s+)?(?:use|uses|are using|am using|is using)\s+(.+?)\s+(?:for|as)\s+(.+)$`),
-		regexp.MustCompile(`(?i)\b(?:decided|agreed|chose|choose|settled)\s+(?:to use|on)\s+(.+?)\s+(?:for|as)\s+(.+)$`),
+		lazyre.New(`(?i)^(?:we|i|the team|they)\s+(?:now\s+)?(?:use|uses|are using|am using|is using)\s+(.+?)\s+(?:for|as)\s+(.+)$`),
+		lazyre.New(`(?i)\b(?:decided|agreed|chose|choose|settled)\s+(?:to use|on)\s+(.+?)\s+(?:for|as)\s+(.+)$`),
 	}
 	// subject, value
-	ruleIs = regexp.MustCompile(`(?i)^(.+?)\s+(?:is|are|runs on|run on|is written in|are written in|is stored in|are stored in|lives in|live in)\s+(.+)$`)
+	ruleIs = lazyre.New(`(?i)^(.+?)\s+(?:is|are|runs on|run on|is written in|are written in|is stored in|are stored in|lives in|live in)\s+(.+)$`)
 )
 
 // ruleContradiction reports whether newer replaces older under the

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/odekmem/odekmem/internal/humanize"
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/internal/scan"
 )
 
@@ -63,7 +63,7 @@ func FitLines(s string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-var markRe = regexp.MustCompile(`⟨[^⟩]*⟩|\[REDACTED:[^\]]*\]`)
+var markRe = lazyre.New(`⟨[^⟩]*⟩|\[REDACTED:[^\]]*\]`)
 
 // Mark styles the spelled-out invisible characters (⟨…⟩) and redactions
 // ([REDACTED:…]) in text already made safe.

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -35,7 +35,7 @@ import (
 //
 // Anything else is tainted.
 
-var machineWrapper = regexp.MustCompile(`(?is)^\s*(<[a-z][a-z0-9_-]*(\s[^>]*)?>|\[(request interrupted|scheduled|cron|loop|task|message from)[^\]]*\])`)
+var machineWrapper = lazyre.New(`(?is)^\s*(<[a-z][a-z0-9_-]*(\s[^>]*)?>|\[(request interrupted|scheduled|cron|loop|task|message from)[^\]]*\])`)
 
 var provenanceKeys = []string{"prompt_source", "promptSource", "origin", "prompt_origin", "source_type", "is_meta", "isMeta", "send_message_type", "sendMessageType", "is_synthetic", "isSynthetic"}
 

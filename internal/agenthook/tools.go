@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/hookproto"
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/internal/vocab"
@@ -128,7 +128,7 @@ func ToolResultText(s string) string {
 }
 
 // geminiShellSection is a line of Gemini CLI's run_shell_command result.
-var geminiShellSection = regexp.MustCompile(`^(Output|Error|Exit Code|Signal|Background PIDs|Process Group PGID): ?`)
+var geminiShellSection = lazyre.New(`^(Output|Error|Exit Code|Signal|Background PIDs|Process Group PGID): ?`)
 
 // geminiShellOutput returns the output (and a process-level error) of a
 // Gemini CLI shell result, without the status lines.
@@ -155,7 +155,7 @@ func geminiShellOutput(t string) (string, bool) {
 	return out, true
 }
 
-var codexExecHeader = regexp.MustCompile(`^(Chunk ID|Wall time|Process exited with code|Process running with session ID|Original token count|Total output lines)\b`)
+var codexExecHeader = lazyre.New(`^(Chunk ID|Wall time|Process exited with code|Process running with session ID|Original token count|Total output lines)\b`)
 
 // codexExecOutput returns the output of a Codex exec_command result, after
 // its header lines and "Output:".
@@ -174,7 +174,7 @@ func codexExecOutput(t string) (string, bool) {
 // ackRe are tool results that only acknowledge a launch: Claude Code's
 // background agent and workflow, Gemini CLI's background command, Codex's
 // still-running command.
-var ackRe = regexp.MustCompile(`(?s)^(Async agent launched successfully\.|Command moved to background \(PID: \d+\)\. Output hidden\.|Process running with session ID \d+\s*$)`)
+var ackRe = lazyre.New(`(?s)^(Async agent launched successfully\.|Command moved to background \(PID: \d+\)\. Output hidden\.|Process running with session ID \d+\s*$)`)
 
 // isAcknowledgement reports whether a tool response carries no content of
 // its own: a launch status object ({"status": "async_launched", …}) or an
@@ -198,7 +198,7 @@ func isAcknowledgement(r json.RawMessage) bool {
 
 // reMarkup is an XML-like tag of a machine wrapper (<task-notification>,
 // <status>, </result>).
-var reMarkup = regexp.MustCompile(`</?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>`)
+var reMarkup = lazyre.New(`</?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>`)
 
 // quarantineText stores untrusted text as a quarantine candidate: the
 // source class is tainted, so the store never puts it in recall before a

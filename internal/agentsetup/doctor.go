@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/odekmem/odekmem/internal/hookproto"
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // `odekmem doctor`: for each agent found, whether what setup wrote is in
@@ -364,7 +364,7 @@ func jsonHooks(root *object) (events, cmds []string) {
 	return events, cmds
 }
 
-var tomlKV = regexp.MustCompile(`^\s*(command|args)\s*=\s*(.*)$`)
+var tomlKV = lazyre.New(`^\s*(command|args)\s*=\s*(.*)$`)
 
 // codexMCP reads command and args of [mcp_servers.odekmem] (the shapes
 // setup writes: a basic string and an array of basic strings).
@@ -557,7 +557,7 @@ func (d *doctorAgent) codexTrust(ctx context.Context) Check {
 	for _, f := range d.files {
 		if strings.HasSuffix(f, "config.toml") {
 			data, _ := os.ReadFile(f)
-			if regexp.MustCompile(`(?m)^\s*(hooks|codex_hooks)\s*=\s*false`).Match(data) {
+			if lazyre.New(`(?m)^\s*(hooks|codex_hooks)\s*=\s*false`).Match(data) {
 				c.Detail, c.Fix = f+" turns hooks off ([features] hooks = false)", "remove it from "+f
 				return c
 			}

@@ -3,9 +3,10 @@ package agentsetup
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // A careful, minimal TOML merge for Codex's config.toml: odekmem owns the
@@ -21,13 +22,13 @@ import (
 // unbalanced brackets or unterminated multi-line strings) are refused.
 
 var (
-	headerRe = regexp.MustCompile(`^\s*\[\[?\s*([^\]]*?)\s*\]\]?\s*(#.*)?$`)
+	headerRe = lazyre.New(`^\s*\[\[?\s*([^\]]*?)\s*\]\]?\s*(#.*)?$`)
 	// ourTable matches odekmem's table and the tables below it.
-	ourTable = regexp.MustCompile(`^mcp_servers\s*\.\s*("odekmem"|'odekmem'|odekmem)(\s*\..*)?$`)
-	ourMain  = regexp.MustCompile(`^mcp_servers\s*\.\s*("odekmem"|'odekmem'|odekmem)$`)
-	keyRe    = regexp.MustCompile(`^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_-]+)\s*[=.]`)
-	inlineRe = regexp.MustCompile(`^\s*("odekmem"|'odekmem'|odekmem)\s*[=.]`)
-	dottedRe = regexp.MustCompile(`^\s*mcp_servers\s*\.\s*("odekmem"|'odekmem'|odekmem)\b`)
+	ourTable = lazyre.New(`^mcp_servers\s*\.\s*("odekmem"|'odekmem'|odekmem)(\s*\..*)?$`)
+	ourMain  = lazyre.New(`^mcp_servers\s*\.\s*("odekmem"|'odekmem'|odekmem)$`)
+	keyRe    = lazyre.New(`^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_-]+)\s*[=.]`)
+	inlineRe = lazyre.New(`^\s*("odekmem"|'odekmem'|odekmem)\s*[=.]`)
+	dottedRe = lazyre.New(`^\s*mcp_servers\s*\.\s*("odekmem"|'odekmem'|odekmem)\b`)
 )
 
 // keptKeys are the keys of an existing [mcp_servers.odekmem] carried over:

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // Errors from decoding JSON, in plain words: which line and field, what
@@ -16,11 +17,11 @@ import (
 // float64".
 
 var (
-	reGoField = regexp.MustCompile(`(?:json: )?cannot unmarshal (\w+)(?: \S+)? into Go struct field (\S+) of type (.+)$`)
-	reGoValue = regexp.MustCompile(`(?:json: )?cannot unmarshal (\w+)(?: \S+)? into Go value of type (.+)$`)
-	reBadChar = regexp.MustCompile(`invalid character ('.+?'|'\\''|'\\\\') (.+)$`)
-	reTime    = regexp.MustCompile(`parsing time ("[^"]*") as "[^"]*": cannot parse .*$`)
-	reEOF     = regexp.MustCompile(`(unexpected end of JSON input|unexpected EOF|\bEOF)$`)
+	reGoField = lazyre.New(`(?:json: )?cannot unmarshal (\w+)(?: \S+)? into Go struct field (\S+) of type (.+)$`)
+	reGoValue = lazyre.New(`(?:json: )?cannot unmarshal (\w+)(?: \S+)? into Go value of type (.+)$`)
+	reBadChar = lazyre.New(`invalid character ('.+?'|'\\''|'\\\\') (.+)$`)
+	reTime    = lazyre.New(`parsing time ("[^"]*") as "[^"]*": cannot parse .*$`)
+	reEOF     = lazyre.New(`(unexpected end of JSON input|unexpected EOF|\bEOF)$`)
 )
 
 // where says in words where a JSON syntax error happened, from the end of

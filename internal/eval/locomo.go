@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -57,8 +57,8 @@ type Question struct {
 }
 
 var (
-	sessionKey     = regexp.MustCompile(`^session_(\d+)$`)
-	sessionDateKey = regexp.MustCompile(`^session_(\d+)_date_time$`)
+	sessionKey     = lazyre.New(`^session_(\d+)$`)
+	sessionDateKey = lazyre.New(`^session_(\d+)_date_time$`)
 )
 
 // sessionDateLayouts are the spellings LoCoMo uses ("1:56 pm on 8 May,
@@ -154,7 +154,7 @@ func ParseLoCoMo(r io.Reader) ([]Conversation, error) {
 	return out, nil
 }
 
-var diaID = regexp.MustCompile(`D\d+:\d+`)
+var diaID = lazyre.New(`D\d+:\d+`)
 
 // parseEvidence accepts a list of ids, tolerating malformed entries: ids
 // are extracted where recognisable; the rest count as unmatched.

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
 // snapOf writes v's snapshot and returns the file.

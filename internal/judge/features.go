@@ -2,10 +2,10 @@ package judge
 
 import (
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/internal/llm"
 	"github.com/odekmem/odekmem/internal/provenance"
 )
@@ -70,13 +70,13 @@ var (
 	fEmotion      = setOf(`lol haha lmao ugh wow yay omg oops meh hmm`)
 	fChit         = setOf(`thanks thank ok okay cool nice great lgtm perfect awesome sorry hi hello morning bye`)
 	fNeg          = setOf(`not no never nothing none nobody don't doesn't didn't isn't aren't won't can't cannot shouldn't mustn't wasn't weren't dont`)
-	reReaders     = regexp.MustCompile(`\b(?:users?|developers?|engineers?|contributors?|maintainers?|operators?|administrators?|admins?|integrators?|partners?|customers?|clients?|everyone|teams?)\s+(?:\w+\s+)?(?:should|must|shall|need to|are (?:required|expected) to|may|can)\b`)
-	reCopula      = regexp.MustCompile(`^(?:\W*(?:the|our|my|all|every)\s+)?[\w.\-/@' ]{1,40}?\s(?:is|are|runs|run|uses|use|lives|live|targets|target|ships|ship|talks|talk|goes|go|sits|deploys|deploy|stays|stay|has|have|owns|own)\b`)
-	reTransient   = regexp.MustCompile(`\b(?:right now|for now|at the moment|this (?:pr|branch|file|one|session|commit|time|week|sprint|afternoon|morning)|for this|a minute ago|just now|in this pr)\b`)
-	reRuleChange  = regexp.MustCompile(`\b(?:delete|remove|forget|drop|scrap|ignore|kill)\s+(?:the|that|this|our)\s+(?:rule|convention|guideline|policy|requirement)\b`)
-	reYouRule     = regexp.MustCompile(`\byou\s+(?:should|must|need to|have to|shall)\b`)
-	reGenericPhr  = regexp.MustCompile(`\b(?:from now on|going forward|by default|in general|as a rule|no exceptions|in this (?:repo|codebase|project|team)|on this team|here|in (?:your|the|my|our|all|every) (?:answers?|replies|responses?|code|docs?|tests?|commits?|reviews?|prs?|copy|ui|apis?|logs?|codebase|repo|services?|endpoints?)|(?:new|all|every|any) (?:code|modules?|files?|services?|endpoints?|components?|tests?|tables?|migrations?|prs?)|with me|for me|to me)\b`)
-	reDigits      = regexp.MustCompile(`\d`)
+	reReaders     = lazyre.New(`\b(?:users?|developers?|engineers?|contributors?|maintainers?|operators?|administrators?|admins?|integrators?|partners?|customers?|clients?|everyone|teams?)\s+(?:\w+\s+)?(?:should|must|shall|need to|are (?:required|expected) to|may|can)\b`)
+	reCopula      = lazyre.New(`^(?:\W*(?:the|our|my|all|every)\s+)?[\w.\-/@' ]{1,40}?\s(?:is|are|runs|run|uses|use|lives|live|targets|target|ships|ship|talks|talk|goes|go|sits|deploys|deploy|stays|stay|has|have|owns|own)\b`)
+	reTransient   = lazyre.New(`\b(?:right now|for now|at the moment|this (?:pr|branch|file|one|session|commit|time|week|sprint|afternoon|morning)|for this|a minute ago|just now|in this pr)\b`)
+	reRuleChange  = lazyre.New(`\b(?:delete|remove|forget|drop|scrap|ignore|kill)\s+(?:the|that|this|our)\s+(?:rule|convention|guideline|policy|requirement)\b`)
+	reYouRule     = lazyre.New(`\byou\s+(?:should|must|need to|have to|shall)\b`)
+	reGenericPhr  = lazyre.New(`\b(?:from now on|going forward|by default|in general|as a rule|no exceptions|in this (?:repo|codebase|project|team)|on this team|here|in (?:your|the|my|our|all|every) (?:answers?|replies|responses?|code|docs?|tests?|commits?|reviews?|prs?|copy|ui|apis?|logs?|codebase|repo|services?|endpoints?)|(?:new|all|every|any) (?:code|modules?|files?|services?|endpoints?|components?|tests?|tables?|migrations?|prs?)|with me|for me|to me)\b`)
+	reDigits      = lazyre.New(`\d`)
 	codeChars     = "_./()=`<>{}[]$#@:"
 	emojiRangeLow = rune(0x1F300)
 )
@@ -230,10 +230,10 @@ func features(seg provenance.Segment, a provenance.Analysis, ctx context) []floa
 }
 
 var (
-	reStateNow   = regexp.MustCompile(`\b(?:is|are|was|were|keeps?|kept)\s+(?:still\s+)?(?:failing|broken|down|stuck|crashing|timing out|flaky|red|green|hanging|throwing|returning|erroring|slow|running|waiting|blocked|missing|getting)\b|\b(?:broke|failed|crashed|passed|finished|merged|deployed|reverted|pushed)\b`)
-	rePath       = regexp.MustCompile(`(?:^|[\s\x60"'(])(?:\.{0,2}/)?[\w.\-]+/[\w./\-]*|\b[\w\-]+\.(?:go|py|ts|tsx|js|jsx|rb|rs|java|kt|swift|c|h|cpp|cs|php|sql|sh|yml|yaml|json|toml|md|css|scss|html|vue|tf|proto)\b`)
-	reDeadline   = regexp.MustCompile(`\b(?:until|till|by|before|after)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|noon|midnight|the (?:demo|release|launch|meeting|call|weekend)|next \w+|\d{1,2}(?::\d{2})?\s?(?:am|pm))\b|\b(?:this|next|last) (?:week|month|sprint|friday|monday)\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b`)
-	reFutureOnce = regexp.MustCompile(`\b(?:i'll|i will|i'm going to|i am going to|gonna|i'm about to|let me|we'll fix|i'll fix|i'll do|later today|next sprint|tomorrow)\b`)
+	reStateNow   = lazyre.New(`\b(?:is|are|was|were|keeps?|kept)\s+(?:still\s+)?(?:failing|broken|down|stuck|crashing|timing out|flaky|red|green|hanging|throwing|returning|erroring|slow|running|waiting|blocked|missing|getting)\b|\b(?:broke|failed|crashed|passed|finished|merged|deployed|reverted|pushed)\b`)
+	rePath       = lazyre.New(`(?:^|[\s\x60"'(])(?:\.{0,2}/)?[\w.\-]+/[\w./\-]*|\b[\w\-]+\.(?:go|py|ts|tsx|js|jsx|rb|rs|java|kt|swift|c|h|cpp|cs|php|sql|sh|yml|yaml|json|toml|md|css|scss|html|vue|tf|proto)\b`)
+	reDeadline   = lazyre.New(`\b(?:until|till|by|before|after)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|noon|midnight|the (?:demo|release|launch|meeting|call|weekend)|next \w+|\d{1,2}(?::\d{2})?\s?(?:am|pm))\b|\b(?:this|next|last) (?:week|month|sprint|friday|monday)\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b`)
+	reFutureOnce = lazyre.New(`\b(?:i'll|i will|i'm going to|i am going to|gonna|i'm about to|let me|we'll fix|i'll fix|i'll do|later today|next sprint|tomorrow)\b`)
 )
 
 // pastVerb reports whether a sentence's first verb-like word after a

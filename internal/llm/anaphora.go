@@ -2,10 +2,11 @@ package llm
 
 import (
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // Referent is a candidate antecedent for anaphora resolution: a recent
@@ -62,7 +63,7 @@ func setOf(s string) map[string]bool {
 	return m
 }
 
-var reWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_-]*(?:['\x{2019}][A-Za-z]+)?`)
+var reWord = lazyre.New(`[A-Za-z][A-Za-z0-9_-]*(?:['\x{2019}][A-Za-z]+)?`)
 
 type token struct {
 	s, low     string
@@ -212,7 +213,7 @@ func referential(s string, toks []token, k int) bool {
 var (
 	reNPObject   = rx(`\b(?:use|using|uses|used|chose|choose|chosen|pick|picked|picks|go with|went with|going with|settled on|opted for|switch to|switched to|switching to|migrate to|migrated to|migrating to|move to|moved to|moving to|adopt|adopted|adopts|prefer|prefers|preferred|like|likes|love|loves|want|wants|stick with|standardi[sz]e on|referenced|hates|hate|dislikes)\s+(.+)`)
 	reNPSubject  = rx(`^((?:the|this|our|my|their|a|an)\s+(?:[\w.+/-]+\s+){0,3}?[\w.+/-]+)\s+(?:is|are|was|were|uses|use|has|have|needs|need|handles|stores|runs|calls|returns|depends|lives|contains|should|must|will|can|does|relies|talks|sends|reads|writes|keeps|lacks)\b`)
-	reNPProper   = regexp.MustCompile(`^([A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*){0,2})\s+(?:is|are|was|were|uses|has|needs|handles|stores|runs|should|must|will|can|does)\b`)
+	reNPProper   = lazyre.New(`^([A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*){0,2})\s+(?:is|are|was|were|uses|has|needs|handles|stores|runs|should|must|will|can|does)\b`)
 	reNPUserVerb = rx(`^(?:the\s+)?user\s+(?:decided|plans?|wants?|needs?|intends?|is going|aims?|hopes?)\s+to\s+\w+\s+(.+)`)
 	reNPCut      = rx(`\s+(?:over|instead|rather|for|because|to|in|on|with|from|when|whenever|since|and|but|so|as|which|that|than|after|before|unless|if|by|via|at|into|is|are|was|were)\b.*$`)
 	reUserLead   = rx(`^(?:the\s+)?(?:user|i|we)\b`)

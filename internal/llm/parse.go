@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // DefaultMaxRaw is the size cap ParseArray, ParseObject and ParseValue apply
@@ -18,7 +19,7 @@ const (
 	maxStarts    = 32 // candidate value starts tried per text
 )
 
-var fence = regexp.MustCompile("(?s)```[A-Za-z0-9_+-]*[ \t]*\\r?\\n?(.*?)```")
+var fence = lazyre.New("(?s)```[A-Za-z0-9_+-]*[ \t]*\\r?\\n?(.*?)```")
 
 // ParseValue finds and decodes the first JSON array or object in raw model
 // output. It strips <think> blocks and ``` fences, skips prose before the

@@ -3,8 +3,9 @@ package llm
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // MaxIntentRunes bounds each predicted intent.
@@ -94,7 +95,7 @@ func dedupeIntents(items []string, max int) []string {
 }
 
 var (
-	reListMarker = regexp.MustCompile(`^(?:[-*•]|\d{1,2}[.)])\s+`)
+	reListMarker = lazyre.New(`^(?:[-*•]|\d{1,2}[.)])\s+`)
 	reRefactor   = rx(`\b(?:refactor(?:ing)?|restructur(?:e|ing)|rewrit(?:e|ing)|clean(?:ing)? up|split(?:ting)?|simplif(?:y|ying))\s+(.+)`)
 	reAdd        = rx(`\b(?:add(?:ing)?|implement(?:ing)?|creat(?:e|ing)|build(?:ing)?|introduc(?:e|ing)|writ(?:e|ing)|support(?:ing)?)\s+(.+)`)
 	reMigrate    = rx(`\b(?:migrat(?:e|ing)|switch(?:ing)?|mov(?:e|ing)|upgrad(?:e|ing)|replac(?:e|ing)|remov(?:e|ing)|drop(?:ping)?|deprecat(?:e|ing))\s+(.+)`)
@@ -107,7 +108,7 @@ var (
 
 // topicAfter extracts a short noun phrase (at most 5 words) from the text a
 // verb pattern captured, cut at the first preposition or conjunction.
-func topicAfter(re *regexp.Regexp, s string) string {
+func topicAfter(re *lazyre.Regexp, s string) string {
 	for _, loc := range re.FindAllStringSubmatchIndex(s, -1) {
 		// "the build fails": a verb form used as a noun is not an action.
 		before := strings.Fields(strings.ToLower(s[:loc[0]]))

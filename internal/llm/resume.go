@@ -3,8 +3,9 @@ package llm
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // ResumePrompt is the system prompt for the return-after-break summary.
@@ -128,7 +129,7 @@ func ResumeRules(project string, atoms []string) string {
 }
 
 var (
-	reUserSubj = regexp.MustCompile(`^(?:The user|User|user)(?:'s)?\s+(\S+)`)
+	reUserSubj = lazyre.New(`^(?:The user|User|user)(?:'s)?\s+(\S+)`)
 	secondVerb = map[string]string{
 		"is": "are", "was": "were", "has": "have", "does": "do", "prefers": "prefer", "wants": "want",
 		"needs": "need", "plans": "plan", "uses": "use", "likes": "like", "hates": "hate", "intends": "intend",

@@ -1,8 +1,9 @@
 package llm
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // Confidence the rule-based extractor assigns, by type. They sit a little
@@ -106,9 +107,9 @@ func splitSentences(s string) []string {
 }
 
 var (
-	reErrKeyword = regexp.MustCompile(`(?i)\b(?:fatal error|error|panic|fatal|exception|traceback)\s*:\s*\S.*`)
-	reErrClass   = regexp.MustCompile(`\b[A-Z][A-Za-z0-9_.]*(?:Error|Exception):\s*\S.*`)
-	reErrKeeps   = regexp.MustCompile(`(?i)\b(?:keeps?|kept)\s+(?:failing|crashing|breaking|erroring|panicking|timing out)\b`)
+	reErrKeyword = lazyre.New(`(?i)\b(?:fatal error|error|panic|fatal|exception|traceback)\s*:\s*\S.*`)
+	reErrClass   = lazyre.New(`\b[A-Z][A-Za-z0-9_.]*(?:Error|Exception):\s*\S.*`)
+	reErrKeeps   = lazyre.New(`(?i)\b(?:keeps?|kept)\s+(?:failing|crashing|breaking|erroring|panicking|timing out)\b`)
 )
 
 func ruleError(s string) (string, bool) {
@@ -139,14 +140,14 @@ var imperatives = map[string]bool{
 }
 
 type rule struct {
-	re  *regexp.Regexp
+	re  *lazyre.Regexp
 	fn  func(m []string) (text, typ string, ok bool)
 	cmd bool // may match a sentence that starts with an imperative
 }
 
 var rules []rule
 
-func rx(s string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + s) }
+func rx(s string) *lazyre.Regexp { return lazyre.New(`(?i)` + s) }
 
 var responseWords = rx(`\b(?:answers?|responses?|repl(?:y|ies)|explain\w*|explanations?|emojis?|markdown|verbose|concise|brief|short|tone|ask me|summar\w+|code blocks?|comments?)\b`)
 
@@ -296,7 +297,7 @@ func rem(s string) string {
 
 var (
 	reThirdCI = rx(`\b(?:i'm|i've|i'd|i'll|me|my|mine|myself|we're|we've|we'd|we'll|we|us|our|ours|ourselves|you're|you've|you'll|you|your|yours)\b`)
-	reThirdI  = regexp.MustCompile(`\bI\b|(?:^|\s)i(?:\s|$)`)
+	reThirdI  = lazyre.New(`\bI\b|(?:^|\s)i(?:\s|$)`)
 	thirdMap  = map[string]string{
 		"i'm": "they're", "i've": "they've", "i'd": "they'd", "i'll": "they'll", "me": "them", "my": "their",
 		"mine": "theirs", "myself": "themselves", "we're": "they're", "we've": "they've", "we'd": "they'd",
@@ -366,9 +367,9 @@ func firstWord(s string) string {
 
 var (
 	reURL      = rx(`\b(?:https?|ftp|file|ssh|git)://\S+`)
-	rePath     = regexp.MustCompile("(?:^|[\\s\"'`(\\[<=])((?:~|\\.{1,2})?/?(?:[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*/)+[A-Za-z0-9_.@+-]*)")
-	reBareFile = regexp.MustCompile("(?:^|[\\s\"'`(\\[<=])([A-Za-z0-9_][A-Za-z0-9_.-]*\\.(?:go|mod|sum|ts|tsx|js|jsx|mjs|cjs|py|rs|rb|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|php|scala|json|yaml|yml|toml|ini|cfg|conf|env|md|rst|txt|sql|sh|bash|zsh|ps1|proto|tf|lock|html|css|scss|vue|svelte|xml|gradle|mk)|Makefile|Dockerfile|Justfile|\\.env|\\.gitignore)(?:$|[\\s\"'`)\\]>,;:!?]|\\.)")
-	reExt      = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,6}$`)
+	rePath     = lazyre.New("(?:^|[\\s\"'`(\\[<=])((?:~|\\.{1,2})?/?(?:[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*/)+[A-Za-z0-9_.@+-]*)")
+	reBareFile = lazyre.New("(?:^|[\\s\"'`(\\[<=])([A-Za-z0-9_][A-Za-z0-9_.-]*\\.(?:go|mod|sum|ts|tsx|js|jsx|mjs|cjs|py|rs|rb|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|php|scala|json|yaml|yml|toml|ini|cfg|conf|env|md|rst|txt|sql|sh|bash|zsh|ps1|proto|tf|lock|html|css|scss|vue|svelte|xml|gradle|mk)|Makefile|Dockerfile|Justfile|\\.env|\\.gitignore)(?:$|[\\s\"'`)\\]>,;:!?]|\\.)")
+	reExt      = lazyre.New(`\.[A-Za-z][A-Za-z0-9]{0,6}$`)
 	techNames  = map[string]bool{"node.js": true, "vue.js": true, "next.js": true, "nuxt.js": true, "react.js": true,
 		"express.js": true, "three.js": true, "d3.js": true, "chart.js": true, "ember.js": true, "angular.js": true,
 		"backbone.js": true, "deno.js": true, "p5.js": true, "asp.net": true}

@@ -1,10 +1,11 @@
 package llm
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // oneLine collapses every run of whitespace (newlines included) to one space
@@ -48,7 +49,7 @@ func cleanText(s string, n int) string {
 	return clip(oneLine(s), n)
 }
 
-var thinkBlock = regexp.MustCompile(`(?is)<think(?:ing)?>.*?</think(?:ing)?>`)
+var thinkBlock = lazyre.New(`(?is)<think(?:ing)?>.*?</think(?:ing)?>`)
 
 // stripThink removes <think>…</think> blocks that reasoning models served by
 // Ollama or vLLM leave in the content.
@@ -97,8 +98,8 @@ func trimSentence(s string) string {
 }
 
 var (
-	reUntrustedOpen  = regexp.MustCompile(`(?i)<untrusted_content_[^>]*>`)
-	reUntrustedClose = regexp.MustCompile(`(?i)</untrusted_content_[^>]*>`)
+	reUntrustedOpen  = lazyre.New(`(?i)<untrusted_content_[^>]*>`)
+	reUntrustedClose = lazyre.New(`(?i)</untrusted_content_[^>]*>`)
 )
 
 // StripUntrusted removes <untrusted_content_*>…</untrusted_content_*>

@@ -1,31 +1,32 @@
 package provenance
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 var (
 	// reIntro is a line of the person's that introduces what follows as
 	// someone else's text: it ends with a colon or a dash and names a
 	// source or the act of pasting.
-	reIntroEnd = regexp.MustCompile(`(?:[:：]|\s[—–-]+|\.\.\.|…)\s*$`)
-	reIntroCue = regexp.MustCompile(`(?i)\b(?:reviewer|author|maintainers?|found|pasted?|pasting|copied|copying|got (?:this|it|these|that)|sent|forwarded|says|said|say|wrote|writes|reads|read|told|tells|suggest(?:s|ed)?|recommend(?:s|ed)?|claims?|verbatim|here'?s|here is|below|following|look(?:s|ed)? like(?: this)?|has this|had this|contains?|left this|posted|shared|quote[sd]?|excerpt|snippet|section|from (?:the|a|an|our|my|his|her|their|this|that|some|one|#\w+)|in the (?:docs?|wiki|readme|thread|channel|ticket|issue|pr|email|chat|repo)|docs?|documentation|wiki|readme|page|article|blog|thread|forum|slack|teams|discord|channel|e-?mail|mail|message|dm|chatgpt|gpt|claude|copilot|gemini|bard|llm|bot|answer|reply|comment|review|ticket|issue|jira|description|notes|changelog|manual|man page|guide|runbook|spec|rfc|adr|config|file|script|code|function|query|output|logs?|error|trace|vendor|contractor|co-?worker|teammate|colleague|customer|client|someone|somebody|auditor|manager|boss|recruiter|support|stack ?overflow|reddit|twitter|tweet|linkedin|template|policy|handbook|deck|says|agents\.md|contributing)\b`)
+	reIntroEnd = lazyre.New(`(?:[:：]|\s[—–-]+|\.\.\.|…)\s*$`)
+	reIntroCue = lazyre.New(`(?i)\b(?:reviewer|author|maintainers?|found|pasted?|pasting|copied|copying|got (?:this|it|these|that)|sent|forwarded|says|said|say|wrote|writes|reads|read|told|tells|suggest(?:s|ed)?|recommend(?:s|ed)?|claims?|verbatim|here'?s|here is|below|following|look(?:s|ed)? like(?: this)?|has this|had this|contains?|left this|posted|shared|quote[sd]?|excerpt|snippet|section|from (?:the|a|an|our|my|his|her|their|this|that|some|one|#\w+)|in the (?:docs?|wiki|readme|thread|channel|ticket|issue|pr|email|chat|repo)|docs?|documentation|wiki|readme|page|article|blog|thread|forum|slack|teams|discord|channel|e-?mail|mail|message|dm|chatgpt|gpt|claude|copilot|gemini|bard|llm|bot|answer|reply|comment|review|ticket|issue|jira|description|notes|changelog|manual|man page|guide|runbook|spec|rfc|adr|config|file|script|code|function|query|output|logs?|error|trace|vendor|contractor|co-?worker|teammate|colleague|customer|client|someone|somebody|auditor|manager|boss|recruiter|support|stack ?overflow|reddit|twitter|tweet|linkedin|template|policy|handbook|deck|says|agents\.md|contributing)\b`)
 	// reThisText names the text that follows ("The README ends with this
 	// line.", "It says the following.").
-	reThisText = regexp.MustCompile(`(?i)\b(?:this|these|the following)\s+(?:lines?|text|paragraph|snippet|message|section|comment|sentence|instructions?|note)\s*[.:]?\s*$`)
-	rePasting  = regexp.MustCompile(`(?i)\b(?:pasting|pasted|copying|copied|verbatim|quoting|forwarding)\b`)
+	reThisText = lazyre.New(`(?i)\b(?:this|these|the following)\s+(?:lines?|text|paragraph|snippet|message|section|comment|sentence|instructions?|note)\s*[.:]?\s*$`)
+	rePasting  = lazyre.New(`(?i)\b(?:pasting|pasted|copying|copied|verbatim|quoting|forwarding)\b`)
 	// reOutro is a line of the person's that says the text above came
 	// from somewhere else.
-	reOutro = regexp.MustCompile(`(?i)^\W*(?:(?:so|and|ok|okay|btw|fyi),?\s+)?(?:(?:this|that|these|those|the above|above|it|all this|all of this|the text above|everything above)\s+(?:is|was|were|are|'s|came|comes|come)\s+(?:from|in|what|out of|straight from|copied from|pasted from|taken from)\b|(?:found|got|saw|copied|pulled|grabbed|took)\s+(?:this|these|them|it|that)\s+(?:in|on|from|off)\b|(?:is|was|are|were) what (?:the |my |a |an |our |some |this |that )?[\w' ]{1,30}\s(?:said|told|wrote|sent|says|posted|suggested|gave)|(?:that's|this is|those are|these are|this was|that was) (?:from|in|out of) (?:the|a|an|our|my|his|her|their|some|this|that|[\w-]+'s)\b|where did (?:this|these|that|it|they) come from|(?:[a-z]+\s+){1,3}(?:this|these|the above|that)\s+(?:section|page|paragraph|doc|document|text|snippet|excerpt|passage|notes|message|e-?mail|post|answer|comment|thread|article|guide|list|ticket|description|advice|tweet|readme|changelog|release notes)\b)`)
+	reOutro = lazyre.New(`(?i)^\W*(?:(?:so|and|ok|okay|btw|fyi),?\s+)?(?:(?:this|that|these|those|the above|above|it|all this|all of this|the text above|everything above)\s+(?:is|was|were|are|'s|came|comes|come)\s+(?:from|in|what|out of|straight from|copied from|pasted from|taken from)\b|(?:found|got|saw|copied|pulled|grabbed|took)\s+(?:this|these|them|it|that)\s+(?:in|on|from|off)\b|(?:is|was|are|were) what (?:the |my |a |an |our |some |this |that )?[\w' ]{1,30}\s(?:said|told|wrote|sent|says|posted|suggested|gave)|(?:that's|this is|those are|these are|this was|that was) (?:from|in|out of) (?:the|a|an|our|my|his|her|their|some|this|that|[\w-]+'s)\b|where did (?:this|these|that|it|they) come from|(?:[a-z]+\s+){1,3}(?:this|these|the above|that)\s+(?:section|page|paragraph|doc|document|text|snippet|excerpt|passage|notes|message|e-?mail|post|answer|comment|thread|article|guide|list|ticket|description|advice|tweet|readme|changelog|release notes)\b)`)
 	// reChatLike is a line that reads as the person talking to the agent
 	// about what they pasted: a question, a request, a reaction.
-	reChatLead = regexp.MustCompile(`(?i)^\W*(?:can|could|would|is|does|do|did|what|why|how|who|where|which|when|are|should|will|this|that|these|those|it|so|ok|okay|hmm+|lol|lmao|haha|also|anyway|thoughts|any|please|pls|summari[sz]e|draft|rewrite|reword|turn|convert|explain|check|fix|make|add|write|translate|review|triage|estimate|break|generate|implement|port|load|plot|chart|import|tldr|ignore|not|no|yes|sounds|seems|looks|wait|really|good|nice|meh|ugh|wow|huh|sanity|she|he|they|help|extract|modernise|modernize|simplify|improve|clean|format|finish|find|show|tell|compare|refactor|update|migrate|answer|reply|respond|close|merge|approve|reject|debug|test|run|lint|parse|optimi[sz]e|plot|sum|count|list|sort|split|rename|remove|delete|drop|keep|use|try|see|look|read|give|get|put|set|where's|what's|who's|why's|how's|isn't|doesn't|don't|didn't|shouldn't|wouldn't|can't|couldn't|won't|hah|hah+|lmfao|rofl|omg|wtf|yikes|oof|hm+|eh|nah|nope|yep|yup|sure|cool|great|thanks|thx|ty|ahh*|oh|ooh)\b`)
+	reChatLead = lazyre.New(`(?i)^\W*(?:can|could|would|is|does|do|did|what|why|how|who|where|which|when|are|should|will|this|that|these|those|it|so|ok|okay|hmm+|lol|lmao|haha|also|anyway|thoughts|any|please|pls|summari[sz]e|draft|rewrite|reword|turn|convert|explain|check|fix|make|add|write|translate|review|triage|estimate|break|generate|implement|port|load|plot|chart|import|tldr|ignore|not|no|yes|sounds|seems|looks|wait|really|good|nice|meh|ugh|wow|huh|sanity|she|he|they|help|extract|modernise|modernize|simplify|improve|clean|format|finish|find|show|tell|compare|refactor|update|migrate|answer|reply|respond|close|merge|approve|reject|debug|test|run|lint|parse|optimi[sz]e|plot|sum|count|list|sort|split|rename|remove|delete|drop|keep|use|try|see|look|read|give|get|put|set|where's|what's|who's|why's|how's|isn't|doesn't|don't|didn't|shouldn't|wouldn't|can't|couldn't|won't|hah|hah+|lmfao|rofl|omg|wtf|yikes|oof|hm+|eh|nah|nope|yep|yup|sure|cool|great|thanks|thx|ty|ahh*|oh|ooh)\b`)
 	// reFirstLead opens a line with the person (or a paste's author)
 	// speaking: "I'd like …", "We never agreed …".
-	reFirstLead = regexp.MustCompile(`(?i)^\W*(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|our|my)\b`)
-	reBackRef   = regexp.MustCompile(`(?i)\b(?:this|that|these|those|it|above|them|her|him|she|he)\b`)
+	reFirstLead = lazyre.New(`(?i)^\W*(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|our|my)\b`)
+	reBackRef   = lazyre.New(`(?i)\b(?:this|that|these|those|it|above|them|her|him|she|he)\b`)
 )
 
 // chatLike reports whether a line reads as the person's own comment on a

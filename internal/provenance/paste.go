@@ -1,8 +1,9 @@
 package provenance
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // Kind names what a pasted region looks like. It decides the source class
@@ -57,67 +58,67 @@ func (k Kind) Source() string {
 func (k Kind) machine() bool { return k == KindLog || k == KindTrace || k == KindTest }
 
 var (
-	reTerminal = regexp.MustCompile(`^\s*(?:\S+@\S+:\S*\s?[$#%]|PS [A-Za-z]:\\[^>]*>|[$%❯➜λ»]|\(\S+\)\s*\$)\s+\S`)
-	reStamp    = regexp.MustCompile(`^\W{0,3}(?:\d{4}[-/]\d{2}[-/]\d{2}[T _]\d{1,2}:\d{2}|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}|\d{10}(?:\.\d+)?\s|[IWEF]\d{4} \d{2}:\d{2})`)
-	reLevel    = regexp.MustCompile(`^(?:\W{0,3}(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL|CRIT|NOTICE|PANIC|SEVERE)\b[\]:|\s]|npm (?:ERR|WARN)!|(?:error|warning|fatal|panic)(?:\[\w+\])?: )`)
-	reLevelIn  = regexp.MustCompile(`\[(?i:info|warn|warning|error|err|debug|trace|fatal|critical|notice)\]|\blevel=(?i:info|warn|warning|error|debug|trace|fatal)\b`)
-	reLogfmt   = regexp.MustCompile(`(?:\b[\w.]+=(?:"[^"]*"|\S+)\s+){3,}`)
-	reTrace    = regexp.MustCompile(`^(?:\s+at \S|\s*File ".+", line \d+|goroutine \d+ \[|panic: |\s*\S+\.go:\d+ \+0x|Exception in thread|\s*Caused by: |\s*\.\.\. \d+ more|\s*[\w.$]*(?:Error|Exception)(?::\s|$)|\s*#\d+\s+0x[0-9a-f]+|\s*\d+: 0x[0-9a-f]+|\s*at .+\(.+:\d+(?::\d+)?\)|\s*\[signal \w+)`)
-	reTest     = regexp.MustCompile(`^\s*(?:=== (?:RUN|PAUSE|CONT|NAME)\s|--- (?:FAIL|PASS|SKIP):|(?:ok|FAIL|PASS)\s+\S+\s+[\d.]+s\b|(?:PASS|FAIL)$|FAIL \S+\.\w+$|FAILED \S+::|PASSED \S+::|={3,} .* ={3,}$|[✓✔✗✘×●]\s|\d+ (?:passing|failing|pending)\b|Tests?:\s+\d+|\*\* [A-Z ]+ \*\*$|(?:\./|/|[A-Za-z]:\\)?[\w.\-/\\]+\.[A-Za-z]{1,5}:\d+(?::\d+)?:?(?:\s|$))`)
-	reHTML     = regexp.MustCompile(`^\s*<(?:!DOCTYPE|!--|/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>)|<([a-zA-Z][\w-]*)(?:\s[^<>]*)?>[^<]*</([a-zA-Z][\w-]*)>|^\s*<[a-zA-Z][\w:-]*\s+[\w:-]+="`)
-	reJSON     = regexp.MustCompile(`^\s*(?:[{\[]\s*(?:"|\{|\[|$)|"[^"\n]{1,80}"\s*:\s*(?:"|\d|-|\{|\[|true|false|null)|[}\]],?\s*$)`)
-	reDiff     = regexp.MustCompile(`^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+|(?:\+\+\+|---) (?:[ab]/|/dev/null)|index [0-9a-f]{6,}\.\.)`)
-	reTable    = regexp.MustCompile(`^\s*[│|┃+╭╰├].*[│|┃+╮╯┤]\s*$|^\s*[─━═]{3,}|\S {3,}\S+ {3,}\S|\S\t+\S`)
-	reHTTP     = regexp.MustCompile(`^(?:(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) (?:/|https?://)\S* HTTP/\d|HTTP/\d(?:\.\d)? \d{3}\b)`)
-	reBlob     = regexp.MustCompile(`^\s*\S{60,}\s*$`)
-	reIndent   = regexp.MustCompile(`^(?: {4,}|\t)\S`)
-	reList     = regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s`)
-	reWrote    = regexp.MustCompile(`^\s*(?:On .{6,} wrote:\s*$|-{2,} ?(?i:original message|forwarded message) ?-{2,}|(?i:begin forwarded message):)`)
-	reHeader   = regexp.MustCompile(`^(?i:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To):\s+\S`)
-	reFrom     = regexp.MustCompile(`^(?i:From):\s+.*(?:\S@\S|<[^>]+>|\[mailto:)`)
-	reChrome   = regexp.MustCompile(`(?i)^\s*(?:skip to (?:main )?content|accept (?:all )?cookies|we use cookies|\d+ min(?:ute)? read|table of contents|was this (?:page|article) helpful\??|all rights reserved|copyright ©|© \d{4}|edit this page|share this (?:article|post)|posted (?:by|on) |last (?:updated|modified|edited)(?: on| by)?:? |advertisement|sign up for our newsletter|(?:answered|asked|edited) (?:\w{3} \d{1,2}|\d+ \w+ ago|yesterday)|re: \S)`)
-	reCrumb    = regexp.MustCompile(`\S+ [›»] \S+ [›»] \S`)
-	reProse    = regexp.MustCompile(`\b[a-z]{2,}\b`)
+	reTerminal = lazyre.New(`^\s*(?:\S+@\S+:\S*\s?[$#%]|PS [A-Za-z]:\\[^>]*>|[$%❯➜λ»]|\(\S+\)\s*\$)\s+\S`)
+	reStamp    = lazyre.New(`^\W{0,3}(?:\d{4}[-/]\d{2}[-/]\d{2}[T _]\d{1,2}:\d{2}|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}|\d{10}(?:\.\d+)?\s|[IWEF]\d{4} \d{2}:\d{2})`)
+	reLevel    = lazyre.New(`^(?:\W{0,3}(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL|CRIT|NOTICE|PANIC|SEVERE)\b[\]:|\s]|npm (?:ERR|WARN)!|(?:error|warning|fatal|panic)(?:\[\w+\])?: )`)
+	reLevelIn  = lazyre.New(`\[(?i:info|warn|warning|error|err|debug|trace|fatal|critical|notice)\]|\blevel=(?i:info|warn|warning|error|debug|trace|fatal)\b`)
+	reLogfmt   = lazyre.New(`(?:\b[\w.]+=(?:"[^"]*"|\S+)\s+){3,}`)
+	reTrace    = lazyre.New(`^(?:\s+at \S|\s*File ".+", line \d+|goroutine \d+ \[|panic: |\s*\S+\.go:\d+ \+0x|Exception in thread|\s*Caused by: |\s*\.\.\. \d+ more|\s*[\w.$]*(?:Error|Exception)(?::\s|$)|\s*#\d+\s+0x[0-9a-f]+|\s*\d+: 0x[0-9a-f]+|\s*at .+\(.+:\d+(?::\d+)?\)|\s*\[signal \w+)`)
+	reTest     = lazyre.New(`^\s*(?:=== (?:RUN|PAUSE|CONT|NAME)\s|--- (?:FAIL|PASS|SKIP):|(?:ok|FAIL|PASS)\s+\S+\s+[\d.]+s\b|(?:PASS|FAIL)$|FAIL \S+\.\w+$|FAILED \S+::|PASSED \S+::|={3,} .* ={3,}$|[✓✔✗✘×●]\s|\d+ (?:passing|failing|pending)\b|Tests?:\s+\d+|\*\* [A-Z ]+ \*\*$|(?:\./|/|[A-Za-z]:\\)?[\w.\-/\\]+\.[A-Za-z]{1,5}:\d+(?::\d+)?:?(?:\s|$))`)
+	reHTML     = lazyre.New(`^\s*<(?:!DOCTYPE|!--|/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>)|<([a-zA-Z][\w-]*)(?:\s[^<>]*)?>[^<]*</([a-zA-Z][\w-]*)>|^\s*<[a-zA-Z][\w:-]*\s+[\w:-]+="`)
+	reJSON     = lazyre.New(`^\s*(?:[{\[]\s*(?:"|\{|\[|$)|"[^"\n]{1,80}"\s*:\s*(?:"|\d|-|\{|\[|true|false|null)|[}\]],?\s*$)`)
+	reDiff     = lazyre.New(`^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+|(?:\+\+\+|---) (?:[ab]/|/dev/null)|index [0-9a-f]{6,}\.\.)`)
+	reTable    = lazyre.New(`^\s*[│|┃+╭╰├].*[│|┃+╮╯┤]\s*$|^\s*[─━═]{3,}|\S {3,}\S+ {3,}\S|\S\t+\S`)
+	reHTTP     = lazyre.New(`^(?:(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) (?:/|https?://)\S* HTTP/\d|HTTP/\d(?:\.\d)? \d{3}\b)`)
+	reBlob     = lazyre.New(`^\s*\S{60,}\s*$`)
+	reIndent   = lazyre.New(`^(?: {4,}|\t)\S`)
+	reList     = lazyre.New(`^\s*(?:[-*+•]|\d+[.)])\s`)
+	reWrote    = lazyre.New(`^\s*(?:On .{6,} wrote:\s*$|-{2,} ?(?i:original message|forwarded message) ?-{2,}|(?i:begin forwarded message):)`)
+	reHeader   = lazyre.New(`^(?i:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To):\s+\S`)
+	reFrom     = lazyre.New(`^(?i:From):\s+.*(?:\S@\S|<[^>]+>|\[mailto:)`)
+	reChrome   = lazyre.New(`(?i)^\s*(?:skip to (?:main )?content|accept (?:all )?cookies|we use cookies|\d+ min(?:ute)? read|table of contents|was this (?:page|article) helpful\??|all rights reserved|copyright ©|© \d{4}|edit this page|share this (?:article|post)|posted (?:by|on) |last (?:updated|modified|edited)(?: on| by)?:? |advertisement|sign up for our newsletter|(?:answered|asked|edited) (?:\w{3} \d{1,2}|\d+ \w+ ago|yesterday)|re: \S)`)
+	reCrumb    = lazyre.New(`\S+ [›»] \S+ [›»] \S`)
+	reProse    = lazyre.New(`\b[a-z]{2,}\b`)
 
 	// Configuration: a TOML/INI section header, KEY=value (an env file),
 	// key = value (INI, TOML).
-	reSection = regexp.MustCompile(`^\s*\[\[?[A-Za-z][\w.\-/]*(?:\s+"[^"]*")?\]\]?\s*$`)
-	reEnvLine = regexp.MustCompile(`^\s*(?:export\s+)?[A-Z][A-Z0-9_]*=\S*\s*(?:#.*)?$`)
-	reKeyEq   = regexp.MustCompile(`^\s*[A-Za-z_][\w.\-]*\s*=\s*(?:"[^"]*"|'[^']*'|[\w.:/\-{}\[\]",@ ]+)\s*$`)
+	reSection = lazyre.New(`^\s*\[\[?[A-Za-z][\w.\-/]*(?:\s+"[^"]*")?\]\]?\s*$`)
+	reEnvLine = lazyre.New(`^\s*(?:export\s+)?[A-Z][A-Z0-9_]*=\S*\s*(?:#.*)?$`)
+	reKeyEq   = lazyre.New(`^\s*[A-Za-z_][\w.\-]*\s*=\s*(?:"[^"]*"|'[^']*'|[\w.:/\-{}\[\]",@ ]+)\s*$`)
 	// A YAML line: a lower-case key (no spaces), a colon, then nothing,
 	// a value, or a flow collection; or a list item holding such a key.
-	reYAMLKey = regexp.MustCompile(`^\s*(?:-\s+)?[a-z_][\w.\-/]*:(?:\s*$|\s+\S)`)
-	reYAMLDoc = regexp.MustCompile(`^(?:---|\.\.\.)\s*$`)
+	reYAMLKey = lazyre.New(`^\s*(?:-\s+)?[a-z_][\w.\-/]*:(?:\s*$|\s+\S)`)
+	reYAMLDoc = lazyre.New(`^(?:---|\.\.\.)\s*$`)
 	// Comments of many languages: "//", "/*", " * ", "*/", "<!--", "--",
 	// ";", "#", "REM". Judged with the number of words in them.
-	reComment = regexp.MustCompile(`^\s*(?://+|/\*+|\*/|<!--|--\s|;+\s|#+\s|#!|%\s|REM\s)`)
+	reComment = lazyre.New(`^\s*(?://+|/\*+|\*/|<!--|--\s|;+\s|#+\s|#!|%\s|REM\s)`)
 	// Dockerfile instructions.
-	reDocker = regexp.MustCompile(`^(?:FROM|RUN|CMD|COPY|ADD|ENV|WORKDIR|EXPOSE|ENTRYPOINT|ARG|USER|LABEL|VOLUME|HEALTHCHECK|ONBUILD|SHELL|STOPSIGNAL)\s+\S`)
+	reDocker = lazyre.New(`^(?:FROM|RUN|CMD|COPY|ADD|ENV|WORKDIR|EXPOSE|ENTRYPOINT|ARG|USER|LABEL|VOLUME|HEALTHCHECK|ONBUILD|SHELL|STOPSIGNAL)\s+\S`)
 	// SQL statements.
-	reSQL = regexp.MustCompile(`^\s*(?:SELECT\s.+\sFROM\s|SELECT\s\*|INSERT INTO\s|UPDATE\s+\w+\s+SET\s|DELETE FROM\s|CREATE (?:OR REPLACE )?(?:TABLE|INDEX|UNIQUE INDEX|VIEW|FUNCTION|EXTENSION|SCHEMA|TRIGGER|TYPE)\s|ALTER TABLE\s|DROP (?:TABLE|INDEX|VIEW|SCHEMA)\s|GRANT\s.+\sON\s|REVOKE\s|WITH\s+\w+\s+AS\s*\(|COMMENT ON\s|BEGIN;|COMMIT;|ROLLBACK;|(?i:select\s.+\sfrom\s.+;$|insert into\s.+;$|update\s.+\sset\s.+;$))`)
+	reSQL = lazyre.New(`^\s*(?:SELECT\s.+\sFROM\s|SELECT\s\*|INSERT INTO\s|UPDATE\s+\w+\s+SET\s|DELETE FROM\s|CREATE (?:OR REPLACE )?(?:TABLE|INDEX|UNIQUE INDEX|VIEW|FUNCTION|EXTENSION|SCHEMA|TRIGGER|TYPE)\s|ALTER TABLE\s|DROP (?:TABLE|INDEX|VIEW|SCHEMA)\s|GRANT\s.+\sON\s|REVOKE\s|WITH\s+\w+\s+AS\s*\(|COMMENT ON\s|BEGIN;|COMMIT;|ROLLBACK;|(?i:select\s.+\sfrom\s.+;$|insert into\s.+;$|update\s.+\sset\s.+;$))`)
 	// Shell: a shebang, shell keywords, or a command line with shell
 	// syntax (flags, pipes, redirections, variables).
-	reShebang  = regexp.MustCompile(`^#!\S`)
-	reShellKw  = regexp.MustCompile(`^\s*(?:set -[euxo]+|export [A-Za-z_]\w*=|(?:if|while|until) \[\[? .*\]\]?;? ?(?:then|do)?$|for \w+ in .+; ?do\b|fi$|done$|then$|else$|esac$|source \S+$)`)
-	reShellCmd = regexp.MustCompile(`^\s*(?:sudo |npx |bunx )?(?:apt(?:-get)?|brew|npm|yarn|pnpm|pip3?|go|cargo|docker|kubectl|helm|terraform|git|curl|wget|make|ls|cat|echo|chmod|chown|rm|mkdir|cp|mv|ssh|scp|rsync|tar|grep|sed|awk|find|python3?|node|ruby|java|mvn|gradle|psql|mysql|redis-cli|systemctl|journalctl|openssl|aws|gcloud|az|\./[\w./-]+)\s+\S`)
-	reShellSyn = regexp.MustCompile(`(?:^|\s)-{1,2}[A-Za-z][\w-]*|\s\|\s|\s>{1,2}\s?\S|&&|\$\{?[A-Za-z_]|\s\./`)
+	reShebang  = lazyre.New(`^#!\S`)
+	reShellKw  = lazyre.New(`^\s*(?:set -[euxo]+|export [A-Za-z_]\w*=|(?:if|while|until) \[\[? .*\]\]?;? ?(?:then|do)?$|for \w+ in .+; ?do\b|fi$|done$|then$|else$|esac$|source \S+$)`)
+	reShellCmd = lazyre.New(`^\s*(?:sudo |npx |bunx )?(?:apt(?:-get)?|brew|npm|yarn|pnpm|pip3?|go|cargo|docker|kubectl|helm|terraform|git|curl|wget|make|ls|cat|echo|chmod|chown|rm|mkdir|cp|mv|ssh|scp|rsync|tar|grep|sed|awk|find|python3?|node|ruby|java|mvn|gradle|psql|mysql|redis-cli|systemctl|journalctl|openssl|aws|gcloud|az|\./[\w./-]+)\s+\S`)
+	reShellSyn = lazyre.New(`(?:^|\s)-{1,2}[A-Za-z][\w-]*|\s\|\s|\s>{1,2}\s?\S|&&|\$\{?[A-Za-z_]|\s\./`)
 	// Changelogs, release notes, commits and git history.
-	reHistory = regexp.MustCompile(`^(?:#{1,4}\s+\[?v?\d+\.\d+(?:\.\d+)?|#{2,4}\s+\[?(?:Unreleased|Added|Changed|Fixed|Removed|Security|Deprecated|Breaking)\b|\[?v?\d+\.\d+\.\d+\]?(?:\s+\(|\s*[-–—:]|\s*$)|(?:Release|Version|What's new in)\s+v?\d|commit [0-9a-f]{7,40}\b|Author:\s+\S|Date:\s+\S|Merge (?:pull request|branch)\s|[*|]?\s*[0-9a-f]{7,12}\s+(?:\(|-\s|\w+:)|(?:feat|fix|chore|docs|refactor|test|ci|build|perf|style|revert)(?:\([^)]*\))?!?: \S)`)
+	reHistory = lazyre.New(`^(?:#{1,4}\s+\[?v?\d+\.\d+(?:\.\d+)?|#{2,4}\s+\[?(?:Unreleased|Added|Changed|Fixed|Removed|Security|Deprecated|Breaking)\b|\[?v?\d+\.\d+\.\d+\]?(?:\s+\(|\s*[-–—:]|\s*$)|(?:Release|Version|What's new in)\s+v?\d|commit [0-9a-f]{7,40}\b|Author:\s+\S|Date:\s+\S|Merge (?:pull request|branch)\s|[*|]?\s*[0-9a-f]{7,12}\s+(?:\(|-\s|\w+:)|(?:feat|fix|chore|docs|refactor|test|ci|build|perf|style|revert)(?:\([^)]*\))?!?: \S)`)
 	// Manual page section headings.
-	reManual = regexp.MustCompile(`^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS|NOTES|SECURITY|EXAMPLES|EXIT STATUS|ENVIRONMENT|FILES|SEE ALSO|BUGS|AUTHORS?|CAVEATS|HISTORY)\s*$`)
+	reManual = lazyre.New(`^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS|NOTES|SECURITY|EXAMPLES|EXIT STATUS|ENVIRONMENT|FILES|SEE ALSO|BUGS|AUTHORS?|CAVEATS|HISTORY)\s*$`)
 	// A chat client's message header: a name and a time, a bracketed
 	// time, a timestamped "name:" line.
-	reChatHead = regexp.MustCompile(`^(?:\S[^:]{0,40}?\s+\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?\s*$|\[(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?|(?:Yesterday|Today|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[^\]]{0,20})\]|\d{1,2}:\d{2}\s?[AaPp][Mm]\s*$|@\w+:\s|@(?:channel|here|everyone)\b)`)
+	reChatHead = lazyre.New(`^(?:\S[^:]{0,40}?\s+\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?\s*$|\[(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?|(?:Yesterday|Today|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[^\]]{0,20})\]|\d{1,2}:\d{2}\s?[AaPp][Mm]\s*$|@\w+:\s|@(?:channel|here|everyone)\b)`)
 	// A ticket: a key like PLAT-2211 opening the line, or the field
 	// labels of a ticket or an issue form.
-	reTicket = regexp.MustCompile(`^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|(?:Title|Body|Description|Priority|Acceptance(?: criteria)?|Assignee|Reporter|Status|Labels|Summary|Steps to reproduce|Expected behaviou?r|Actual behaviou?r|Environment)\s*:|#{1,4}\s+(?:Expected|Actual|Steps|Description|Summary)\b)`)
+	reTicket = lazyre.New(`^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|(?:Title|Body|Description|Priority|Acceptance(?: criteria)?|Assignee|Reporter|Status|Labels|Summary|Steps to reproduce|Expected behaviou?r|Actual behaviou?r|Environment)\s*:|#{1,4}\s+(?:Expected|Actual|Steps|Description|Summary)\b)`)
 	// A chatbot's answer opens and closes with these.
-	reBotOpen   = regexp.MustCompile(`(?i)^\s*(?:great question|good question|certainly|absolutely|of course!|sure!|sure, here|you're right to ask|as an ai|i'd be happy to|happy to help|here's a (?:summary|breakdown|list)|here are some|based on your (?:code|codebase|question|description|message|repo|project))\b`)
-	reBotStrong = regexp.MustCompile(`(?i)^\s*(?:great question|good question|certainly!|you're right to ask|as an ai|based on your|here's a (?:summary|breakdown))`)
-	reBotClose  = regexp.MustCompile(`(?i)\b(?:i hope this helps|hope this helps|let me know if you(?:'d| would)? (?:like|want|need|have)|feel free to ask|happy coding)\b`)
+	reBotOpen   = lazyre.New(`(?i)^\s*(?:great question|good question|certainly|absolutely|of course!|sure!|sure, here|you're right to ask|as an ai|i'd be happy to|happy to help|here's a (?:summary|breakdown|list)|here are some|based on your (?:code|codebase|question|description|message|repo|project))\b`)
+	reBotStrong = lazyre.New(`(?i)^\s*(?:great question|good question|certainly!|you're right to ask|as an ai|based on your|here's a (?:summary|breakdown))`)
+	reBotClose  = lazyre.New(`(?i)\b(?:i hope this helps|hope this helps|let me know if you(?:'d| would)? (?:like|want|need|have)|feel free to ask|happy coding)\b`)
 	// Mail greetings and sign-offs, each alone on its line.
-	reGreeting = regexp.MustCompile(`^(?i:hi|hello|hey|dear|hallo|good (?:morning|afternoon|evening))\b[^.!?]{0,40},\s*$`)
-	reSignoff  = regexp.MustCompile(`^(?i:thanks|thank you|many thanks|cheers|regards|best|best regards|kind regards|warm regards|sincerely|br|thx|ta|all the best)[,!.]?(?:\s+\S+){0,2}\s*$`)
+	reGreeting = lazyre.New(`^(?i:hi|hello|hey|dear|hallo|good (?:morning|afternoon|evening))\b[^.!?]{0,40},\s*$`)
+	reSignoff  = lazyre.New(`^(?i:thanks|thank you|many thanks|cheers|regards|best|best regards|kind regards|warm regards|sincerely|br|thx|ta|all the best)[,!.]?(?:\s+\S+){0,2}\s*$`)
 )
 
 // lineKind is what a single line looks like: a paste kind, or "" for a

@@ -1,10 +1,10 @@
 package provenance
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/internal/scan"
 )
 
@@ -384,7 +384,7 @@ func refineFence(lines []string, kinds []Kind, open, close int) {
 	}
 }
 
-var reCSVField = regexp.MustCompile(`"(?:[^"]|"")*"`)
+var reCSVField = lazyre.New(`"(?:[^"]|"")*"`)
 
 // csvCommas counts the field separators of a CSV row (commas outside
 // quoted fields), or -1 when the line does not read as a row: a comma
@@ -495,7 +495,7 @@ func yamlStructural(l string) bool {
 	return v == "" || !strings.Contains(v, " ") || strings.HasPrefix(v, "[") || strings.HasPrefix(v, "{") || strings.HasPrefix(v, "\"")
 }
 
-var reMakeTarget = regexp.MustCompile(`^[\w.\-/$()]+\s*:{1,2}(?:\s+[\w.\-/$() ]*)?$`)
+var reMakeTarget = lazyre.New(`^[\w.\-/$()]+\s*:{1,2}(?:\s+[\w.\-/$() ]*)?$`)
 
 // markEmail marks an e-mail: from its header block to the end of the
 // message; from a greeting line down to a sign-off and the name under it.
@@ -577,7 +577,7 @@ func markEmail(lines []string, kinds []Kind, marked []bool) {
 	}
 }
 
-var reByline = regexp.MustCompile(`(?i)\((?:edited|written|posted|shared|sent|authored|updated) by [^)]*\)|^\s*(?:FAQ|Q|A|Question|Answer)\s*[:.]\s`)
+var reByline = lazyre.New(`(?i)\((?:edited|written|posted|shared|sent|authored|updated) by [^)]*\)|^\s*(?:FAQ|Q|A|Question|Answer)\s*[:.]\s`)
 
 // chromeWords is a cheap test for the words web-page chrome and bylines
 // need.

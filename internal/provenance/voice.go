@@ -1,9 +1,10 @@
 package provenance
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // The words each voice test looks for. English only: a message in another
@@ -18,29 +19,29 @@ var (
 	firstPerson   = setOf(`i we i'm i've i'd i'll we're we've we'd we'll`)
 	adverbs       = setOf(`really also personally honestly genuinely strongly definitely still all both just actually truly generally usually kind sort of do don't not never always often sometimes`)
 
-	reRequestOpen = regexp.MustCompile(`^(?:(?:so|ok|okay|hey|and|also|btw|oh|hi|please|pls),?\s+)*(?:can|could|would|will|won't)\s+(?:you|u|ya)\b|^(?:would you mind|mind\s+\w+ing|any (?:idea|ideas|clue|thoughts)|anyone know|does anyone|do you know|i wonder|i'm wondering|wondering|remind me|quick question|not sure (?:if|whether)|curious (?:if|whether)|i'm curious|thoughts\b)`)
-	reTag         = regexp.MustCompile(`,\s*(?:right|no|correct|yes|yeah|eh|ok|okay|isn't it|aren't they|don't they|doesn't it|didn't we|don't we|isn't that|wasn't it|won't it|can't we|shouldn't we|huh)\s*[?]+\W*$`)
+	reRequestOpen = lazyre.New(`^(?:(?:so|ok|okay|hey|and|also|btw|oh|hi|please|pls),?\s+)*(?:can|could|would|will|won't)\s+(?:you|u|ya)\b|^(?:would you mind|mind\s+\w+ing|any (?:idea|ideas|clue|thoughts)|anyone know|does anyone|do you know|i wonder|i'm wondering|wondering|remind me|quick question|not sure (?:if|whether)|curious (?:if|whether)|i'm curious|thoughts\b)`)
+	reTag         = lazyre.New(`,\s*(?:right|no|correct|yes|yeah|eh|ok|okay|isn't it|aren't they|don't they|doesn't it|didn't we|don't we|isn't that|wasn't it|won't it|can't we|shouldn't we|huh)\s*[?]+\W*$`)
 
-	reReportPhrase = regexp.MustCompile(`\b(?:according to|apparently|allegedly|reportedly|supposedly|rumou?r(?:ed|s)?|i(?:'ve)? heard|i was told|we were told|i've been told|i read (?:that|somewhere|online)|people (?:say|keep saying|think|claim)|they say|^word is|so i'm told|so they say|is what (?:the|my|a|an|our|some|this|that)\b)`)
+	reReportPhrase = lazyre.New(`\b(?:according to|apparently|allegedly|reportedly|supposedly|rumou?r(?:ed|s)?|i(?:'ve)? heard|i was told|we were told|i've been told|i read (?:that|somewhere|online)|people (?:say|keep saying|think|claim)|they say|^word is|so i'm told|so they say|is what (?:the|my|a|an|our|some|this|that)\b)`)
 	reportVerbs    = setOf(`said says say told tells thinks think thought believes believe believed claims claim claimed insists insist insisted insisting argued argues argue arguing suggested suggests suggesting proposes proposed proposing propose recommends recommended recommending mentioned mentions wants wanted wrote swears swore asked asks asking demanded demands posted posting warns warned advises advised reckons reckon feels guesses guessed prefers preferring keeps`)
 	// reportVerbsFramed are reporting verbs only before a colon, a quote
 	// or "that" ("the page reads:", not "the service reads from …").
 	reportVerbsFramed = setOf(`reads read writes states stated notes noted puts`)
 
-	reHypoOpen = regexp.MustCompile(`^(?:(?:so|ok|okay|and|but|just|hmm|well|also),?\s+)*(?:hypothetically|suppose|supposing|imagine|what if|let's say|lets say|say (?:we|i|you|that|the)|assume|assuming|in theory|theoretically|in an ideal world|in a perfect world|ideally|if (?:i|we|it|you) (?:were|had)\b|just brainstorming|brainstorming|thinking out loud|toying with|i'm toying|we're toying|just curious|would it|could we|should we ever|what about|how about|someday|one day|in the future,? (?:we|i) (?:might|could|may))`)
-	reHedge    = regexp.MustCompile(`\b(?:might|could|(?:^|[,;]\s*)maybe|maybe (?:we|i|you|it|they|should|could|not|just|the|this|that)|perhaps|possibly|we may|i may|it may|we'd|i'd|it'd|they'd|you'd|would)\b`)
-	reHedgeOK  = regexp.MustCompile(`\b(?:would (?:like|love|prefer|rather|appreciate)|'d (?:like|love|prefer|rather|appreciate)|could you|would you|could u|would u|couldn't care)\b`)
+	reHypoOpen = lazyre.New(`^(?:(?:so|ok|okay|and|but|just|hmm|well|also),?\s+)*(?:hypothetically|suppose|supposing|imagine|what if|let's say|lets say|say (?:we|i|you|that|the)|assume|assuming|in theory|theoretically|in an ideal world|in a perfect world|ideally|if (?:i|we|it|you) (?:were|had)\b|just brainstorming|brainstorming|thinking out loud|toying with|i'm toying|we're toying|just curious|would it|could we|should we ever|what about|how about|someday|one day|in the future,? (?:we|i) (?:might|could|may))`)
+	reHedge    = lazyre.New(`\b(?:might|could|(?:^|[,;]\s*)maybe|maybe (?:we|i|you|it|they|should|could|not|just|the|this|that)|perhaps|possibly|we may|i may|it may|we'd|i'd|it'd|they'd|you'd|would)\b`)
+	reHedgeOK  = lazyre.New(`\b(?:would (?:like|love|prefer|rather|appreciate)|'d (?:like|love|prefer|rather|appreciate)|could you|would you|could u|would u|couldn't care)\b`)
 
-	reSarcasm     = regexp.MustCompile(`(?:^|\s)/s\s*$|🙄|🙃|😒|🤡|😏|🤦|\b(?:yeah,? right|sure,? because|yes,? because|yeah,? because|because (?:obviously|clearly|of course)|oh (?:great|wonderful|sure|joy|good|brilliant|fantastic|perfect)|what a treat|what could (?:possibly )?go wrong|who knew|gotta love|love how|love it when|nothing says|great idea to|brilliant idea|what this \w+ (?:really )?needs|shocking|because that always works)\b`)
-	reSarcasmTail = regexp.MustCompile(`^(?:totally|definitely|of course|shocking|sure|not|yeah right|right|lol no|/s|🙄|🙃|as if|said no one ever|said nobody ever)\W*$`)
+	reSarcasm     = lazyre.New(`(?:^|\s)/s\s*$|🙄|🙃|😒|🤡|😏|🤦|\b(?:yeah,? right|sure,? because|yes,? because|yeah,? because|because (?:obviously|clearly|of course)|oh (?:great|wonderful|sure|joy|good|brilliant|fantastic|perfect)|what a treat|what could (?:possibly )?go wrong|who knew|gotta love|love how|love it when|nothing says|great idea to|brilliant idea|what this \w+ (?:really )?needs|shocking|because that always works)\b`)
+	reSarcasmTail = lazyre.New(`^(?:totally|definitely|of course|shocking|sure|not|yeah right|right|lol no|/s|🙄|🙃|as if|said no one ever|said nobody ever)\W*$`)
 
-	reRetract = regexp.MustCompile(`^(?:(?:hmm+|eh|oh|ok|okay|ah|uh|um|sorry|no|nah|well|oops|wait|actually|so),?\s+)*(?:scratch that|never ?mind|forget (?:it|that|this|what i (?:just )?said)|ignore (?:that|this|what i (?:just )?said|my (?:last|previous))|disregard(?: that| this)?|jk|j/k|just kidding|kidding|wait,? no|actually,? no|no,? wait|correction|i mixed (?:that )?up|my bad|i meant|on second thought|second thought|not anymore|doesn't matter|never said that|(?:we|i|it) used to|oh wait|that's wrong|that was wrong|i was wrong|i lied|not true)\b[\s,.:;!—–-]*`)
+	reRetract = lazyre.New(`^(?:(?:hmm+|eh|oh|ok|okay|ah|uh|um|sorry|no|nah|well|oops|wait|actually|so),?\s+)*(?:scratch that|never ?mind|forget (?:it|that|this|what i (?:just )?said)|ignore (?:that|this|what i (?:just )?said|my (?:last|previous))|disregard(?: that| this)?|jk|j/k|just kidding|kidding|wait,? no|actually,? no|no,? wait|correction|i mixed (?:that )?up|my bad|i meant|on second thought|second thought|not anymore|doesn't matter|never said that|(?:we|i|it) used to|oh wait|that's wrong|that was wrong|i was wrong|i lied|not true)\b[\s,.:;!—–-]*`)
 
-	reAgentAddress = regexp.MustCompile(`\b(?:(?:ai |coding |the )?(?:assistants?|agents?|llms?|bots?|copilot|chatgpt|the ai|the model)\s+(?:\w+\s+)?(?:should|must|shall|need to|needs to|are (?:required|expected|encouraged|allowed) to|is (?:required|expected|allowed) to|always|never)|(?:ai |coding )?(?:assistants?|agents?|llms?)\s*[:,]\s+(?:always|never|you|please|do|don't)|we recommend (?:that )?(?:you|users|partners|customers|administrators|admins|operators|integrators|developers)|note (?:to|for) (?:the )?(?:ai|assistants?|agents?|llms?|bots?)|(?:ai|agent|assistant) (?:rule|instruction|policy)s?|for (?:ai )?assistants|instructions for (?:ai|assistants?|agents?)|if you are an (?:ai|assistant|llm|agent)|assistants? reading this|(?:ai|llm) agents?)\b`)
+	reAgentAddress = lazyre.New(`\b(?:(?:ai |coding |the )?(?:assistants?|agents?|llms?|bots?|copilot|chatgpt|the ai|the model)\s+(?:\w+\s+)?(?:should|must|shall|need to|needs to|are (?:required|expected|encouraged|allowed) to|is (?:required|expected|allowed) to|always|never)|(?:ai |coding )?(?:assistants?|agents?|llms?)\s*[:,]\s+(?:always|never|you|please|do|don't)|we recommend (?:that )?(?:you|users|partners|customers|administrators|admins|operators|integrators|developers)|note (?:to|for) (?:the )?(?:ai|assistants?|agents?|llms?|bots?)|(?:ai|agent|assistant) (?:rule|instruction|policy)s?|for (?:ai )?assistants|instructions for (?:ai|assistants?|agents?)|if you are an (?:ai|assistant|llm|agent)|assistants? reading this|(?:ai|llm) agents?)\b`)
 
-	reQuoteSpan = regexp.MustCompile(`"[^"]{3,}"|“[^”]{3,}”|(?:^|[\s(])'[^']{3,}'(?:$|[\s.,;:!?)])`)
+	reQuoteSpan = lazyre.New(`"[^"]{3,}"|“[^”]{3,}”|(?:^|[\s(])'[^']{3,}'(?:$|[\s.,;:!?)])`)
 
-	reClauseSplit = regexp.MustCompile(`(?:,|;|\s[—–]|\s-{1,2})\s+`)
+	reClauseSplit = lazyre.New(`(?:,|;|\s[—–]|\s-{1,2})\s+`)
 )
 
 func setOf(words string) map[string]bool {
@@ -217,7 +218,7 @@ var imperativeLead = setOf(`please pls stop keep start never always don't dont d
 // someone else's text: a verb of saying or pasting, or a source that
 // speaks ("The prompt template has: …", "Unpopular opinion: …"). Topic
 // nouns ("docs", "code reviews") do not.
-var reColonCue = regexp.MustCompile(`(?i)\b(?:found|pasted?|copied|says|said|say|wrote|writes|reads|told|tells|suggest(?:s|ed)?|recommend(?:s|ed)?|claims?|has|had|contains?|posted|shared|quote[sd]?|excerpt|snippet|from (?:the|a|an|his|her|their|some|this|that|our)|chatgpt|gpt|claude|copilot|gemini|bot|vendor|contractor|co-?worker|teammate|colleague|customer|client|someone|somebody|auditor|manager|boss|reviewer|author|maintainers?|template|prompt|blog|article|post|tweet|forum|wiki|readme|e-?mail|mail|message|comment|ticket|issue|answer|reply|lessons?|opinion|take|advice|rumou?r)\b`)
+var reColonCue = lazyre.New(`(?i)\b(?:found|pasted?|copied|says|said|say|wrote|writes|reads|told|tells|suggest(?:s|ed)?|recommend(?:s|ed)?|claims?|has|had|contains?|posted|shared|quote[sd]?|excerpt|snippet|from (?:the|a|an|his|her|their|some|this|that|our)|chatgpt|gpt|claude|copilot|gemini|bot|vendor|contractor|co-?worker|teammate|colleague|customer|client|someone|somebody|auditor|manager|boss|reviewer|author|maintainers?|template|prompt|blog|article|post|tweet|forum|wiki|readme|e-?mail|mail|message|comment|ticket|issue|answer|reply|lessons?|opinion|take|advice|rumou?r)\b`)
 
 // weakCue are introduction words that name no source: enough to end a
 // line before a paste, not to make the rest of a sentence someone else's

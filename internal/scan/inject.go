@@ -1,8 +1,10 @@
 package scan
 
 import (
-	"regexp"
 	"strings"
+	"sync"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // injRule is one prompt-injection pattern. Patterns run on the normalised
@@ -14,7 +16,7 @@ type injRule struct {
 	kw2    []string // if set, one of these must occur too
 	kwi    []int    // indices into allKW
 	kw2i   []int
-	re     *regexp.Regexp
+	re     *lazyre.Regexp
 	// negatable rules are skipped when the match is preceded closely by a
 	// negation ("never print passwords" is advice, not an attack).
 	negatable bool
@@ -29,7 +31,9 @@ const (
 	revealVerbs = `(?:reveal|print|show|display|output|send|leak|dump|expose|disclose|share|give|tell|repeat|return|post|upload|exfiltrate|email|forward|paste|provide|list|write|spell|recite|copy|confirm)`
 )
 
-func rx(src string) *regexp.Regexp { return regexp.MustCompile(foldPattern(src)) }
+// rx is a pattern folded to match the normalised view, folded and
+// compiled on first use.
+func rx(src string) *lazyre.Regexp { return lazyre.NewFrom(func() string { return foldPattern(src) }) }
 
 // injectionRules are the core rules below and the memory-directed ones of
 // memrules.go.
@@ -206,10 +210,10 @@ var coreRules = []injRule{
 }
 
 // allKW holds every distinct prefilter keyword; a scan tests each at most
-// once.
+// once. internKeywords fills it, and the rules' kwi and kw2i, on first use.
 var allKW []string
 
-func init() {
+var internKeywords = sync.OnceFunc(func() {
 	idx := map[string]int{}
 	intern := func(ks []string) []int {
 		var out []int
@@ -232,7 +236,7 @@ func init() {
 			r.kw2i = intern(r.kw2)
 		}
 	}
-}
+})
 
 // kwCache memoises keyword presence for one view. A set of the byte
 // bigrams present in the view rejects most absent keywords without a
@@ -401,6 +405,7 @@ type injHit struct {
 
 // matchInjection runs the pattern rules over a normalised view.
 func matchInjection(v string, stopAtFirst bool) []injHit {
+	internKeywords()
 	var hits []injHit
 	var st [512]int8
 	var bg [1024]uint64

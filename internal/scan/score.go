@@ -2,6 +2,7 @@ package scan
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -89,7 +90,9 @@ type lexIndex struct {
 	// (scripts without word spacing); the rest contain punctuation.
 }
 
-var lex = buildLex()
+// lexTable is the lexicon index, built on first use (lexicon.go's lists
+// folded and keyed): a process that never scans never builds it.
+var lexTable = sync.OnceValue(buildLex)
 
 func lexKey(w string) string {
 	if len(w) > 3 {
@@ -240,6 +243,7 @@ func (sn *sentence) set(f feat) {
 
 // features fills sn from one sentence of the view.
 func features(s string, toks []string, sn *sentence, first bool) {
+	lex := lexTable()
 	for i, t := range toks {
 		for _, e := range lex.byKey[lexKey(t)] {
 			if !matchEntry(toks, i, e) {

@@ -3,11 +3,12 @@ package scan
 import (
 	"encoding/base64"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // secretRule detects one kind of credential in the stripped text. The
@@ -17,7 +18,7 @@ type secretRule struct {
 	reason string
 	kw     []string // prefilter: at least one must occur (case-sensitive unless lower)
 	lower  bool     // prefilter on the lowercased text
-	re     *regexp.Regexp
+	re     *lazyre.Regexp
 	valid  func(secret, context string) bool
 }
 
@@ -26,94 +27,94 @@ const tokenTail = `(?:[^A-Za-z0-9_\-]|$)`
 var secretRules = []secretRule{
 	{kind: "pem_private_key", reason: "PEM private key block"}, // handled in code
 	{kind: "anthropic_key", reason: "Anthropic API key", kw: []string{"sk-ant-"},
-		re: regexp.MustCompile(`\b(?P<s>sk-ant-[A-Za-z0-9_\-]{20,})`)},
+		re: lazyre.New(`\b(?P<s>sk-ant-[A-Za-z0-9_\-]{20,})`)},
 	{kind: "openai_key", reason: "OpenAI API key", kw: []string{"sk-"},
-		re:    regexp.MustCompile(`\b(?P<s>sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,})`),
+		re:    lazyre.New(`\b(?P<s>sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,})`),
 		valid: func(s, _ string) bool { return !strings.HasPrefix(s, "sk-ant-") && looksRandom(s[3:], 3) }},
 	{kind: "aws_access_key", reason: "AWS access key id", kw: []string{"AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "APKA"},
-		re: regexp.MustCompile(`\b(?P<s>(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16})\b`)},
+		re: lazyre.New(`\b(?P<s>(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16})\b`)},
 	{kind: "aws_secret_key", reason: "AWS secret access key", kw: []string{"aws", "secret"}, lower: true,
-		re:    regexp.MustCompile(`(?i:aws|secret)[^\n]{0,40}?[=:"'\s>]\s*["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		re:    lazyre.New(`(?i:aws|secret)[^\n]{0,40}?[=:"'\s>]\s*["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 		valid: func(s, _ string) bool { return looksRandom(s, 3) }},
 	// A 40-character secret anywhere in a text that mentions AWS (or holds
 	// an access key id), however far from the word.
 	{kind: "aws_secret_key", reason: "AWS secret access key", kw: []string{"aws", "akia", "asia"}, lower: true,
-		re:    regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		re:    lazyre.New(`(?:^|[^A-Za-z0-9/+=])(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 		valid: func(s, _ string) bool { return looksRandom(s, 3) && strings.ContainsAny(s, "0123456789") }},
 	{kind: "stripe_webhook_secret", reason: "Stripe webhook signing secret", kw: []string{"whsec_"},
-		re: regexp.MustCompile(`\b(?P<s>whsec_[A-Za-z0-9+/=]{16,})`)},
+		re: lazyre.New(`\b(?P<s>whsec_[A-Za-z0-9+/=]{16,})`)},
 	{kind: "azure_storage_key", reason: "Azure storage account key", kw: []string{"accountkey"}, lower: true,
-		re: regexp.MustCompile(`(?i:AccountKey)\s*=\s*(?P<s>[A-Za-z0-9+/]{20,}={0,2})`)},
+		re: lazyre.New(`(?i:AccountKey)\s*=\s*(?P<s>[A-Za-z0-9+/]{20,}={0,2})`)},
 	{kind: "azure_client_secret", reason: "Azure AD client secret", kw: []string{"8Q~"},
-		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_~.\-])(?P<s>[A-Za-z0-9_~.\-]{3}8Q~[A-Za-z0-9_~.\-]{31,40})`)},
+		re: lazyre.New(`(?:^|[^A-Za-z0-9_~.\-])(?P<s>[A-Za-z0-9_~.\-]{3}8Q~[A-Za-z0-9_~.\-]{31,40})`)},
 	{kind: "azure_sas_signature", reason: "Azure shared access signature", kw: []string{"sig="},
-		re:    regexp.MustCompile(`(?:[?&;\s"']|^)sig=(?P<s>[A-Za-z0-9%+/=]{16,})`),
+		re:    lazyre.New(`(?:[?&;\s"']|^)sig=(?P<s>[A-Za-z0-9%+/=]{16,})`),
 		valid: func(s, _ string) bool { return looksRandom(s, 2) }},
 	{kind: "gcp_client_secret", reason: "Google OAuth client secret", kw: []string{"GOCSPX-"},
-		re: regexp.MustCompile(`\b(?P<s>GOCSPX-[A-Za-z0-9_\-]{20,})`)},
+		re: lazyre.New(`\b(?P<s>GOCSPX-[A-Za-z0-9_\-]{20,})`)},
 	{kind: "sendgrid_key", reason: "SendGrid API key", kw: []string{"SG."},
-		re: regexp.MustCompile(`\b(?P<s>SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64})`)},
+		re: lazyre.New(`\b(?P<s>SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64})`)},
 	{kind: "vault_token", reason: "HashiCorp Vault token", kw: []string{"hvs.", "hvb.", "hvr."},
-		re: regexp.MustCompile(`\b(?P<s>hv[sbr]\.[A-Za-z0-9_\-]{20,})`)},
+		re: lazyre.New(`\b(?P<s>hv[sbr]\.[A-Za-z0-9_\-]{20,})`)},
 	{kind: "telegram_bot_token", reason: "Telegram bot token", kw: []string{":AA"},
-		re: regexp.MustCompile(`\b(?P<s>\d{6,12}:AA[A-Za-z0-9_\-]{30,40})`)},
+		re: lazyre.New(`\b(?P<s>\d{6,12}:AA[A-Za-z0-9_\-]{30,40})`)},
 	{kind: "twilio_key", reason: "Twilio API key or account SID", kw: []string{"SK", "AC"},
-		re: regexp.MustCompile(`\b(?P<s>(?:SK|AC)[0-9a-fA-F]{32})\b`)},
+		re: lazyre.New(`\b(?P<s>(?:SK|AC)[0-9a-fA-F]{32})\b`)},
 	{kind: "twilio_auth_token", reason: "Twilio auth token", kw: []string{"twilio"}, lower: true,
-		re: regexp.MustCompile(`(?i:twilio)[^\n]{0,80}?\b(?P<s>[0-9a-f]{32})\b`)},
+		re: lazyre.New(`(?i:twilio)[^\n]{0,80}?\b(?P<s>[0-9a-f]{32})\b`)},
 	{kind: "shopify_token", reason: "Shopify access token", kw: []string{"shpat_", "shpss_", "shpca_", "shppa_"},
-		re: regexp.MustCompile(`\b(?P<s>shp(?:at|ss|ca|pa)_[A-Fa-f0-9]{32})`)},
+		re: lazyre.New(`\b(?P<s>shp(?:at|ss|ca|pa)_[A-Fa-f0-9]{32})`)},
 	{kind: "github_token", reason: "GitHub token", kw: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re: regexp.MustCompile(`\b(?P<s>(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255}))\b`)},
+		re: lazyre.New(`\b(?P<s>(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255}))\b`)},
 	{kind: "gitlab_token", reason: "GitLab personal access token", kw: []string{"glpat-"},
-		re: regexp.MustCompile(`\b(?P<s>glpat-[A-Za-z0-9_\-]{20,})`)},
+		re: lazyre.New(`\b(?P<s>glpat-[A-Za-z0-9_\-]{20,})`)},
 	{kind: "slack_webhook", reason: "Slack webhook URL", kw: []string{"hooks.slack.com"},
-		re: regexp.MustCompile(`(?P<s>https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{8,})`)},
+		re: lazyre.New(`(?P<s>https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{8,})`)},
 	{kind: "slack_token", reason: "Slack token", kw: []string{"xox", "xapp-"},
-		re: regexp.MustCompile(`\b(?P<s>(?:xox[abposr]-[A-Za-z0-9\-]{10,}|xapp-\d-[A-Za-z0-9\-]{10,}))`)},
+		re: lazyre.New(`\b(?P<s>(?:xox[abposr]-[A-Za-z0-9\-]{10,}|xapp-\d-[A-Za-z0-9\-]{10,}))`)},
 	{kind: "stripe_key", reason: "Stripe secret key", kw: []string{"_live_", "_test_"},
-		re: regexp.MustCompile(`\b(?P<s>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,})`)},
+		re: lazyre.New(`\b(?P<s>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,})`)},
 	{kind: "google_api_key", reason: "Google API key", kw: []string{"AIza"},
-		re: regexp.MustCompile(`\b(?P<s>AIza[0-9A-Za-z_\-]{35})` + tokenTail)},
+		re: lazyre.New(`\b(?P<s>AIza[0-9A-Za-z_\-]{35})` + tokenTail)},
 	{kind: "npm_token", reason: "npm access token", kw: []string{"npm_"},
-		re: regexp.MustCompile(`\b(?P<s>npm_[A-Za-z0-9]{36})\b`)},
+		re: lazyre.New(`\b(?P<s>npm_[A-Za-z0-9]{36})\b`)},
 	{kind: "pypi_token", reason: "PyPI API token", kw: []string{"pypi-AgE"},
-		re: regexp.MustCompile(`\b(?P<s>pypi-AgE[A-Za-z0-9_\-]{40,})`)},
+		re: lazyre.New(`\b(?P<s>pypi-AgE[A-Za-z0-9_\-]{40,})`)},
 	{kind: "huggingface_token", reason: "Hugging Face token", kw: []string{"hf_"},
-		re:    regexp.MustCompile(`\b(?P<s>hf_[A-Za-z0-9]{30,})\b`),
+		re:    lazyre.New(`\b(?P<s>hf_[A-Za-z0-9]{30,})\b`),
 		valid: func(s, _ string) bool { return looksRandom(s[3:], 2) }},
 	{kind: "jwt", reason: "JSON Web Token", kw: []string{"eyJ"},
-		re: regexp.MustCompile(`\b(?P<s>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)`)},
+		re: lazyre.New(`\b(?P<s>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)`)},
 	{kind: "bearer_token", reason: "Authorization bearer token", kw: []string{"bearer", "token"}, lower: true,
-		re: regexp.MustCompile(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*)?\b(?:bearer|token)\s+(?P<s>[A-Za-z0-9\-._~+/]{8,}=*)`),
+		re: lazyre.New(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*)?\b(?:bearer|token)\s+(?P<s>[A-Za-z0-9\-._~+/]{8,}=*)`),
 		valid: func(s, ctx string) bool {
 			return ctx != "" || looksRandom(s, 2) && hasDigit(s)
 		}},
 	{kind: "basic_auth", reason: "Authorization basic credentials", kw: []string{"basic"}, lower: true,
-		re: regexp.MustCompile(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*|-u\s+\S+\s+-H\s+["']?)?\bbasic\s+(?P<s>[A-Za-z0-9+/]{6,}=*)`),
+		re: lazyre.New(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*|-u\s+\S+\s+-H\s+["']?)?\bbasic\s+(?P<s>[A-Za-z0-9+/]{6,}=*)`),
 		valid: func(s, ctx string) bool {
 			return ctx != "" || (strings.HasSuffix(s, "=") && len(s) >= 12)
 		}},
 	{kind: "url_password", reason: "password embedded in a URL", kw: []string{"://"},
-		re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@"'<>]*:(?P<s>[^\s"'<>]+)@[A-Za-z0-9.\-\[\]_]+(?:[:/?#\s"'<>,;)]|$)`),
+		re:    lazyre.New(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@"'<>]*:(?P<s>[^\s"'<>]+)@[A-Za-z0-9.\-\[\]_]+(?:[:/?#\s"'<>,;)]|$)`),
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// Generic: an assignment to a name that says it holds a secret
 	// (DB_PASSWORD=…, SECRET_KEY: …, "api_token": "…", export X_TOKEN=…).
 	{kind: "secret_assignment", reason: "value assigned to a secret-named variable", kw: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth"}, lower: true,
-		re:    regexp.MustCompile(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|secret[_\-]?key|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?secret|credentials?|_key)[A-Za-z0-9_\-]*)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{3,})`),
+		re:    lazyre.New(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|secret[_\-]?key|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?secret|credentials?|_key)[A-Za-z0-9_\-]*)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{3,})`),
 		valid: validAssignment},
 	// Generic: a long random-looking token (upper, lower and digits, high
 	// entropy) is a credential whatever its prefix.
 	{kind: "high_entropy_token", reason: "long random-looking token (probable credential)",
-		re:    regexp.MustCompile(`(?:^|[^A-Za-z0-9+/=_\-])(?P<s>[A-Za-z0-9+/_\-]{32,}={0,2})(?:[^A-Za-z0-9+/=_\-]|$)`),
+		re:    lazyre.New(`(?:^|[^A-Za-z0-9+/=_\-])(?P<s>[A-Za-z0-9+/_\-]{32,}={0,2})(?:[^A-Za-z0-9+/=_\-]|$)`),
 		valid: func(s, _ string) bool { return highEntropy(s) }},
 	// "the password is: X", "password was hunter2"
 	{kind: "password_statement", reason: "a password stated in prose", kw: []string{"pass", "pwd", "passcode", "pin"}, lower: true,
-		re:    regexp.MustCompile(`(?i)(?P<ctx>\b(?:password|passwd|passphrase|passcode|pwd|pin)\b(?: for [\w.\-]+)?\s+(?:is|was|=)\s*(?::\s*)?)["'\x60]?(?P<s>[^\s"'\x60]{3,})`),
+		re:    lazyre.New(`(?i)(?P<ctx>\b(?:password|passwd|passphrase|passcode|pwd|pin)\b(?: for [\w.\-]+)?\s+(?:is|was|=)\s*(?::\s*)?)["'\x60]?(?P<s>[^\s"'\x60]{3,})`),
 		valid: validStatedPassword},
 }
 
-var wordsThenHex = regexp.MustCompile(`^/?[a-z]+(?:[_\-/][a-z]+)*[_\-/][0-9a-f]+$`)
+var wordsThenHex = lazyre.New(`^/?[a-z]+(?:[_\-/][a-z]+)*[_\-/][0-9a-f]+$`)
 
 // highEntropy reports a token with upper- and lowercase letters and digits
 // whose characters carry at least 4.2 bits of entropy each, and no path
@@ -313,11 +314,11 @@ func findSecrets(s string) []secretHit {
 	return mergeOverlapping(hits, func(h *secretHit) (int, *int) { return h.start, &h.end })
 }
 
-var pemBegin = regexp.MustCompile(`-*\s*BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)
-var pemEnd = regexp.MustCompile(`-*\s*END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)
-var pathLike = regexp.MustCompile(`^[\w\-./]*[/.][\w\-]+\.(?:go|py|js|ts|tsx|rb|rs|java|kt|json|ya?ml|toml|txt|md|pem|key|crt|env|sh|cfg|conf|ini|sql|lock)$`)
-var puttyBegin = regexp.MustCompile(`PuTTY-User-Key-File-\d+:`)
-var puttyEnd = regexp.MustCompile(`Private-MAC:\s*[0-9A-Fa-f]*`)
+var pemBegin = lazyre.New(`-*\s*BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)
+var pemEnd = lazyre.New(`-*\s*END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)
+var pathLike = lazyre.New(`^[\w\-./]*[/.][\w\-]+\.(?:go|py|js|ts|tsx|rb|rs|java|kt|json|ya?ml|toml|txt|md|pem|key|crt|env|sh|cfg|conf|ini|sql|lock)$`)
+var puttyBegin = lazyre.New(`PuTTY-User-Key-File-\d+:`)
+var puttyEnd = lazyre.New(`Private-MAC:\s*[0-9A-Fa-f]*`)
 
 func appendPEM(hits []secretHit, s string, rule *secretRule) []secretHit {
 	hits = appendPuTTY(hits, s)
@@ -339,7 +340,7 @@ func appendPuTTY(hits []secretHit, s string) []secretHit {
 // appendBlocks appends a hit for every block of s from a match of begin to
 // the end of the next match of end; a block with no end runs to the end of
 // the text (unterminated: redacting to the end is the safe side).
-func appendBlocks(hits []secretHit, s string, begin, end *regexp.Regexp, kind, reason string) []secretHit {
+func appendBlocks(hits []secretHit, s string, begin, end *lazyre.Regexp, kind, reason string) []secretHit {
 	pos := 0
 	for pos < len(s) {
 		m := begin.FindStringIndex(s[pos:])

@@ -3,13 +3,14 @@ package scan
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"regexp"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 var (
-	untrustedOpen     = regexp.MustCompile(`(?i)<untrusted_content_([0-9a-f]+)(?:\s[^>]*)?>`)
-	untrustedNeutral  = regexp.MustCompile(`(?i)<(\s*/?\s*untrusted_content)`)
+	untrustedOpen     = lazyre.New(`(?i)<untrusted_content_([0-9a-f]+)(?:\s[^>]*)?>`)
+	untrustedNeutral  = lazyre.New(`(?i)<(\s*/?\s*untrusted_content)`)
 	attrEscaper       = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 	untrustedCloseFmt = "</untrusted_content_%s>"
 )

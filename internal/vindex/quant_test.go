@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/odekmem/odekmem/memcore/embed"
+	"github.com/odekmem/odekmem/internal/embed"
 )
 
 // quantPair builds the same hash-embedded synthetic notes into an index
