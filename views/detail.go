@@ -6,13 +6,12 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/glamour"
 
 	"github.com/odekmem/odekmem/internal/score"
 	"github.com/odekmem/odekmem/memcore"
 )
 
-// DetailMsg carries an atom's detail, rendered with glamour.
+// DetailMsg carries an atom's detail, rendered (RenderMarkdown).
 type DetailMsg struct {
 	ID    string
 	Width int
@@ -231,8 +230,8 @@ func TruncRunes(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
-// RenderMarkdown renders markdown with the chosen glamour style, cached by
-// (content, width).
+// RenderMarkdown renders AtomMarkdown's document with the chosen style
+// (renderMarkdown), cached by (content, width).
 func RenderMarkdown(d Deps, md string, width int) (string, error) {
 	if width < 20 {
 		width = 20
@@ -241,14 +240,7 @@ func RenderMarkdown(d Deps, md string, width int) (string, error) {
 	if out, ok := d.Cache.Get(key, width); ok {
 		return out, nil
 	}
-	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(d.Glamour), glamour.WithWordWrap(width-4))
-	if err != nil {
-		return "", err
-	}
-	out, err := r.Render(md)
-	if err != nil {
-		return "", err
-	}
+	out := renderMarkdown(md, d.Glamour, width-4)
 	d.Cache.Put(key, width, out)
 	return out, nil
 }

@@ -58,7 +58,8 @@ type Deps struct {
 	Now func() time.Time
 	// HalfLife and TTL are decay_half_life_days and quarantine_ttl_days.
 	HalfLife, TTL float64
-	// Glamour is the glamour style name: "dark", "light" or "notty".
+	// Glamour is the detail view's markdown style, by glamour's standard
+	// style names: "dark", "light" or "notty" (see renderMarkdown).
 	Glamour string
 	// Cache holds rendered markdown keyed by content and width.
 	Cache *RenderCache
