@@ -18,9 +18,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/hookproto"
+	"github.com/odekmem/odekmem/internal/procstart"
 )
 
 func main() {
@@ -63,6 +65,9 @@ func run(args []string) int {
 		return 0
 	}
 	cmd := exec.CommandContext(ctx, full, append([]string{"hook"}, args...)...)
+	// The full binary's debug line then counts from this process's start:
+	// the time the agent waits for.
+	cmd.Env = append(os.Environ(), procstart.EnvStart+"="+strconv.FormatInt(procstart.Time.UnixNano(), 10))
 	cmd.Stdin = bytes.NewReader(payload)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {

@@ -59,6 +59,10 @@ type Runtime struct {
 	// it.
 	Wait func(func(context.Context))
 
+	// Timings, when set (a hook process), receives the time recall and
+	// the turn's writes took.
+	Timings *Timings
+
 	mu    sync.Mutex
 	marks map[string]mark // session → the newest typed turn handed to Later
 }
@@ -203,7 +207,11 @@ func userPromptSubmit(ctx context.Context, rt *Runtime, o Options, p Payload, ra
 	if typed {
 		rt.note(p.SessionID, turnIdx, now)
 	}
+	t0 := time.Now()
 	tc := rt.Hook.BeforeTurn(ctx, turn)
+	if rt.Timings != nil {
+		rt.Timings.Recall += time.Since(t0)
+	}
 	// The turn's writes: the person's message into the session log (for
 	// the MCP server's verbatim check) and per-turn extraction as
 	// user_said with inline approvals — after recall, so this turn's own
@@ -246,7 +254,11 @@ func userPromptSubmit(ctx context.Context, rt *Runtime, o Options, p Payload, ra
 	case rt.Later != nil && !approving:
 		rt.Later(writes)
 	default:
+		t0 := time.Now()
 		writes(ctx)
+		if rt.Timings != nil {
+			rt.Timings.Write += time.Since(t0)
+		}
 	}
 	var blocks []string
 	for _, b := range []string{tc.StyleBlock, tc.UserState} {
@@ -291,7 +303,11 @@ func sessionStart(ctx context.Context, rt *Runtime, p Payload) ([]byte, error) {
 	if !startup {
 		turn = memcore.Turn{Time: turn.Time}
 	}
+	t0 := time.Now()
 	tc := rt.Hook.BeforeTurn(ctx, turn)
+	if rt.Timings != nil {
+		rt.Timings.Recall += time.Since(t0)
+	}
 	if len(tc.Warnings) > 0 {
 		logTo(rt.Store.Dir(), "SessionStart %s: %s", p.SessionID, strings.Join(tc.Warnings, "; "))
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -458,4 +459,32 @@ func latest(a memcore.AgentSession) string {
 		return ""
 	}
 	return a.Messages[len(a.Messages)-1].Text
+}
+
+// TestHookLogTimesTheWholeProcess (issue 24 item 4): with
+// ODEKMEM_HOOK_DEBUG=1 a hook that handles the call itself logs the whole
+// process's time and what part of it went to initialisation, opening the
+// store, recall and the writes; through odekmem-hook, also the time since
+// odekmem-hook started (what the agent waited for).
+func TestHookLogTimesTheWholeProcess(t *testing.T) {
+	line := regexp.MustCompile(`answered via process: (?:([0-9.]+m?s) since odekmem-hook started, )?process ([0-9.]+m?s) \(init [0-9.]+[mµ]?s, settings and stdin [0-9.]+[mµ]?s, open ([0-9.]+[mµ]?s), recall [0-9.]+[mµ]?s, write [0-9.]+[mµ]?s\); cpu [0-9.]+[mµ]?s`)
+	for _, exe := range []string{bin, hookBin} {
+		t.Run(filepath.Base(exe), func(t *testing.T) {
+			home := t.TempDir()
+			_, cwd := project(t)
+			testkit.OpenHome(t, home).Close()
+			hook(t, exe, home, payload(t, map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "How do we deploy the parser?"}), nil)
+			log, err := os.ReadFile(filepath.Join(testkit.StoreDir(home), "hook.log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := line.FindStringSubmatch(string(log))
+			if m == nil {
+				t.Fatalf("no timing line in hook.log:\n%s", log)
+			}
+			if (m[1] != "") != (exe == hookBin) {
+				t.Fatalf("time since odekmem-hook started: %q, want it only through odekmem-hook:\n%s", m[1], log)
+			}
+		})
+	}
 }

@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/config"
 
 	"github.com/odekmem/odekmem/internal/hookproto"
+	"github.com/odekmem/odekmem/internal/procstart"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -43,6 +45,9 @@ func WithHookTimeout(s config.Settings, budget time.Duration) config.Settings {
 	return s
 }
 
+// runStart is when Run began (what came before it is initialisation).
+var runStart = time.Now()
+
 // Run is `odekmem hook <agent>`. It always returns 0: whatever goes wrong
 // is logged under the store and nothing reaches stdout.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -50,6 +55,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		getenv = os.Getenv
 	}
 	start := time.Now()
+	runStart = start
 	a, err := hookproto.ParseArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "odekmem hook: %v\n", err)
@@ -76,14 +82,16 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return 0
 	}
 	debug := getenv("ODEKMEM_HOOK_DEBUG") == "1"
+	ready := time.Since(start)
 	done := make(chan []byte, 1)
 	go func() {
-		out, via, err := call(ctx, settings, a, payload, getenv)
+		var t Timings
+		out, via, err := call(ctx, settings, a, payload, getenv, &t)
 		if err != nil {
 			logTo(storeDir, "hook %s: %v", a.Agent, err)
 			out = nil
 		} else if debug {
-			logTo(storeDir, "hook %s: answered via %s in %v (%d bytes)", a.Agent, via, time.Since(start).Round(time.Microsecond), len(out))
+			logTo(storeDir, "hook %s: answered via %s: %s (%d bytes)", a.Agent, via, t.line(ready, getenv), len(out))
 		}
 		done <- out
 	}()
@@ -100,7 +108,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 
 // call asks a running odekmem serve, or starts one and handles this call
 // itself.
-func call(ctx context.Context, s config.Settings, a hookproto.Args, payload []byte, getenv func(string) string) ([]byte, string, error) {
+func call(ctx context.Context, s config.Settings, a hookproto.Args, payload []byte, getenv func(string) string, t *Timings) ([]byte, string, error) {
 	if len(strings.TrimSpace(string(payload))) == 0 {
 		return nil, "", errors.New("empty hook input on stdin")
 	}
@@ -119,15 +127,51 @@ func call(ctx context.Context, s config.Settings, a hookproto.Args, payload []by
 			logTo(s.StoreDir(), "hook: serve: %v (handled in process)", err)
 		}
 	}
+	t0 := time.Now()
 	st, err := OpenStore(WithHookTimeout(s, a.Timeout))
+	t.Open = time.Since(t0)
 	if err != nil {
 		return nil, "", err
 	}
 	defer st.Close()
 	h := memcore.NewHook(st)
-	out, err := Handle(ctx, &Runtime{Store: st, Hook: h}, a.Options, payload)
+	out, err := Handle(ctx, &Runtime{Store: st, Hook: h, Timings: t}, a.Options, payload)
+	t0 = time.Now()
 	h.Close(context.Background()) // waits for the background inference
+	t.Write += time.Since(t0)
 	return out, "process", err
+}
+
+// Timings are where a hook process's time went, for hook.log's debug
+// line (ODEKMEM_HOOK_DEBUG=1): opening the store, recall (the memory
+// block), and the turn's writes (the person's message recorded and
+// extracted, and any background inference the process waits for before
+// it exits). Zero for a call odekmem serve answered.
+type Timings struct {
+	Open, Recall, Write time.Duration
+}
+
+// line describes the whole process: its time since it started (since the
+// agent started odekmem-hook when that handed the call over), what came
+// before Run (initialisation), ready (Run's arguments, settings and stdin),
+// the parts, and the process's CPU time.
+func (t *Timings) line(ready time.Duration, getenv func(string) string) string {
+	ms := func(d time.Duration) string { return d.Round(100 * time.Microsecond).String() }
+	total := procstart.Since()
+	init := total - time.Since(runStart)
+	parts := fmt.Sprintf("init %s, settings and stdin %s", ms(max(init, 0)), ms(ready))
+	if t.Open+t.Recall+t.Write > 0 {
+		parts += fmt.Sprintf(", open %s, recall %s, write %s", ms(t.Open), ms(t.Recall), ms(t.Write))
+	}
+	s := fmt.Sprintf("process %s (%s); cpu %s", ms(total), parts, ms(procstart.CPU()))
+	if v := getenv(procstart.EnvStart); v != "" {
+		if ns, err := strconv.ParseInt(v, 10, 64); err == nil {
+			if d := time.Since(time.Unix(0, ns)); d >= total && d < time.Hour {
+				s = fmt.Sprintf("%s since odekmem-hook started, %s", ms(d), s)
+			}
+		}
+	}
+	return s
 }
 
 // startServer launches `odekmem serve` detached from the hook's pipes, so
