@@ -2,8 +2,11 @@ package memcore
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strings"
 
 	"github.com/odekmem/odekmem/internal/disk"
+	"github.com/odekmem/odekmem/internal/index"
 	"github.com/odekmem/odekmem/internal/textutil"
 )
 
@@ -28,17 +31,23 @@ func (s *Store) estimateLocked() {
 		}
 		s.size.blockKnown = true
 	}
-	// The chunks' entries are added to the usage map when a write or
-	// Stats first needs them (ensureUsageLocked): a read-only verb never
-	// builds 18k paths for them.
+	// The live atoms' chunks are not put in the usage map (a read-only
+	// verb would build 18k paths for nothing): each entry of this load is
+	// marked (lazyGen) and their estimate kept as one sum, until a write
+	// measures or removes the chunk (takeLazyChunk).
 	s.setUsageAll(s.files.Usage(dirChunks, map[string]int64{}))
-	s.size.chunksLazy = true
+	s.size.lazyGen++
+	for _, e := range s.order {
+		e.lazyGen = s.size.lazyGen
+		s.size.lazySum += s.chunkEstimate(e.atom.Text)
+	}
 }
 
 func (s *Store) setUsageAll(u map[string]int64) {
 	s.size.usage = u
 	s.size.usageSum = 0
-	s.size.chunksLazy = false
+	s.size.lazySum = 0
+	s.size.lazyGen++ // no entry of an earlier load is implicit any more
 	for _, n := range u {
 		s.size.usageSum += n
 	}
@@ -49,32 +58,27 @@ func (s *Store) chunkEstimate(text string) int64 {
 	return roundUp(int64(len(text)), s.size.blockSz)
 }
 
-// ensureUsageLocked adds the live atoms' chunks to the usage map when the
-// last load left them implicit; every writer of the map and every reader
-// of a chunk's entry calls it first.
-func (s *Store) ensureUsageLocked() {
-	if !s.size.chunksLazy {
-		return
-	}
-	s.size.chunksLazy = false
-	for _, e := range s.order {
-		n := s.chunkEstimate(e.atom.Text)
-		s.size.usage[chunkRel(e.atom.ID)] = n
-		s.size.usageSum += n
+// lazyChunk reports whether e's chunk is counted only in the sum of the
+// last estimate.
+func (s *Store) lazyChunk(e *entry) bool {
+	return e != nil && e.lazyGen == s.size.lazyGen && e.lazyGen != 0
+}
+
+// takeLazyChunk moves e's chunk out of the estimate's sum: its usage is
+// measured, or dropped, from now on.
+func (s *Store) takeLazyChunk(e *entry) {
+	if s.lazyChunk(e) {
+		s.size.lazySum -= s.chunkEstimate(e.atom.Text)
+		e.lazyGen = 0
 	}
 }
 
-// implicitChunksLocked is what the chunks ensureUsageLocked has not added
-// yet allocate, for a reader under the read lock.
-func (s *Store) implicitChunksLocked() int64 {
-	if !s.size.chunksLazy {
-		return 0
+// chunkUsage is what e's chunk counts for.
+func (s *Store) chunkUsage(e *entry) int64 {
+	if s.lazyChunk(e) {
+		return s.chunkEstimate(e.atom.Text)
 	}
-	var t int64
-	for _, e := range s.order {
-		t += s.chunkEstimate(e.atom.Text)
-	}
-	return t
+	return s.size.usage[chunkRel(e.atom.ID)]
 }
 
 // account re-measures one file after a write or removal.
@@ -87,22 +91,37 @@ func (s *Store) account(rel string) {
 	s.setUsage(rel, n)
 }
 
+// chunkEntry is the live atom whose chunk rel is (nil for other files).
+func (s *Store) chunkEntry(rel string) *entry {
+	name, ok := strings.CutPrefix(rel, dirChunks+string(filepath.Separator))
+	if !ok {
+		return nil
+	}
+	id, ok := strings.CutSuffix(name, chunkExt)
+	if !ok {
+		return nil
+	}
+	return s.byID[id]
+}
+
 func (s *Store) setUsage(rel string, n int64) {
-	s.ensureUsageLocked()
+	if s.size.lazySum != 0 {
+		s.takeLazyChunk(s.chunkEntry(rel))
+	}
 	s.size.usageSum += n - s.size.usage[rel]
 	s.size.usage[rel] = n
 }
 
 func (s *Store) dropUsage(rel string) {
-	s.ensureUsageLocked()
+	if s.size.lazySum != 0 {
+		s.takeLazyChunk(s.chunkEntry(rel))
+	}
 	s.size.usageSum -= s.size.usage[rel]
 	delete(s.size.usage, rel)
 }
 
-func (s *Store) totalLocked() int64 {
-	s.ensureUsageLocked()
-	return s.size.usageSum
-}
+// totalLocked is the store's allocated size as measured and estimated.
+func (s *Store) totalLocked() int64 { return s.size.usageSum + s.size.lazySum }
 
 // ---- incremental accounting and the duplicate index ----
 
@@ -112,10 +131,8 @@ func (s *Store) track(e *entry) {
 	s.untrack(e)
 	e.recLen = int64(len(s.recordBytes(e)) + 4)
 	e.cacheLen = s.cacheEntrySize(e.atom.ID, e.atom.Text)
-	e.words = -1
 	if !s.size.wordsStale {
-		e.words = int32(wordCount(e.atom.Text))
-		s.size.cacheWords += int64(e.words)
+		s.size.cacheWords += int64(s.entryWords(e))
 	}
 	s.size.recBytes += e.recLen
 	s.size.cacheBytes += e.cacheLen
@@ -126,8 +143,8 @@ func (s *Store) untrack(e *entry) {
 	if e.tracked {
 		s.size.recBytes -= e.recLen
 		s.size.cacheBytes -= e.cacheLen
-		if !s.size.wordsStale && e.words >= 0 {
-			s.size.cacheWords -= int64(e.words)
+		if !s.size.wordsStale {
+			s.size.cacheWords -= int64(s.entryWords(e))
 		}
 		e.tracked = false
 	}
@@ -135,7 +152,7 @@ func (s *Store) untrack(e *entry) {
 
 func (s *Store) retrackAllLocked() {
 	s.size.recBytes, s.size.cacheBytes = 0, 0
-	// Words are counted when a write first needs them, not by every load.
+	// Words are summed when a write first needs them, not by every load.
 	s.size.cacheWords, s.size.wordsStale = 0, true
 	s.dup.normIdx = nil
 	s.dup.evictIdx, s.dup.evictStale = nil, 0
@@ -145,33 +162,42 @@ func (s *Store) retrackAllLocked() {
 	}
 }
 
-// wordsLocked counts every live atom's words if a load left them
-// uncounted, and returns their sum.
+// entryWords is what e's lexical postings are estimated from: its BM25
+// length when the vector cache gave it at load, else the number of its
+// words (at least its BM25 length: the index drops stop words).
+func (s *Store) entryWords(e *entry) int32 {
+	if e.words < 0 {
+		e.words = int32(wordCount(e.atom.Text))
+	}
+	return e.words
+}
+
+// wordsLocked sums entryWords over the live atoms if a load left the sum
+// stale, and returns it.
 func (s *Store) wordsLocked() int64 {
 	if s.size.wordsStale {
 		var t int64
 		for _, e := range s.order {
-			e.words = int32(wordCount(e.atom.Text))
-			t += int64(e.words)
+			t += int64(s.entryWords(e))
 		}
 		s.size.cacheWords, s.size.wordsStale = t, false
-		if s.size.lexRatio == 0 && s.size.loadedLexBytes > 0 && t > 0 {
-			s.setLexRatio(s.size.loadedLexBytes, t)
+		if s.size.lexRatio == 0 && s.size.loadedLex.Bytes > 0 {
+			s.setLexRatio(s.size.loadedLex)
 		}
 	}
 	return s.size.cacheWords
 }
 
-// defaultLexRatio is the vector cache's lexical bytes per word assumed
-// until a snapshot of this store was written or read: the encoding
-// measured 1.9 on notes of 300 characters.
-const defaultLexRatio = 3.0
+// defaultLexRatio is the vector cache's lexical bytes per BM25 term
+// assumed until a snapshot of this store was written or read (measured:
+// 2.1 on notes of 300 characters, 4.5 on short numeric ones).
+const defaultLexRatio = 6.0
 
 // setLexRatio calibrates the lexical part of the cache estimate on a
-// snapshot of lexBytes for words words, with a margin.
-func (s *Store) setLexRatio(lexBytes, words int64) {
-	if words > 0 {
-		s.size.lexRatio = min(max(1.05*float64(lexBytes)/float64(words), 1), 32)
+// snapshot (its lexical bytes over its total BM25 length), with a margin.
+func (s *Store) setLexRatio(l index.LexSize) {
+	if l.Terms > 0 {
+		s.size.lexRatio = min(max(1.05*float64(l.Bytes)/float64(l.Terms), 1), 64)
 	}
 }
 
@@ -203,16 +229,30 @@ func (e *entry) normText() string {
 	return e.norm
 }
 
-// twinByNorm returns the newest live atom whose normalised text is norm.
-func (s *Store) twinByNorm(norm string) *entry {
+// normHash is textutil.NormalHash of the text, computed once.
+func (e *entry) normHash() uint64 {
+	if !e.normHashed {
+		e.normH, e.normHashed = textutil.NormalHash(e.atom.Text), true
+	}
+	return e.normH
+}
+
+// twinByText returns the newest live atom whose normalised text is
+// text's. The index holds the hashes of the normalised texts (no
+// normalised string is built per atom); a hit is confirmed on the texts.
+func (s *Store) twinByText(text string) *entry {
 	if s.dup.normIdx == nil {
-		s.dup.normIdx = make(map[string]*entry, len(s.order))
+		s.dup.normIdx = make(map[uint64]*entry, len(s.order))
 		s.dup.normDups = 0
 		for _, e := range s.order {
 			s.indexNormLocked(e)
 		}
 	}
-	return s.dup.normIdx[norm]
+	e := s.dup.normIdx[textutil.NormalHash(text)]
+	if e == nil || e.normText() != textutil.Normalize(text) {
+		return nil
+	}
+	return e
 }
 
 // appendEntryLocked adds a live atom to the in-memory metadata.
@@ -228,10 +268,11 @@ func (s *Store) appendEntryLocked(e *entry) {
 }
 
 func (s *Store) indexNormLocked(e *entry) {
-	if _, dup := s.dup.normIdx[e.normText()]; dup {
+	h := e.normHash()
+	if _, dup := s.dup.normIdx[h]; dup {
 		s.dup.normDups++ // two live atoms with one text (another program wrote them)
 	}
-	s.dup.normIdx[e.norm] = e
+	s.dup.normIdx[h] = e
 }
 
 // forgetEntryLocked updates the accounting and the duplicate index for an
@@ -241,19 +282,21 @@ func (s *Store) forgetEntryLocked(e *entry) {
 		delete(s.own, e.atom.ID)
 	}
 	s.untrack(e)
+	s.takeLazyChunk(e) // removeChunkLocked drops its usage now
 	if s.dup.evictIdx != nil {
 		s.dup.evictStale++ // skipped lazily: byID no longer maps to e
 	}
-	if s.dup.normIdx == nil || s.dup.normIdx[e.normText()] != e {
+	h := e.normHash()
+	if s.dup.normIdx == nil || s.dup.normIdx[h] != e {
 		return
 	}
-	delete(s.dup.normIdx, e.norm)
+	delete(s.dup.normIdx, h)
 	if s.dup.normDups == 0 {
 		return
 	}
 	for i := len(s.order) - 1; i >= 0; i-- {
-		if o := s.order[i]; o != e && s.byID[o.atom.ID] == o && o.normText() == e.norm {
-			s.dup.normIdx[e.norm] = o
+		if o := s.order[i]; o != e && s.byID[o.atom.ID] == o && o.normHash() == h {
+			s.dup.normIdx[h] = o
 			return
 		}
 	}

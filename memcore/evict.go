@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -70,10 +69,9 @@ const dirEntryEstimate = 64
 // O(1) apart from the quarantine sum: the per-file usage, the atoms.json
 // records and the cache entries are counted incrementally.
 func (s *Store) projectedLocked() int64 {
-	s.ensureUsageLocked()
 	// A few blocks of slack cover what the estimate cannot see exactly
 	// (block rounding of rewritten files, directory growth).
-	t := capSlackBlocks*s.size.blockSz + s.size.usageSum - s.size.usage[fileAtoms] - s.size.usage[fileQuarantine] - s.size.usage[fileVectors] - s.size.usage[dirChunks]
+	t := capSlackBlocks*s.size.blockSz + s.totalLocked() - s.size.usage[fileAtoms] - s.size.usage[fileQuarantine] - s.size.usage[fileVectors] - s.size.usage[dirChunks]
 	// chunks/ itself grows with its entries (and never shrinks on ext4).
 	t += max(s.size.usage[dirChunks], roundUp(int64(len(s.order))*dirEntryEstimate, s.size.blockSz))
 	t += roundUp(4+s.size.recBytes, s.size.blockSz)
@@ -122,7 +120,7 @@ func (s *Store) planEvictionLocked(a Atom, extra []Atom) ([]string, error) {
 		}
 		if !e.atom.Pin {
 			victims = append(victims, e.atom.ID)
-			need -= s.size.usage[filepath.Join(dirChunks, e.atom.ID+chunkExt)] + e.recLen + e.cacheLen + s.lexBytesOf(e)
+			need -= s.chunkUsage(e) + e.recLen + e.cacheLen + s.lexBytesOf(e)
 		}
 		return true
 	})

@@ -151,7 +151,7 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 			continue
 		}
 		if p != nil {
-			e := &entry{atom: p.atom, raw: p.raw, orig: p.orig, norm: p.norm}
+			e := &entry{atom: p.atom, raw: p.raw, orig: p.orig, norm: p.norm, normH: p.normH, normHashed: p.normHashed}
 			byID[a.ID] = e
 			order = append(order, e)
 			continue
@@ -159,12 +159,16 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		a.Text = ""
 		e := &entry{atom: a, raw: ind, orig: ind}
 		if prev, ok := old[a.ID]; ok && bytes.Equal(prev.raw, e.raw) {
-			e.atom.Text, e.norm = prev.atom.Text, prev.norm
+			e.atom.Text, e.norm, e.normH, e.normHashed = prev.atom.Text, prev.norm, prev.normH, prev.normHashed
 		} else if t, ok := s.cachedText(a.ID); ok && (s.chunkNames == nil || s.chunkNames[a.ID+chunkExt]) {
 			// Without a full check the cache is trusted for the text; a
 			// chunk removed behind odekmem's back changed chunks/, which
 			// makes the load a full one.
 			e.atom.Text = t
+			e.normH, e.normHashed = s.vec.CachedNormHash(a.ID)
+			if n, ok := s.vec.CachedDocLen(a.ID); ok {
+				e.words = int32(n)
+			}
 		} else {
 			text, err := s.readChunk(a.ID)
 			if uerr := unsafeChunk(err); uerr != nil {

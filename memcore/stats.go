@@ -55,7 +55,7 @@ func (s *Store) Stats() (Stats, error) {
 	if err := s.read(func() {
 		st = Stats{Dir: s.dir, CapBytes: s.cfg.capBytes(), Components: map[string]int64{},
 			ByType: map[Type]int{}, BySource: map[Source]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
-		if n := s.implicitChunksLocked(); n > 0 {
+		if n := s.size.lazySum; n > 0 {
 			st.Components[componentOf(chunkRel("x"))] += n
 			st.TotalBytes += n
 		}

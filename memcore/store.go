@@ -116,10 +116,14 @@ type entry struct {
 	raw  []byte // record bytes as laid out inside atoms.json; nil → marshal
 	orig []byte // the record as read, for its unknown fields (nil: ours)
 	norm string // textutil.Normalize(atom.Text), computed on first use
+	// normH is textutil.NormalHash(atom.Text) once normHashed.
+	normH      uint64
+	normHashed bool
 
 	// Incremental size accounting (see track).
 	recLen, cacheLen int64
-	words            int32 // wordCount of the text, -1 until counted (wordsLocked)
+	words            int32  // what the cache's postings are estimated from (entryWords), -1 until known
+	lazyGen          uint32 // == sizes.lazyGen: the chunk is counted in sizes.lazySum
 	tracked          bool
 }
 
@@ -131,23 +135,26 @@ type sizes struct {
 	usage                map[string]int64 // rel path → allocated bytes
 	usageSum             int64            // sum of usage
 	recBytes, cacheBytes int64
-	// cacheWords is the live atoms' words (stale after a load until a
-	// write needs them); lexRatio the cache's lexical bytes per word,
-	// measured on the last snapshot written or loaded (0: not yet;
-	// loadedLexBytes is the loaded one's).
-	cacheWords     int64
-	wordsStale     bool
-	lexRatio       float64
-	loadedLexBytes int64
-	quarSizes      map[*QuarantinedAtom]int64
-	blockSz        int64 // the file system's allocation unit
-	blockKnown     bool  // blockSz was asked of the file system
-	chunksLazy     bool  // the live atoms' chunks are not in usage yet (ensureUsageLocked)
+	// cacheWords sums the live atoms' entryWords (stale after a load until
+	// a write needs it); lexRatio is the cache's lexical bytes per word,
+	// measured on the last snapshot written or read (0: not yet;
+	// loadedLex is the loaded one's).
+	cacheWords int64
+	wordsStale bool
+	lexRatio   float64
+	loadedLex  index.LexSize
+	quarSizes  map[*QuarantinedAtom]int64
+	blockSz    int64 // the file system's allocation unit
+	blockKnown bool  // blockSz was asked of the file system
+	// lazySum is the estimate of the chunks of the entries of the last
+	// load marked with lazyGen, which are not in usage (estimateLocked).
+	lazySum int64
+	lazyGen uint32
 }
 
 // derived are indexes over the live atoms, rebuilt on demand.
 type derived struct {
-	normIdx  map[string]*entry // normalised text → newest live atom; nil = rebuild
+	normIdx  map[uint64]*entry // textutil.NormalHash → newest live atom; nil = rebuild
 	normDups int               // texts held by more than one live atom
 
 	// evictIdx holds the live atoms by ascending retention, one list per

@@ -51,9 +51,7 @@ func (s *Store) startVectorLoad() {
 // moving it aside (unless the sweep moved it meanwhile).
 func (s *Store) finishVectorLoad() {
 	d := s.vec.FinishLoad()
-	if lb := s.vec.LoadedLexBytes(); lb > 0 {
-		s.size.loadedLexBytes = lb
-	}
+	s.size.loadedLex = s.vec.LoadedLexSize()
 	if d == nil || !s.files.Exists(fileVectors) {
 		return
 	}
@@ -86,9 +84,7 @@ func (s *Store) writeVectors(cache []byte, meta func(file string) []byte) error 
 	if err := s.writeTracked(fileVectors, cache); err != nil {
 		return err
 	}
-	if lb := index.SnapshotLexBytes(cache); lb > 0 {
-		s.setLexRatio(lb, s.wordsLocked())
-	}
+	s.setLexRatio(index.SnapshotLexSize(cache))
 	if !s.odekVectorsPresent() {
 		return s.writeTracked(fileVectorsMeta, meta(fileVectors))
 	}

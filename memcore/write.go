@@ -294,7 +294,7 @@ func (s *Store) commitLocked(t *tx, p *prepared) error {
 // findTwinLocked returns a live atom that the new one duplicates: the same
 // normalised text, or a cosine at or above dedup_threshold.
 func (s *Store) findTwinLocked(p *prepared) *entry {
-	if e := s.twinByNorm(textutil.Normalize(p.atom.Text)); e != nil {
+	if e := s.twinByText(p.atom.Text); e != nil {
 		return e
 	}
 	if s.cfg.DedupThreshold <= 0 || p.vec == nil || p.exactDedup {

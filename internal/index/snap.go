@@ -11,6 +11,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/internal/vindex"
 )
 
@@ -32,6 +33,7 @@ import (
 //	facs         count × f32       1/‖row‖ (0 for a zero row)
 //	df           dims × i32        rows with a nonzero value, per dimension
 //	codes        count × words × u64  binary codes (vindex.CodeVersion), optional
+//	norm         count × u64       textutil.NormalHash of each text, optional
 //	lex.len      count × u32       BM25 document length of entry r
 //	lex.terms.off (terms+1) × u32  offsets into lex.terms
 //	lex.terms    the terms, in increasing order
@@ -81,9 +83,10 @@ type Snapshot struct {
 	Facs        []float32
 	DF          []int32
 	Codes       []uint64 // nil when absent or of another code version
+	Norms       []uint64 // textutil.NormalHash of each text (nil when absent)
 	Lex         vindex.LexSnapshot
 	index       map[string]int32
-	lexBytes    int64 // size of the lexical sections
+	lexSize     LexSize
 }
 
 // Len is the number of entries.
@@ -96,6 +99,18 @@ func (s *Snapshot) Text(i int) string {
 		return ""
 	}
 	return unsafe.String(&s.textBlob[a], int(b-a))
+}
+
+// DocLen is entry i's BM25 length.
+func (s *Snapshot) DocLen(i int) int { return int(s.Lex.DocLen[i]) }
+
+// NormHash is entry i's textutil.NormalHash (false when the snapshot has
+// none).
+func (s *Snapshot) NormHash(i int) (uint64, bool) {
+	if s.Norms == nil {
+		return 0, false
+	}
+	return s.Norms[i], true
 }
 
 // Find is id's entry (false when absent).
@@ -179,7 +194,7 @@ func DecodeSnapshot(data []byte, validID func(string) bool) (*Snapshot, error) {
 	if err := checkPadding(data, int64(16+hl), h.Sections); err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Fingerprint: h.Fingerprint, Dims: d, lexBytes: lexBytes}
+	s := &Snapshot{Fingerprint: h.Fingerprint, Dims: d, lexSize: LexSize{Bytes: lexBytes, Terms: h.LexTotalLen}}
 	var err error
 	var b []byte
 	// ids
@@ -256,6 +271,12 @@ func DecodeSnapshot(data []byte, validID func(string) bool) (*Snapshot, error) {
 		}
 		s.Codes = cast[uint64](b)
 	}
+	if b, ok := sec["norm"]; ok {
+		if len(b) != n*8 {
+			return nil, errors.New("norm: wrong size")
+		}
+		s.Norms = cast[uint64](b)
+	}
 	// BM25
 	t := h.LexTerms
 	if b, err = need("lex.len", int64(n)*4); err != nil {
@@ -311,7 +332,7 @@ func DecodeSnapshot(data []byte, validID func(string) bool) (*Snapshot, error) {
 		if start[j+1] <= start[j] {
 			return nil, fmt.Errorf("lex term %d: no postings", j)
 		}
-		if ps, err := vindex.DecodePostings(post[start[j]:start[j+1]], n); err != nil || len(ps) == 0 {
+		if c, err := vindex.CheckPostings(post[start[j]:start[j+1]], n); err != nil || c == 0 {
 			return nil, fmt.Errorf("lex term %d: %v", j, err)
 		}
 	}
@@ -409,6 +430,11 @@ func EncodeSnapshot(src SnapshotSource) ([]byte, error) {
 		add("codes", cb)
 		codeVersion = vindex.CodeVersion
 	}
+	norms := make([]byte, 0, 8*n)
+	for i := range n {
+		norms = le.AppendUint64(norms, textutil.NormalHash(src.Text(i)))
+	}
+	add("norm", norms)
 	lexLen := make([]byte, 4*n)
 	var termOff, termBlob, postOff, post []byte
 	termOff = le.AppendUint32(termOff, 0)
@@ -488,27 +514,31 @@ func (s *Snapshot) entries(fp string, dims int) map[string]CacheEntry {
 // lexSections are the sections of the lexical index.
 var lexSections = map[string]bool{"lex.terms.off": true, "lex.terms": true, "lex.post.off": true, "lex.post": true}
 
-// SnapshotLexBytes is the size of the lexical sections of an ODKMVEC2
-// file (0 for anything else), for the store's size estimate.
-func SnapshotLexBytes(data []byte) int64 {
+// LexSize is the size of a snapshot's lexical sections and its total
+// BM25 length (the sum of its documents' lengths), for the store's size
+// estimate: bytes per term of length.
+type LexSize struct{ Bytes, Terms int64 }
+
+// SnapshotLexSize is LexSize of an ODKMVEC2 file (zero for anything else).
+func SnapshotLexSize(data []byte) LexSize {
 	if !IsSnapshot(data) || len(data) < 16 {
-		return 0
+		return LexSize{}
 	}
 	hl := binary.LittleEndian.Uint32(data[8:])
 	if hl > maxSnapHead || uint64(16+hl) > uint64(len(data)) {
-		return 0
+		return LexSize{}
 	}
 	var h snapHeader
 	if json.Unmarshal(data[16:16+hl], &h) != nil {
-		return 0
+		return LexSize{}
 	}
-	var t int64
+	l := LexSize{Terms: h.LexTotalLen}
 	for _, s := range h.Sections {
 		if lexSections[s.Name] {
-			t += s.Len
+			l.Bytes += s.Len
 		}
 	}
-	return t
+	return l
 }
 
 // checkPadding checks that the bytes of data outside [0, headEnd) and the

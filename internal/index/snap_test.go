@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/embed"
+	"github.com/odekmem/odekmem/internal/textutil"
 )
 
 // snapOf writes v's snapshot and returns the file.
@@ -75,6 +76,15 @@ func TestSnapshotAdoptedInPlaceSearchesAsBuilt(t *testing.T) {
 	emb := &counting{Hash: embed.NewHash(768)}
 	l := newLive(300)
 	data := snapOf(t, built(t, l, emb))
+	snap, derr := DecodeSnapshot(data, validID)
+	if derr != nil {
+		t.Fatal(derr)
+	}
+	for i := range snap.Len() {
+		if h, ok := snap.NormHash(i); !ok || h != textutil.NormalHash(snap.Text(i)) {
+			t.Fatalf("entry %d: norm hash %x %v", i, h, ok)
+		}
+	}
 	emb.n.Store(0)
 	w := openFrom(t, data, l, emb)
 	if emb.n.Load() != 0 {

@@ -55,7 +55,7 @@ type State struct {
 
 	cache     map[string]CacheEntry // a first-format cache loaded at open, consumed by the store's load
 	snap      *Snapshot             // a snapshot loaded at open (ODKMVEC2), adopted by Open
-	loadedLex int64                 // the loaded snapshot's lexical bytes
+	loadedLex LexSize               // the loaded snapshot's lexical sections
 	cacheDone chan loaded           // pending StartLoad
 	dirty     int
 
@@ -131,6 +131,28 @@ func (v *State) adoptLocked(s *Snapshot) (bool, error) {
 // CachedText is id's text as the cache loaded by StartLoad holds it, so
 // the store's load can skip reading its chunk. FinishLoad must have been
 // called.
+// CachedNormHash is the textutil.NormalHash of id's cached text, when the
+// cache holds one (FinishLoad must have been called).
+func (v *State) CachedNormHash(id string) (uint64, bool) {
+	if v.snap != nil {
+		if i, ok := v.snap.Find(id); ok {
+			return v.snap.NormHash(i)
+		}
+	}
+	return 0, false
+}
+
+// CachedDocLen is the BM25 length of id's cached text (vindex.DocLen),
+// when the cache holds it (FinishLoad must have been called).
+func (v *State) CachedDocLen(id string) (int, bool) {
+	if v.snap != nil {
+		if i, ok := v.snap.Find(id); ok {
+			return v.snap.DocLen(i), true
+		}
+	}
+	return 0, false
+}
+
 func (v *State) CachedText(id string) (string, bool) {
 	if v.snap != nil {
 		if i, ok := v.snap.Find(id); ok {
@@ -183,14 +205,14 @@ func (v *State) FinishLoad() *Damage {
 	v.cacheDone = nil
 	v.cache, v.snap = l.cache, l.snap
 	if l.snap != nil {
-		v.loadedLex = l.snap.lexBytes
+		v.loadedLex = l.snap.lexSize
 	}
 	return l.damage
 }
 
-// LoadedLexBytes is the size of the lexical sections of the snapshot
-// StartLoad read (0 when none).
-func (v *State) LoadedLexBytes() int64 { return v.loadedLex }
+// LoadedLexSize is the LexSize of the snapshot StartLoad read (zero when
+// none).
+func (v *State) LoadedLexSize() LexSize { return v.loadedLex }
 
 func (v *State) readCache(read func() ([]byte, error), validID func(string) bool) loaded {
 	data, err := read()
@@ -240,6 +262,15 @@ func (v *State) Open(ctx context.Context, live Live) error {
 		if err != nil {
 			return err
 		}
+	}
+	if v.cache != nil && v.snap == nil {
+		// A first-format cache: the next write converts it (which also
+		// calibrates the store's estimate of the cache's size).
+		defer func() {
+			v.mu.Lock()
+			v.dirty = max(v.dirty, SnapshotEvery)
+			v.mu.Unlock()
+		}()
 	}
 	embed, err := v.reconcileFrom(live, v.cache)
 	if err == nil && embed != nil {

@@ -95,6 +95,40 @@ func AppendPostings(b []byte, ps []LexPosting) []byte {
 	return b
 }
 
+// CheckPostings checks what AppendPostings wrote, as DecodePostings with
+// docs ≥ 0 does, without decoding it into memory; it returns the count.
+func CheckPostings(b []byte, docs int) (int, error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return 0, errors.New("bad posting count")
+	}
+	b = b[k:]
+	prev := int64(-1)
+	for range n {
+		gap, k1 := binary.Uvarint(b)
+		if k1 <= 0 {
+			return 0, errors.New("truncated postings")
+		}
+		tf, k2 := binary.Uvarint(b[k1:])
+		if k2 <= 0 {
+			return 0, errors.New("truncated postings")
+		}
+		b = b[k1+k2:]
+		doc := prev + 1 + int64(gap)
+		if gap > uint64(docs) || doc >= int64(docs) || tf == 0 || tf > math.MaxInt32 {
+			return 0, errors.New("posting out of range")
+		}
+		prev = doc
+	}
+	if len(b) != 0 {
+		return 0, errors.New("data after the postings")
+	}
+	return int(n), nil
+}
+
+// DocLen is the length BM25 gives text (its number of index terms).
+func DocLen(text string) int { return len(embed.Terms(text)) }
+
 // DecodePostings decodes what AppendPostings wrote; with docs ≥ 0 it
 // checks every document is below docs and every frequency positive and
 // that nothing follows, and reports damage as an error.
