@@ -245,7 +245,9 @@ func (s *Store) twinByText(text string) *entry {
 		s.dup.normIdx = make(map[uint64]*entry, len(s.order))
 		s.dup.normDups = 0
 		for _, e := range s.order {
-			s.indexNormLocked(e)
+			if s.byID[e.atom.ID] == e { // not one a batch evicted (deferOrder)
+				s.indexNormLocked(e)
+			}
 		}
 	}
 	e := s.dup.normIdx[textutil.NormalHash(text)]

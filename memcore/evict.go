@@ -282,9 +282,22 @@ func (s *Store) removeVictimsFromMetaLocked(t *tx, victims []string) {
 			quarGone[id] = true
 		}
 	}
+	if s.deferOrder {
+		// AddBatch drops them from s.order when it is done.
+		for e := range gone {
+			delete(s.byID, e.atom.ID)
+			s.forgetEntryLocked(e)
+			s.orderGone++
+		}
+		gone = nil
+	}
 	keep := s.order[:0]
 	removed := make([]*entry, 0, len(gone))
 	for i, e := range s.order {
+		if len(gone) == 0 {
+			keep = s.order
+			break
+		}
 		if len(removed) == len(gone) {
 			keep = append(keep, s.order[i:]...)
 			break
@@ -319,6 +332,25 @@ func (s *Store) removeVictimsFromMetaLocked(t *tx, victims []string) {
 	if quarChanged {
 		s.saveQuarantineLocked(t)
 	}
+}
+
+// compactOrderLocked drops from s.order the entries a batch evicted
+// (deferOrder) in one pass, and ends deferring.
+func (s *Store) compactOrderLocked() {
+	s.deferOrder = false
+	if s.orderGone == 0 {
+		return
+	}
+	keep := s.order[:0]
+	for _, e := range s.order {
+		if s.byID[e.atom.ID] == e {
+			keep = append(keep, e)
+		}
+	}
+	for i := len(keep); i < len(s.order); i++ {
+		s.order[i] = nil
+	}
+	s.order, s.orderGone = keep, 0
 }
 
 // finishVictimsLocked removes evicted atoms' chunks, vectors and links once

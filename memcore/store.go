@@ -184,6 +184,10 @@ type Store struct {
 
 	order []*entry
 	byID  map[string]*entry
+	// deferOrder is set while AddBatch commits: evicted entries stay in
+	// order (not in byID) until compactOrderLocked; orderGone counts them.
+	deferOrder bool
+	orderGone  int
 	quar  []*QuarantinedAtom
 	model UserModel
 	graph *assocGraph
@@ -321,6 +325,7 @@ func (s *Store) Close() error {
 	s.bgCancel()
 	s.bg.Wait()
 	s.mu.Lock()
+	s.flushVectorsLocked()
 	s.closed = true
 	s.mu.Unlock()
 	s.vec.Close()

@@ -91,5 +91,20 @@ func (s *Store) writeVectors(cache []byte, meta func(file string) []byte) error 
 	return nil
 }
 
+// flushVectorsLocked writes the vector cache at Close when this process
+// left many changes out of it (a bulk writer: a large store snapshots
+// only every eighth of its size), if no other process holds the store.
+// s.mu is held.
+func (s *Store) flushVectorsLocked() {
+	if s.closed || !s.vec.Unsaved() {
+		return
+	}
+	if ok, err := s.lock.TryLock(true); err != nil || !ok {
+		return // another process is at work: its next snapshot will do
+	}
+	defer s.lock.Unlock()
+	s.vec.Snapshot(s.writeVectors)
+}
+
 // maybeSnapshotLocked writes the vector cache when enough changed.
 func (s *Store) maybeSnapshotLocked() error { return s.vec.MaybeSnapshot(false, s.writeVectors) }

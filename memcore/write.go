@@ -235,6 +235,12 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	// Scanning and embedding are pure CPU work: spread them over the cores.
 	par.For(len(reqs), 32, 0, func(i int) { preps[i], errs[i] = s.prepare(ctx, reqs[i]) })
 	err := s.update(ctx, func(t *tx) error {
+		// Evictions are batched: an evicted atom leaves byID, the indexes
+		// and the accounting at once, and s.order in one pass at the end
+		// (each atom of a batch into a full store evicts about one, and
+		// removing each from s.order copied the whole slice).
+		s.deferOrder = true
+		defer s.compactOrderLocked()
 		for i, p := range preps {
 			if p == nil {
 				continue

@@ -12,17 +12,28 @@ import (
 // write where it is the store's to write.
 type Writer func(cache []byte, meta func(file string) []byte) error
 
-// MaybeSnapshot snapshots when SnapshotEvery changes are unsaved (with
-// force, when any is) and no background build runs. The store's caller
+// MaybeSnapshot snapshots when enough changes are unsaved (with force,
+// when any is) and no background build runs: SnapshotEvery, or an eighth
+// of the index for a large one, so that a store at its cap taking in a
+// stream of atoms (each evicting one) rewrites its cache every few
+// thousand changes rather than every few hundred. The store's caller
 // holds its write locks.
 func (v *State) MaybeSnapshot(force bool, write Writer) error {
 	v.mu.RLock()
-	dirty := v.dirty
+	dirty, n := v.dirty, len(v.texts)
 	v.mu.RUnlock()
-	if dirty == 0 || (!force && dirty < SnapshotEvery) || v.building.Load() {
+	if dirty == 0 || (!force && dirty < max(SnapshotEvery, n/8)) || v.building.Load() {
 		return nil
 	}
 	return v.Snapshot(write)
+}
+
+// Unsaved reports whether at least SnapshotEvery changes are not in the
+// cache file (what a writer closing the store writes out).
+func (v *State) Unsaved() bool {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.dirty >= SnapshotEvery && !v.building.Load()
 }
 
 // vectorMeta is vectors_meta.json as odekmem writes it (FORMATS.md).
