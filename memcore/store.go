@@ -188,9 +188,9 @@ type Store struct {
 	// order (not in byID) until compactOrderLocked; orderGone counts them.
 	deferOrder bool
 	orderGone  int
-	quar  []*QuarantinedAtom
-	model UserModel
-	graph *assocGraph
+	quar       []*QuarantinedAtom
+	model      UserModel
+	graph      *assocGraph
 	// contra are the recorded contradictions (contradictions.json).
 	contra []Contradiction
 
