@@ -67,3 +67,7 @@ require (
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+// coder/hnsw v0.6.1 (the only version the module proxy serves) with the
+// layer search fixed; see third_party/coder-hnsw/PATCH.md.
+replace github.com/coder/hnsw => ./third_party/coder-hnsw

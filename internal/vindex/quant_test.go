@@ -186,3 +186,83 @@ func BenchmarkQuantSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIndexEngines compares, on the same hash-embedded synthetic
+// notes, a full exact scan, exact search through the quantised first pass
+// and the (patched) HNSW graph wrapped as the hnsw index kind: the time to
+// build each from the vectors, search latency (p50/p99 over 200 queries,
+// k 40, one goroutine) and recall@10 against the full scan. 100k only with
+// ENGINES_100K=1 (the graph takes minutes to build).
+func BenchmarkIndexEngines(b *testing.B) {
+	sizes := []int{18000}
+	if os.Getenv("ENGINES_100K") != "" {
+		sizes = append(sizes, 100000)
+	}
+	for _, n := range sizes {
+		r := rand.New(rand.NewPCG(5, 11))
+		h := embed.NewHash(768)
+		ids := make([]string, n)
+		vecs := make([][]float32, n)
+		for i := range vecs {
+			ids[i] = fmt.Sprintf("id%07d", i)
+			vecs[i] = h.EmbedText(synthSentence(r))
+		}
+		qs := make([][]float32, 200)
+		for i := range qs {
+			s := synthSentence(r)
+			if i%2 == 1 {
+				s = s[:min(len(s), 40)]
+			}
+			qs[i] = h.EmbedText(s)
+		}
+		full := NewExact(768, Options{IDF: true, QuantMin: -1})
+		full.AddMany(ids, vecs)
+		truth := make([][]Hit, len(qs))
+		for i, q := range qs {
+			truth[i], _ = full.Search(q, 10, nil)
+		}
+		engines := []struct {
+			name  string
+			build func() Index
+		}{
+			{"exact", func() Index { e := NewExact(768, Options{IDF: true, QuantMin: -1}); e.AddMany(ids, vecs); return e }},
+			{"quantised", func() Index { e := NewExact(768, Options{IDF: true, QuantMin: 1}); e.AddMany(ids, vecs); return e }},
+			{"hnsw", func() Index {
+				x := NewHNSW(768, Options{IDF: true, QuantMin: -1})
+				for i := range ids {
+					x.Add(ids[i], vecs[i])
+				}
+				return x
+			}},
+		}
+		for _, eng := range engines {
+			b.Run(fmt.Sprintf("n=%d/%s", n, eng.name), func(b *testing.B) {
+				t0 := time.Now()
+				idx := eng.build()
+				build := time.Since(t0)
+				found := 0
+				for i, q := range qs {
+					got, _ := idx.Search(q, 10, nil)
+					found += overlapOf(got, truth[i])
+				}
+				var lat []time.Duration
+				b.ResetTimer()
+				for b.Loop() {
+					lat = lat[:0]
+					for _, q := range qs {
+						t1 := time.Now()
+						idx.Search(q, 40, nil)
+						lat = append(lat, time.Since(t1))
+					}
+				}
+				b.StopTimer()
+				slices.Sort(lat)
+				b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+				b.ReportMetric(float64(found)/float64(10*len(qs)), "recall@10")
+				b.ReportMetric(build.Seconds(), "build-s")
+				b.ReportMetric(0, "ns/op")
+			})
+		}
+	}
+}
