@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/extcfg"
-	"github.com/odekmem/odekmem/internal/lazyre"
 	"github.com/odekmem/odekmem/internal/vocab"
 )
 
@@ -154,8 +154,9 @@ type Config struct {
 	// NoDedup refreshes only an atom of the same normalised text
 	// (dedup_threshold 0).
 	NoDedup bool
-	// Index is the vector index: "exact" or the opt-in approximate "hnsw"
-	// (index; default "exact").
+	// Index is the vector index (index; default "exact"): exact search,
+	// through a quantised first pass past 32,768 atoms. "hnsw" is retired
+	// and means the same, so configurations that chose it keep working.
 	Index string
 	// QuarantineSharePercent bounds quarantine.json to this share of the
 	// size cap (quarantine_share_percent; default 5).
@@ -215,7 +216,7 @@ func DefaultConfig() Config { return configOf(defaultExtended()) }
 const defaultAgentName = "odek"
 
 // agentNameRe is what an agent name may be: a word or two a person types.
-var agentNameRe = lazyre.New(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$`)
+var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$`)
 
 // defaultHalfLives are the default per-type half-lives in days: what a
 // person decided, agreed, prefers, aims at or states as a fact stays true

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -179,61 +178,6 @@ func pseudoWord(i int) string {
 		}
 	}
 	return string(b)
-}
-
-// BenchmarkHNSWSearch measures the wrapped coder/hnsw search (including
-// exact re-rank) on noisy copies of stored random unit vectors (cosine ≈
-// 0.9 to their source) and reports recall@10 (overlap of its top 10 with
-// exact search's top 10), self-hit@10 (the source vector is in its top 10;
-// exact search scores 1.0) and the graph build time. 100k runs only with
-// HNSW_100K=1 (the build takes minutes).
-func BenchmarkHNSWSearch(b *testing.B) {
-	sizes := []int{1000, 18000}
-	if os.Getenv("HNSW_100K") != "" {
-		sizes = append(sizes, 100000)
-	}
-	for _, n := range sizes {
-		b.Run(fmt.Sprintf("n=%d/d=768/k=10", n), func(b *testing.B) {
-			r := rand.New(rand.NewPCG(3, 3))
-			h := NewHNSW(768, Options{})
-			vecs := make([][]float32, n)
-			t0 := time.Now()
-			for i := range vecs {
-				vecs[i] = randUnit(r, 768)
-				if err := h.Add(fmt.Sprintf("id%06d", i), vecs[i]); err != nil {
-					b.Fatal(err)
-				}
-			}
-			build := time.Since(t0)
-			qs := make([][]float32, 200)
-			src := make([]string, len(qs))
-			for i := range qs {
-				j := r.IntN(n)
-				qs[i], src[i] = noisyCopy(r, vecs[j]), fmt.Sprintf("id%06d", j)
-			}
-			found, self := 0, 0
-			for i, q := range qs {
-				got, _ := h.Search(q, 10, nil)
-				for _, g := range got {
-					if g.ID == src[i] {
-						self++
-					}
-				}
-				want, _ := h.exact.Search(q, 10, nil)
-				found += overlap(got, want)
-			}
-			b.ResetTimer()
-			for i := 0; b.Loop(); i++ {
-				h.Search(qs[i%len(qs)], 10, nil)
-			}
-			b.ReportMetric(float64(found)/float64(10*len(qs)), "recall@10")
-			b.ReportMetric(float64(self)/float64(len(qs)), "self-hit@10")
-			b.ReportMetric(build.Seconds(), "build-s")
-			if err := h.LastError(); err != nil {
-				b.Logf("recovered library error: %v", err)
-			}
-		})
-	}
 }
 
 func BenchmarkBM25Search(b *testing.B) {
