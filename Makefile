@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test need-cc cross soak e2e ci bench demo lint fuzz eval train-scanner eval-scanner judge-model judge-model-check
+.PHONY: all build test need-cc cross soak e2e ci bench bench-before demo lint fuzz eval train-scanner eval-scanner judge-model judge-model-check
 
 all: build
 
@@ -59,10 +59,22 @@ cross:
 	GOOS=darwin $(GO) build $(PKGS) && GOOS=darwin $(GO) vet $(PKGS)
 	GOOS=windows $(GO) build $(PKGS) && GOOS=windows $(GO) vet $(PKGS)
 
-# Benchmarks quoted in BENCHMARKS.md (about 15 minutes on 2 cores; the
-# 18k and 100k fixtures are built once per run). Output in bench.out.
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./internal/vindex/ ./internal/embed/ ./internal/scan/ ./views/ 2>&1 | tee bench.out
+# Benchmarks quoted in BENCHMARKS.md (about 40 minutes on 2 cores; the
+# 18k and 100k fixtures are built once per run, the 1M index needs about
+# 2 GB of memory). Output in bench.out. The whole-process benchmarks run
+# the odekmem of BENCH_BEFORE (main before issue 24's work), built into
+# bin/before/, beside this tree's, alternating run by run; the index
+# figures put the full scan beside the quantised first pass.
+BENCH_BEFORE ?= f16b873
+
+bench-before:
+	@rm -rf bin/before && mkdir -p bin/before/src
+	git archive $(BENCH_BEFORE) | tar -x -C bin/before/src
+	cd bin/before/src && $(GO) build -o ../odekmem .
+
+bench: bench-before
+	QUANT_1M=1 $(GO) test -run '^$$' -bench . -benchmem -timeout 120m ./internal/vindex/ ./internal/embed/ ./internal/scan/ ./views/ 2>&1 | tee bench.out
+	ODEKMEM_BENCH_BEFORE=$(CURDIR)/bin/before/odekmem $(GO) test -run '^$$' -bench Process -benchtime 20x -timeout 90m ./internal/cli/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'Open|List|AddDurable|BatchIngest|Recall|HookTurn|ImportLines' -benchtime 20x -timeout 60m ./memcore/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench FirstFrame -benchtime 5x -timeout 30m ./tui/ 2>&1 | tee -a bench.out
 	ODEKMEM_CAPACITY=1 $(GO) test -run TestCapacity -v -count=1 -timeout 30m ./memcore/ 2>&1 | tee -a bench.out
@@ -71,7 +83,7 @@ bench:
 	$(GO) run . eval aged 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench HookEndToEnd -benchtime 30x -timeout 60m ./internal/agenthook/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'MCPSearch$$' -benchtime 200x -timeout 30m ./internal/mcpserver/ 2>&1 | tee -a bench.out
-	$(GO) test -run '^$$' -bench 'MCPStart|MCPSearchAfterWrite' -benchtime 20x -timeout 40m ./internal/mcpserver/ 2>&1 | tee -a bench.out
+	ODEKMEM_BENCH_BEFORE=$(CURDIR)/bin/before/odekmem $(GO) test -run '^$$' -bench 'MCPStart|MCPSearchAfterWrite' -benchtime 20x -timeout 40m ./internal/mcpserver/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'Judge300|LoadModels' -benchtime 5000x -cpu 1 ./internal/judge/ 2>&1 | tee -a bench.out
 	$(GO) test -run '^$$' -bench 'Analyse' -benchtime 2000x -cpu 1 ./internal/provenance/ 2>&1 | tee -a bench.out
 	$(GO) run . eval judgement 2>&1 | tee -a bench.out
