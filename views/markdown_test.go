@@ -20,7 +20,7 @@ func TestRenderMarkdownMatchesGlamour(t *testing.T) {
 	atoms := []memcore.Atom{
 		{ID: strings.Repeat("a", 32), SourceClass: memcore.SourceUserSaid, Type: "fact", CreatedAt: now.Add(-time.Hour), Text: "the CI runner has 8 cores"},
 		{ID: strings.Repeat("b", 32), SourceClass: "user_approved", Type: "decision", CreatedAt: now.Add(-72 * time.Hour), Pin: true, Confidence: 0.7,
-			Text: long + "— see https://example.com/a/very/long/path/that/does/not/fit/on/one/line/at/all?x=1 and *stars* _under_ [link](x) #tag 1. item - dash",
+			Text:    long + "— see https://example.com/a/very/long/path/that/does/not/fit/on/one/line/at/all?x=1 and *stars* _under_ [link](x) #tag 1. item - dash",
 			Context: memcore.AtomContext{SessionID: "s-2026-11-27-a", Turn: 20, Project: "~/src/payments-api"},
 			Origin: &memcore.Origin{SourceClass: "web", Reason: "scan_rejected: injection: ignore previous instructions", QuarantinedAt: now, PromotedAt: now,
 				Findings: []memcore.OriginFinding{{Severity: "block", Kind: "injection", Rule: "ignore_previous", Reason: "asks to ignore earlier instructions"}}, Redacted: true}},
