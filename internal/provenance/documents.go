@@ -16,6 +16,11 @@ var (
 	// reThisText names the text that follows ("The README ends with this
 	// line.", "It says the following.").
 	reThisText = lazyre.New(`(?i)\b(?:this|these|the following)\s+(?:lines?|text|paragraph|snippet|message|section|comment|sentence|instructions?|note)\s*[.:]?\s*$`)
+	// reReceived names text the person received or found, on a line
+	// with no colon ("found this in the old wiki", "got this answer from
+	// copilot chat", "The runbook says", "Someone posted this in our
+	// channel, is it legit?").
+	reReceived = lazyre.New(`(?i)\b(?:(?:found|got|saw|received|spotted|dug up) (?:this|these)\b|(?:posted|sent|left|wrote|shared|forwarded|gave|sent me|gave me) (?:this|these|the following)\b|\bnotes from\b|\b(?:answer|reply|response|message|e-?mail|comment|advice) from\b|\b(?:says|said|wrote|writes|reads)\s*[.…]*$)`)
 	rePasting  = lazyre.New(`(?i)\b(?:pasting|pasted|copying|copied|verbatim|quoting|forwarding)\b`)
 	// reOutro is a line of the person's that says the text above came
 	// from somewhere else.
@@ -58,7 +63,8 @@ func introLine(l string) bool {
 	if !reIntroEnd.MatchString(t) {
 		// Without a colon: only an explicit act of pasting ("pasting the
 		// relevant part of the guide") on a line that ends no sentence.
-		return !strings.ContainsAny(t[len(t)-1:], ".?!") && rePasting.MatchString(t) || reThisText.MatchString(t)
+		return !strings.ContainsAny(t[len(t)-1:], ".?!") && rePasting.MatchString(t) || reThisText.MatchString(t) ||
+			!strings.ContainsAny(t[len(t)-1:], ".!") && reReceived.MatchString(t)
 	}
 	return reIntroCue.MatchString(t)
 }
@@ -192,11 +198,18 @@ func markDocuments(lines []string, kinds []Kind, marked, unsure, frame []bool) {
 			end := blockEnd(i)
 			swallow(i, end, k)
 			i = end - 1
-		case kinds[i] == "" && i == 0 && titleLine(lines[i]) && n > 2 && blank(1):
+		case kinds[i] == "" && i == 0 && titleLine(lines[i]) && n > 2 && blank(1),
+			kinds[i] == "" && i == 0 && titleLine(lines[i]) && n > 1 && !blank(1) && !reFirstLead.MatchString(lines[1]):
+			// (A title glued to a paragraph the person opens in their own
+			// voice is their heading: "# Plan\nWe move …".)
 			// A title opening the message: a document may follow. Its
 			// text could be the person's or a paste's.
-			end := blockEnd(2)
-			for j := 2; j < end; j++ {
+			from := 1
+			if blank(1) {
+				from = 2
+			}
+			end := blockEnd(from)
+			for j := from; j < end; j++ {
 				if kinds[j] == "" && !blank(j) && !marked[j] {
 					unsure[j] = true
 				}
@@ -287,7 +300,7 @@ func lastLine(lines []string, blank func(int) bool) int {
 // titleLine reports whether a line reads as a document's title: short,
 // capitalised, no closing punctuation, not a greeting.
 func titleLine(l string) bool {
-	t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
+	t := strings.TrimSpace(strings.Trim(strings.TrimLeft(strings.TrimSpace(l), "#"), "*_"))
 	w := strings.Fields(t)
 	if len(w) == 0 || len(w) > 7 || reGreeting.MatchString(t+",") {
 		return false

@@ -108,6 +108,9 @@ var (
 	reManual = lazyre.New(`^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS|NOTES|SECURITY|EXAMPLES|EXIT STATUS|ENVIRONMENT|FILES|SEE ALSO|BUGS|AUTHORS?|CAVEATS|HISTORY)\s*$`)
 	// A chat client's message header: a name and a time, a bracketed
 	// time, a timestamped "name:" line.
+	// reSpeaker opens a line of a transcript or a chat with a speaker's
+	// role ("Reviewer: LGTM. Going forward …", "Interviewer: …").
+	reSpeaker  = lazyre.New(`^(?i:manager|reviewer|interviewer|interviewee|candidate|customer|client|vendor|ceo|cto|cfo|coo|pm|boss|bot|modbot|moderator|recruiter|consultant|contractor|intern|teammate|colleague|co-?worker|auditor|chatgpt|gpt|claude|copilot|gemini|bard|assistant|support|interviewer|speaker\s?\d|participant\s?\d)\s*(?:\([^)]{1,30}\))?:\s+\S`)
 	reChatHead = lazyre.New(`^(?:\S[^:]{0,40}?\s+\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?\s*$|\[(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?|(?:Yesterday|Today|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[^\]]{0,20})\]|\d{1,2}:\d{2}\s?[AaPp][Mm]\s*$|@\w+:\s|@(?:channel|here|everyone)\b)`)
 	// A ticket: a key like PLAT-2211 opening the line, or the field
 	// labels of a ticket or an issue form.
@@ -179,6 +182,8 @@ func lineKind(l string) Kind {
 	case (lead == '@' || lead == '[' || strings.IndexByte(t, ':') > 0 && strings.ContainsAny(t, "0123456789")) && reChatHead.MatchString(t):
 		return KindChat
 	case strings.Contains(t, "@channel") || strings.Contains(t, "@here") || strings.Contains(t, "@everyone"):
+		return KindChat
+	case strings.IndexByte(t, ':') > 0 && reSpeaker.MatchString(t):
 		return KindChat
 	case (upperLead || lead == '#') && reTicket.MatchString(t):
 		return KindTicket

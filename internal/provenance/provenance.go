@@ -134,10 +134,20 @@ func Analyse(msg string) Analysis {
 			}
 			continue
 		}
+		introduced := "" // a sentence of this line introduced someone else's text
 		for _, sp := range sentenceSpans(text, start, end) {
 			for _, c := range clauses(text, sp) {
 				seg := Segment{Start: c.span.a, End: c.span.b, Text: text[c.span.a:c.span.b], Line: li, Sentence: sentence, Cut: c.cut, tail: c.tail}
 				seg.Voice, seg.Why = judge(seg.Text, c)
+				// The text a colon introduced runs on to the end of its
+				// line ("Accepted answer: Just set X. You never need Y."),
+				// unless the person takes the word back ("But we …").
+				switch {
+				case seg.Voice == Reported && strings.HasPrefix(seg.Why, introducedWhy):
+					introduced = seg.Why
+				case introduced != "" && seg.Voice == Own && !reFirstLead.MatchString(seg.Text) && !reContrastLead.MatchString(seg.Text):
+					seg.Voice, seg.Why = Reported, introduced
+				}
 				if p.Unsure[li] && (seg.Voice == Own || seg.Voice == "") {
 					seg.Voice, seg.Why = Unsure, "right under a paste, may be its last line"
 				}

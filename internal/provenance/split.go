@@ -197,7 +197,9 @@ func SplitPasted(msg string) Split {
 		// (no empty line between) ends that output: a log's last message
 		// reads as prose. The person's own words after a log come after an
 		// empty line.
-		if !proseLike(lines[i]) || kinds[prev].machine() && prev > 0 && kinds[prev-1].machine() && !marked[prev-1] {
+		// A line the person opens in their own voice ("Our pool size is
+		// 20 …", "We run 6 instances") ends it all the same.
+		if !proseLike(lines[i]) || kinds[prev].machine() && prev > 0 && kinds[prev-1].machine() && !marked[prev-1] && !reFirstLead.MatchString(lines[i]) {
 			kinds[i] = kinds[prev]
 			unsure[i] = false
 			continue

@@ -203,10 +203,16 @@ func introducedByColon(s string) (bool, string) {
 		return false, ""
 	}
 	if m := reColonCue.FindString(head); m != "" && !weakCue[strings.ToLower(m)] {
-		return true, "introduced as someone else's text (" + strings.ToLower(m) + ":)"
+		return true, introducedWhy + " (" + strings.ToLower(m) + ":)"
 	}
 	return false, ""
 }
+
+// introducedWhy opens the reason of a clause introducedByColon judged.
+const introducedWhy = "introduced as someone else's text"
+
+// reContrastLead opens a clause that answers what came before it.
+var reContrastLead = lazyre.New(`(?i)^\W*(?:but|however|though|no|nope|wrong|actually)\b`)
 
 // keepsSaying follow "keeps" when someone keeps saying something.
 var keepsSaying = setOf(`saying insisting claiming telling asking posting suggesting arguing repeating`)
