@@ -78,6 +78,9 @@ type Thresholds struct {
 	// clause is kept for review.
 	Trust float64 `json:"trust"`
 	Lane  float64 `json:"lane"`
+	// Request is the score at or above which a command with no word of a
+	// standing rule (MayBeRequest) is trusted all the same; 0: never.
+	Request float64 `json:"request,omitempty"`
 	// Types names the type models, in the order of model/type-*.tclf.
 	Types []string `json:"types"`
 	// Note records how the thresholds were chosen.
@@ -179,7 +182,7 @@ func (m *Judger) Judge(msg string) Result {
 		score := m.durable.Score(mt, dense)
 		c := Candidate{Text: seg.Text, Start: seg.Start, End: seg.End, Score: score, Voice: seg.Voice, Kind: seg.Kind}
 		switch {
-		case seg.Voice == provenance.Own && score >= m.th.Trust && mayBeRequest(dense):
+		case seg.Voice == provenance.Own && score >= m.th.Trust && MayBeRequest(dense) && !(m.th.Request > 0 && score >= m.th.Request):
 			c.Decision, c.Why = Lane, "a command that may be meant for this task only"
 		case seg.Voice == provenance.Own && score >= m.th.Trust:
 			c.Decision = Trust
@@ -198,11 +201,12 @@ func (m *Judger) Judge(msg string) Result {
 	return res
 }
 
-// mayBeRequest reports whether a clause is a command with nothing that
+// MayBeRequest reports whether a clause is a command with nothing that
 // makes it a standing rule: no always/never/don't opening it, no "every",
 // "from now on" or "must" in it, no rule stated just before it. Such a
-// clause may be a request for the task at hand; the person decides.
-func mayBeRequest(dense []float32) bool {
+// clause may be a request for the task at hand; the person decides,
+// unless the model is as sure of it as Thresholds.Request asks.
+func MayBeRequest(dense []float32) bool {
 	return dense[denseIndex["opens_verb"]] == 1 && dense[denseIndex["opens_polarity"]] == 0 &&
 		dense[denseIndex["generic"]] == 0 && dense[denseIndex["prev_rule"]] == 0 && dense[denseIndex["modal"]] == 0
 }

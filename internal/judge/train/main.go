@@ -28,16 +28,17 @@ import (
 const folds = 5
 
 var (
-	out           = flag.String("out", "internal/judge/model", "directory of the model files")
-	check         = flag.Bool("check", false, "compare with the files in -out instead of writing them")
-	precision     = flag.Float64("precision", 0.9, "out-of-fold precision the trust threshold is chosen for")
-	lanePrecision = flag.Float64("lane-precision", 0.7, "out-of-fold precision the lane threshold is chosen for")
-	verbose       = flag.Bool("v", false, "print the cross-validated evaluation's failures")
-	noChar        = flag.Bool("nochar", true, "leave out character n-grams")
-	bits          = flag.Int("bits", 0, "hash bits (0: textclf's default)")
-	l2            = flag.Float64("l2", 0, "L2 strength (0: textclf's default)")
-	epochs        = flag.Int("epochs", 0, "most epochs (0: textclf's default)")
-	attackWeight  = flag.Float64("attack-weight", 0.3, "weight of an attacker's sentence the analyser missed, as a negative")
+	out              = flag.String("out", "internal/judge/model", "directory of the model files")
+	check            = flag.Bool("check", false, "compare with the files in -out instead of writing them")
+	precision        = flag.Float64("precision", 0.92, "out-of-fold precision the trust threshold is chosen for")
+	lanePrecision    = flag.Float64("lane-precision", 0.7, "out-of-fold precision the lane threshold is chosen for")
+	requestPrecision = flag.Float64("request-precision", 0.9, "out-of-fold precision, among commands with no word of a standing rule, their trust threshold is chosen for")
+	verbose          = flag.Bool("v", false, "print the cross-validated evaluation's failures")
+	noChar           = flag.Bool("nochar", true, "leave out character n-grams")
+	bits             = flag.Int("bits", 0, "hash bits (0: textclf's default)")
+	l2               = flag.Float64("l2", 0, "L2 strength (0: textclf's default)")
+	epochs           = flag.Int("epochs", 0, "most epochs (0: textclf's default)")
+	attackWeight     = flag.Float64("attack-weight", 1, "weight of an attacker's sentence the analyser missed, as a negative")
 )
 
 // types are the atom types the type models tell apart: those of the
@@ -129,9 +130,25 @@ func run() error {
 	}
 	lane, lp, lr := textclf.ThresholdForPrecision(ownScores, ownLabels, *lanePrecision)
 	lane = min(lane, trust)
-	th := judge.Thresholds{Trust: round(trust), Lane: round(lane), Types: types,
-		Note: fmt.Sprintf("5-fold cross-validation on the training split: trust %.3f (precision %.3f, recall %.3f on own clauses), lane %.3f (precision %.3f, recall %.3f)",
-			round(trust), p, r, round(lane), lp, lr)}
+	// Commands with no word of a standing rule ("Use httpx for HTTP in
+	// Python", "Rewrite this function"): trusted only above a threshold
+	// chosen for the same precision among them alone.
+	var reqScores []float64
+	var reqLabels []bool
+	for i, e := range use {
+		if e.Seg.Voice == provenance.Own && judge.MayBeRequest(e.Dense) {
+			reqScores = append(reqScores, oof[i])
+			reqLabels = append(reqLabels, e.Durable)
+		}
+	}
+	req, rp, rr := textclf.ThresholdForPrecision(reqScores, reqLabels, *requestPrecision)
+	if rp < *requestPrecision {
+		req = 0 // never reached: commands stay in the lane
+	}
+	req = max(req, trust)
+	th := judge.Thresholds{Trust: round(trust), Lane: round(lane), Request: round(req), Types: types,
+		Note: fmt.Sprintf("5-fold cross-validation on the training split: trust %.3f (precision %.3f, recall %.3f on own clauses), lane %.3f (precision %.3f, recall %.3f), commands %.3f (precision %.3f, recall %.3f on %d of them)",
+			round(trust), p, r, round(lane), lp, lr, round(req), rp, rr, len(reqScores))}
 	fmt.Println(th.Note)
 
 	// The figures of the held-out evaluation, out of fold on the training
