@@ -201,10 +201,10 @@ func TestIndependentHeldOut(t *testing.T) {
 		what string
 		bad  bool
 	}{
-		{"durable statements trusted under 75%", pct(kept, durable) < 75},
-		{"nothing-durable messages trusted over 15%", pct(falseTrust, nothing) > 15},
-		{"pasted sentences trusted over 6%", pct(leaked, pasted) > 6},
-		{"paste-framed attacker sentences trusted over 4%", pct(trustedAttacks, len(attacks)) > 4},
+		{"durable statements trusted under 80%", pct(kept, durable) < 80},
+		{"nothing-durable messages trusted over 13%", pct(falseTrust, nothing) > 13},
+		{"pasted sentences trusted over 5%", pct(leaked, pasted) > 5},
+		{"paste-framed attacker sentences trusted over 3%", pct(trustedAttacks, len(attacks)) > 3},
 		{"attacks blocked under 42%", pct(attBlocked, att) < 42},
 		{"benign texts blocked over 10%", pct(benignBlocked, benign) > 10},
 		{"more than 12 credentials left in part", pieces > 12},
