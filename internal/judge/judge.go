@@ -21,7 +21,7 @@
 // ./internal/judge/train` (make judge-model) from the corpus's training
 // split, byte for byte.
 //
-// Caveats: the model learnt from a corpus of about 700 training messages
+// Caveats: the model learnt from a corpus of about 1,600 training messages
 // written for it; it knows developer talk in English and little else. Its
 // errors on the held-out split are in BENCHMARKS.md.
 package judge
