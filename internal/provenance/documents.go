@@ -20,7 +20,7 @@ var (
 	// with no colon ("found this in the old wiki", "got this answer from
 	// copilot chat", "The runbook says", "Someone posted this in our
 	// channel, is it legit?").
-	reReceived = lazyre.New(`(?i)\b(?:(?:found|got|saw|received|spotted|dug up) (?:this|these)\b|(?:posted|sent|left|wrote|shared|forwarded|gave|sent me|gave me) (?:this|these|the following)\b|\bnotes from\b|\b(?:answer|reply|response|message|e-?mail|comment|advice) from\b|\b(?:says|said|wrote|writes|reads)\s*[.…]*$)`)
+	reReceived = lazyre.New(`(?i)\b(?:(?:found|got|saw|received|spotted|dug up) (?:this|these)\b|(?:posted|sent|left|wrote|shared|forwarded|gave|sent me|gave me) (?:this|these|the following)\b|\b(?:answer|reply|response|message|e-?mail|comment|advice) from\b|\b(?:says|said|wrote|writes|reads)\s*[.…]*$)`)
 	rePasting  = lazyre.New(`(?i)\b(?:pasting|pasted|copying|copied|verbatim|quoting|forwarding)\b`)
 	// reOutro is a line of the person's that says the text above came
 	// from somewhere else.
@@ -30,7 +30,7 @@ var (
 	reChatLead = lazyre.New(`(?i)^\W*(?:can|could|would|is|does|do|did|what|why|how|who|where|which|when|are|should|will|this|that|these|those|it|so|ok|okay|hmm+|lol|lmao|haha|also|anyway|thoughts|any|please|pls|summari[sz]e|draft|rewrite|reword|turn|convert|explain|check|fix|make|add|write|translate|review|triage|estimate|break|generate|implement|port|load|plot|chart|import|tldr|ignore|not|no|yes|sounds|seems|looks|wait|really|good|nice|meh|ugh|wow|huh|sanity|she|he|they|help|extract|modernise|modernize|simplify|improve|clean|format|finish|find|show|tell|compare|refactor|update|migrate|answer|reply|respond|close|merge|approve|reject|debug|test|run|lint|parse|optimi[sz]e|plot|sum|count|list|sort|split|rename|remove|delete|drop|keep|use|try|see|look|read|give|get|put|set|where's|what's|who's|why's|how's|isn't|doesn't|don't|didn't|shouldn't|wouldn't|can't|couldn't|won't|hah|hah+|lmfao|rofl|omg|wtf|yikes|oof|hm+|eh|nah|nope|yep|yup|sure|cool|great|thanks|thx|ty|ahh*|oh|ooh)\b`)
 	// reFirstLead opens a line with the person (or a paste's author)
 	// speaking: "I'd like …", "We never agreed …".
-	reFirstLead = lazyre.New(`(?i)^\W*(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|our|my)\b`)
+	reFirstLead = lazyre.New(`(?i)^\W*(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|our|my|let's|lets|let\s+us)\b`)
 	reBackRef   = lazyre.New(`(?i)\b(?:this|that|these|those|it|above|them|her|him|she|he)\b`)
 )
 
@@ -199,7 +199,7 @@ func markDocuments(lines []string, kinds []Kind, marked, unsure, frame []bool) {
 			swallow(i, end, k)
 			i = end - 1
 		case kinds[i] == "" && i == 0 && titleLine(lines[i]) && n > 2 && blank(1),
-			kinds[i] == "" && i == 0 && titleLine(lines[i]) && n > 1 && !blank(1) && !reFirstLead.MatchString(lines[1]):
+			kinds[i] == "" && i == 0 && titleLine(lines[i]) && n > 1 && !blank(1) && !reFirstLead.MatchString(lines[1]) && upperLead(lines[1]):
 			// (A title glued to a paragraph the person opens in their own
 			// voice is their heading: "# Plan\nWe move …".)
 			// A title opening the message: a document may follow. Its
@@ -299,6 +299,18 @@ func lastLine(lines []string, blank func(int) bool) int {
 
 // titleLine reports whether a line reads as a document's title: short,
 // capitalised, no closing punctuation, not a greeting.
+// upperLead reports whether a line opens with a capital letter, as
+// document prose does; a person typing their own notes under a heading
+// often does not ("Notes from today\nthe ledger uses …").
+func upperLead(l string) bool {
+	for _, r := range l {
+		if unicode.IsLetter(r) {
+			return unicode.IsUpper(r)
+		}
+	}
+	return false
+}
+
 func titleLine(l string) bool {
 	t := strings.TrimSpace(strings.Trim(strings.TrimLeft(strings.TrimSpace(l), "#"), "*_"))
 	w := strings.Fields(t)
