@@ -172,11 +172,15 @@ func cmdEvalJudgement(c *ctx) error {
 	}
 	if !c.json {
 		o.Progress = func(done, total int) {
-			if done%25 == 0 || done == total {
+			switch {
+			case c.env.StderrIsTerminal && (done%25 == 0 || done == total):
 				fmt.Fprintf(c.env.Stderr, "\rjudgement: message %d/%d", done, total)
 				if done == total {
 					fmt.Fprintln(c.env.Stderr)
 				}
+			case !c.env.StderrIsTerminal && (done%100 == 0 || done == total):
+				// Off a terminal, whole lines: a log keeps one per step.
+				fmt.Fprintf(c.env.Stderr, "judgement: message %d/%d\n", done, total)
 			}
 		}
 	}

@@ -117,6 +117,13 @@ func TestProgressLinesEndWithNewlineOffTerminal(t *testing.T) {
 	if strings.Contains(r.stderr, "\r") || !strings.Contains(r.stderr, "undated: conversation 1/2\nundated: conversation 2/2\n") {
 		t.Fatalf("progress off a terminal: %q", r.stderr)
 	}
+	// eval judgement too: whole lines, never a carriage return, off a terminal.
+	jfile := filepath.Join(dir, "judgement.txt")
+	os.WriteFile(jfile, []byte("==== d1 durable\nprod runs on EKS in eu-west-1\n%% keep fact | prod runs on EKS in eu-west-1 | EKS\n"), 0o600)
+	r = bin(t, dir, "", "eval", "judgement", jfile)
+	if strings.Contains(r.stderr, "\r") || !strings.Contains(r.stderr, "judgement: message 1/1\n") {
+		t.Fatalf("eval judgement progress off a terminal (exit %d): %q", r.code, r.stderr)
+	}
 	// ingest and import draw progress only on a terminal, or as lines with --progress.
 	home := newHome(t)
 	r = bin(t, home, "I prefer tabs\n", "ingest", "-", "--progress")
