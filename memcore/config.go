@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/odekmem/odekmem/internal/extcfg"
 	"github.com/odekmem/odekmem/internal/vocab"
@@ -215,8 +216,31 @@ func DefaultConfig() Config { return configOf(defaultExtended()) }
 // Config.AgentName is empty.
 const defaultAgentName = "odek"
 
-// agentNameRe is what an agent name may be: a word or two a person types.
-var agentNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$`)
+// validAgentName reports whether name is what an agent name may be: a
+// word or two a person types — one or two words separated by one space,
+// each of 1–32 characters, starting with a letter or digit, the rest
+// letters, digits, '_', '.' or '-'. (It was the regular expression
+// ^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,31}(?: [\p{L}\p{N}][\p{L}\p{N}_.-]{0,31})?$,
+// whose compiled program allocated 2.5 MB at every process start: issue 24.)
+func validAgentName(name string) bool {
+	first, second, two := strings.Cut(name, " ")
+	return validAgentWord(first) && (!two || validAgentWord(second))
+}
+
+func validAgentWord(w string) bool {
+	if w == "" || !utf8.ValidString(w) || utf8.RuneCountInString(w) > 32 {
+		return false
+	}
+	for i, r := range w {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsNumber(r):
+		case i > 0 && (r == '_' || r == '.' || r == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // defaultHalfLives are the default per-type half-lives in days: what a
 // person decided, agreed, prefers, aims at or states as a fact stays true
@@ -488,7 +512,7 @@ func (c Config) Validate() error {
 	if e.EvictionPolicy != "retention_decay" {
 		return bad("eviction_policy", `"retention_decay"`, strconv.Quote(e.EvictionPolicy))
 	}
-	if !agentNameRe.MatchString(e.AgentName) {
+	if !validAgentName(e.AgentName) {
 		return bad("agent_name", "one or two words of letters, digits, '_', '.' or '-' (at most 32 characters each)", strconv.Quote(e.AgentName))
 	}
 	if e.Index != "exact" && e.Index != "hnsw" {
