@@ -124,6 +124,29 @@ func TestCrashKill9(t *testing.T) {
 				t.Fatalf("round %d: child never became ready", round)
 			}
 		}
+		// Every other round waits for the child's first acknowledgement
+		// before the random delay, so a slow machine (the race detector
+		// under load) still kills children mid-stream after some writes
+		// were acknowledged; the other rounds kill wherever the delay
+		// lands, the open included.
+		if round%2 == 1 {
+			first := time.After(30 * time.Second)
+		wait:
+			for {
+				select {
+				case l, ok := <-lines:
+					if !ok {
+						break wait
+					}
+					got = append(got, l)
+					if strings.HasPrefix(l, "ack ") {
+						break wait
+					}
+				case <-first:
+					break wait
+				}
+			}
+		}
 		time.Sleep(time.Duration(5+r.Intn(36)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		for l := range lines {
