@@ -18,7 +18,7 @@ import (
 var Epoch = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 // files are the store files that carry timestamps.
-var files = []string{"atoms.json", "quarantine.json", "user_model.json"}
+var files = []string{"atoms.json", "quarantine.json", "user_model.json", "contradictions.json", "lane.json"}
 
 // Redate shifts every timestamp in the store at dir (each value of a key
 // ending in "_at": created_at, quarantined_at, …) by now − from, so an atom
