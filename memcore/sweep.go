@@ -38,7 +38,7 @@ const (
 // newer odek versions) is left untouched and counted as "other".
 var ownedFiles = map[string]bool{
 	fileAtoms: true, fileQuarantine: true, fileUserModel: true, fileAssoc: true,
-	fileAssocKinds: true, fileVectors: true, fileLockName: true, fileContradictions: true,
+	fileAssocKinds: true, fileVectors: true, fileLockName: true, fileContradictions: true, fileLane: true,
 }
 
 func unsafeStore(path, why, fix string) error {

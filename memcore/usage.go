@@ -62,6 +62,8 @@ func componentOf(rel string) string {
 		return "associations"
 	case first == fileContradictions:
 		return "contradictions"
+	case first == fileLane:
+		return "lane"
 	default:
 		return "other"
 	}
