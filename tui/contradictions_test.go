@@ -14,7 +14,7 @@ import (
 // ranks the superseded decision above its successor.
 func TestE2EContradictionsPane(t *testing.T) {
 	t.Parallel()
-	st, _ := demoStore(t)
+	st, _ := demoStoreWithout(t, "contradictions.json") // only this test's pair waits
 	ctx := context.Background()
 	add := func(text string) memcore.Atom {
 		r, err := st.Add(ctx, memcore.AddRequest{Text: text, Type: memcore.TypeDecision, Source: memcore.SourceUserApproved})
@@ -67,7 +67,7 @@ func supersededBy(st *memcore.Store, id string) (string, bool) {
 // with a in the TUI is checked against older memories as the CLI's add
 // is; the status line names the one it supersedes and pane 8 lists it.
 func TestAddNoteChecksContradictions(t *testing.T) {
-	st, _ := demoStore(t)
+	st, _ := demoStoreWithout(t, "contradictions.json") // only the note's pair waits
 	ctx := context.Background()
 	r, err := st.Add(ctx, memcore.AddRequest{Text: "The staging region is eu-west-1", Type: memcore.TypeFact, Source: memcore.SourceUserApproved})
 	if err != nil || r.Quarantined {

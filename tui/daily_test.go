@@ -33,7 +33,7 @@ func TestBurstOfKeysInOneMessage(t *testing.T) {
 	st, tm := startDemo(t, 120, 40)
 	atoms := must(st.List(memcore.Filter{}))
 	tm.Send(runes("jjj")) // one message, three keys
-	waitRe(t, tm, regexp.MustCompile(`> +fact +user_said`))
+	waitRe(t, tm, regexp.MustCompile(`> +intent +user_said`))
 	tm.Send(runes("/timestamptz")) // opens the filter, then text
 	n := 0
 	for _, a := range atoms {
@@ -41,15 +41,15 @@ func TestBurstOfKeysInOneMessage(t *testing.T) {
 			n++
 		}
 	}
-	waitOut(t, tm, fmt.Sprintf("Atoms %d/205", n), "filter: timestamptz")
+	waitOut(t, tm, fmt.Sprintf("Atoms %d/207", n), "filter: timestamptz")
 	send(tm, tea.KeyMsg{Type: tea.KeyCtrlU}, paste("payouts report\nendpoint"), keyEnter)
 	waitOut(t, tm, "filter: payouts report endpoint")
 	send(tm, keyEsc)
-	waitOut(t, tm, "Atoms 205")
+	waitOut(t, tm, "Atoms 207")
 	tm.Send(paste("dy")) // never a command: no forget prompt, nothing forgotten
 	waitOut(t, tm, "paste ignored")
 	m := finish(t, tm)
-	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 205 {
+	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 207 {
 		t.Fatalf("a paste acted as keys: mode %v, %d atoms", m.mode, len(must(st.List(memcore.Filter{}))))
 	}
 	if got := selectedID(m, PaneAtoms); got != atoms[0].ID {
@@ -67,11 +67,11 @@ func TestBurstNeverAnswersPrompt(t *testing.T) {
 		t.Fatal("d did not ask")
 	}
 	press(m, runes("yy"))
-	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 205 {
+	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 207 {
 		t.Fatalf("a burst answered the prompt: %d atoms", len(must(st.List(memcore.Filter{}))))
 	}
 	press(m, runes("d"), paste("y"))
-	if len(must(st.List(memcore.Filter{}))) != 205 {
+	if len(must(st.List(memcore.Filter{}))) != 207 {
 		t.Fatal("a pasted y answered the prompt")
 	}
 }
@@ -98,9 +98,14 @@ func TestEscInHelp(t *testing.T) {
 // Items 5 and 6: at 80×24 every pane's tab keeps its name, with the
 // counts that wait for the person (issue 26: "5 G  6 B1%  7 R" was
 // cryptic), and the help bar ends with "? help • q quit", in every pane
-// and state.
+// and state. The store is the demo's without its contradictions and lane:
+// with their counts too (the demo has 2 and 4 waiting) the names do not
+// fit in 80 columns and the bar falls back to letters ("2 Q14  3 P5 …
+// 8 C2  9 L4", see the 80×24 goldens).
 func Test80x24TabAndHelpBars(t *testing.T) {
-	st, tm := startDemo(t, 80, 24)
+	st, _ := demoStoreWithout(t, "contradictions.json", "lane.json")
+	tm := startAppSize(t, st, 80, 24, appOptions())
+	waitOut(t, tm, "Atoms 207")
 	send(tm, runes("2"))
 	waitOut(t, tm, "[2 Quar 14]", "1 Atoms", "3 Pend(5)", "4 Model", "5 Assoc", "6 Budget", "7 Recall", "8 Contra", "? help • q quit")
 	finish(t, tm)
@@ -111,7 +116,7 @@ func Test80x24TabAndHelpBars(t *testing.T) {
 		keys []tea.KeyMsg
 		tabs []string
 	}{
-		{"atoms", []tea.KeyMsg{runes("1")}, []string{"[1 Atoms 205]", "2 Quar(14)", "3 Pend(5)", "4 Model"}},
+		{"atoms", []tea.KeyMsg{runes("1")}, []string{"[1 Atoms 207]", "2 Quar(14)", "3 Pend(5)", "4 Model"}},
 		{"atoms filtered", []tea.KeyMsg{runes("1"), runes("t")}, []string{"[1 Atoms ", "2 Quar(14)"}},
 		{"quarantine", []tea.KeyMsg{runes("2")}, []string{"1 Atoms", "[2 Quar 14]", "3 Pend(5)", "4 Model"}},
 		{"quarantine selection", []tea.KeyMsg{runes("2"), keySpace, keySpace}, []string{"[2 Quar 14]"}},
@@ -152,7 +157,7 @@ func TestDamageBanner(t *testing.T) {
 	waitOut(t, tm, "The store reported 2 problems", "atoms.json: kept 0 intact records", "saved to corrupt/atoms.json.", "invalid JSON", "D dismisses",
 		"No live atom could be read")
 	send(tm, runes("2"))
-	waitOut(t, tm, "Quarantine · 219 entries", "recovered")
+	waitOut(t, tm, "Quarantine · 221 entries", "recovered")
 	send(tm, keyDown, runes("3"))
 	waitOut(t, tm, "Pending reviews")
 	m := finish(t, tm)
@@ -194,7 +199,7 @@ func TestOneClock(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	tm := startAppSize(t, st, 120, 40, appOptions())
-	waitOut(t, tm, "Atoms 205")
+	waitOut(t, tm, "Atoms 207")
 	send(tm, runes("2"))
 	ttl := st.Config().QuarantineTTLDays
 	var wants []string
@@ -226,7 +231,7 @@ func TestOneClock(t *testing.T) {
 	}
 	other.Close()
 	send(tm, runes("1"))
-	waitOut(t, tm, "Atoms 206") // the TUI saw the other process's write
+	waitOut(t, tm, "Atoms 208") // the TUI saw the other process's write
 	finish(t, tm)
 	if live == 0 {
 		t.Fatal("fixture: no live entry among the first five")
@@ -358,7 +363,7 @@ func TestMouseClicks(t *testing.T) {
 	}
 	// Row 5 of the list: header, tabs, pane title, column header, rows.
 	tm.Send(click(10, 4+5))
-	waitRe(t, tm, regexp.MustCompile(`> +convention +user_approved`))
+	waitRe(t, tm, regexp.MustCompile(`> +preference +user_said`))
 	m := newStatic(t, st, 120, 40) // the same tab bar, loaded
 	_, spans := m.tabLayout()
 	tm.Send(click(spans[PanePending][0]+2, 1))
@@ -468,7 +473,9 @@ func TestDetailShowsItsLastLineAt80Columns(t *testing.T) {
 	if len(lines)-1 < to-from+1 {
 		t.Fatalf("header says lines %d–%d but the view has %d lines below it:\n%s", from, to, len(lines)-1, v)
 	}
-	if !strings.Contains(lines[to-from+1], "did we leave off") {
+	// The newest atom's page (the move of rate limiting to Redis) ends
+	// with its last related atom, the rate limiting intent.
+	if !strings.Contains(lines[to-from+1], "burst 200") {
 		t.Fatalf("the page's last line is not on screen (line %d is %q):\n%s", to-from+1, lines[to-from+1], v)
 	}
 	for _, at := range must(st.List(memcore.Filter{})) {

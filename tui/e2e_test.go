@@ -56,7 +56,7 @@ func TestE2EConfirmReject(t *testing.T) {
 	pend := must(st.Pending())
 	first, second := pend[0], pend[1]
 	tm := startApp(t, st)
-	waitOut(t, tm, "Atoms 205")
+	waitOut(t, tm, "Atoms 207")
 	send(tm, runes("3"))
 	waitOut(t, tm, "Pending reviews · 5")
 	send(tm, runes("c"))
@@ -106,12 +106,12 @@ func TestE2EForgetUndo(t *testing.T) {
 	send(tm, runes("d"))
 	waitOut(t, tm, "[y/N]")
 	send(tm, runes("y"))
-	waitOut(t, tm, "Atoms 204")
+	waitOut(t, tm, "Atoms 206")
 	if _, _, err := st.Get(id); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatalf("Get after forget: %v, want ErrNotFound", err)
 	}
 	send(tm, runes("u"))
-	waitOut(t, tm, "undid", "Atoms 205")
+	waitOut(t, tm, "undid", "Atoms 207")
 	finish(t, tm)
 	if _, _, err := st.Get(id); err != nil {
 		t.Fatalf("atom not back after undo: %v", err)
@@ -128,20 +128,20 @@ func TestE2EFilter(t *testing.T) {
 			n++
 		}
 	}
-	if n == 0 || n == 205 {
+	if n == 0 || n == 207 {
 		t.Fatalf("bad fixture: %d matches", n)
 	}
 	tm := startApp(t, st)
-	waitOut(t, tm, "Atoms 205")
+	waitOut(t, tm, "Atoms 207")
 	send(tm, runes("/"))
 	tm.Type("timestamptz")
-	waitOut(t, tm, fmt.Sprintf("Atoms %d/205", n))
+	waitOut(t, tm, fmt.Sprintf("Atoms %d/207", n))
 	tm.Type("q") // typing: q is text, not quit
-	waitOut(t, tm, "Atoms 0/205")
+	waitOut(t, tm, "Atoms 0/207")
 	send(tm, tea.KeyMsg{Type: tea.KeyBackspace}, keyEnter)
-	waitOut(t, tm, fmt.Sprintf("Atoms %d/205", n))
+	waitOut(t, tm, fmt.Sprintf("Atoms %d/207", n))
 	m := finish(t, tm)
-	if got := m.Pane(PaneAtoms).(interface{ Title() string }).Title(); got != fmt.Sprintf("Atoms %d/205", n) {
+	if got := m.Pane(PaneAtoms).(interface{ Title() string }).Title(); got != fmt.Sprintf("Atoms %d/207", n) {
 		t.Errorf("title %q", got)
 	}
 }
@@ -151,7 +151,7 @@ func TestE2EPanes(t *testing.T) {
 	t.Parallel()
 	st, dir := demoStore(t)
 	tm := startApp(t, st)
-	titles := []string{"Atoms · 205 of 205 live", "Quarantine · 14 entries", "Pending reviews · 5",
+	titles := []string{"Atoms · 207 of 207 live", "Quarantine · 14 entries", "Pending reviews · 5",
 		"User model · confirmed", "Associations · depth 1", "Budget · disk use", "Recall preview ·", "Contradictions ·", "From your messages — keep?"}
 	waitOut(t, tm, titles[0])
 	for i := 1; i < len(titles); i++ {
@@ -181,9 +181,9 @@ func TestE2ELiveRefresh(t *testing.T) {
 	t.Parallel()
 	st, dir := demoStore(t)
 	tm := startApp(t, st)
-	waitOut(t, tm, "Atoms 205")
+	waitOut(t, tm, "Atoms 207")
 	send(tm, keyDown, keyDown)
-	waitRe(t, tm, regexp.MustCompile(`> +intent`))
+	waitRe(t, tm, regexp.MustCompile(`> +observation`))
 	other := openStore(t, dir)
 	if _, err := other.Add(context.Background(), memcore.AddRequest{
 		Text: "Live refresh canary: the TUI shows atoms another process adds", Source: memcore.SourceUserSaid, Type: memcore.TypeFact,

@@ -100,7 +100,7 @@ func TestSlashFiltersEveryPane(t *testing.T) {
 	see("filter: tools", "golangci-lint")
 	press(m, keyEnter)
 	// Associations by neighbour.
-	press(m, runes("1"), keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, runes("5"))
+	press(m, runes("1"), keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, runes("5"))
 	see("Associations · depth 1")
 	press(m, runes("/"))
 	press(m, typed("type:convention")...)

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // TestHelpKeysPerPane compares each pane's help with the keys that apply;
@@ -14,6 +16,9 @@ func TestHelpKeysPerPane(t *testing.T) {
 	nav := "↑/k ↓/j pgup pgdn g/home G/end"
 	global := "tab shift+tab u ? q 1-9"   // the full help lists u even before there is anything to undo
 	withID := "tab shift+tab u Y ? q 1-9" // Y copies the selected id
+	// The demo store, but an empty lane for the case that says so.
+	emptyLane, _ := demoStoreWithout(t, "lane.json")
+	stores := map[string]*memcore.Store{"lane (empty)": emptyLane}
 	tests := []struct {
 		name  string
 		setup func(m *Model)
@@ -52,7 +57,11 @@ func TestHelpKeysPerPane(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newStatic(t, st, 120, 40)
+			s := st
+			if stores[tt.name] != nil {
+				s = stores[tt.name]
+			}
+			m := newStatic(t, s, 120, 40)
 			tt.setup(m)
 			got := m.HelpKeys()
 			want := strings.Fields(tt.want)

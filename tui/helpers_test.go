@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -44,13 +45,27 @@ func demoStore(tb testing.TB) (*memcore.Store, string) {
 	return openStore(tb, dir), dir
 }
 
+// demoStoreWithout opens a fresh copy of the demo store without some of
+// its files: "lane.json" empties the lane, "contradictions.json" leaves no
+// contradiction waiting, for tests that count their own.
+func demoStoreWithout(tb testing.TB, files ...string) (*memcore.Store, string) {
+	tb.Helper()
+	dir := copyDemo(tb)
+	for _, f := range files {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return openStore(tb, dir), dir
+}
+
 // startDemo runs the real program at w×h (live refresh on) on a copy of
 // the demo store and waits for the first frame.
 func startDemo(t *testing.T, w, h int) (*memcore.Store, *teatest.TestModel) {
 	t.Helper()
 	st, _ := demoStore(t)
 	tm := startAppSize(t, st, w, h, appOptions())
-	waitOut(t, tm, "Atoms 205")
+	waitOut(t, tm, "Atoms 207")
 	return st, tm
 }
 

@@ -11,11 +11,11 @@ import (
 	"github.com/odekmem/odekmem/memcore"
 )
 
-// laneStore is the demo store with three lane entries: two from session
-// s-lane-a, one from s-lane-b.
+// laneStore is the demo store with its lane replaced by three entries: two
+// from session s-lane-a, one from s-lane-b.
 func laneStore(t *testing.T) *memcore.Store {
 	t.Helper()
-	st, _ := demoStore(t)
+	st, _ := demoStoreWithout(t, "lane.json")
 	ctx := context.Background()
 	for _, r := range []memcore.LaneRequest{
 		{Text: "Give me the shell command first, then the explanation.", Type: "preference", Why: "a command that may be meant for this task only",

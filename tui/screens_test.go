@@ -39,7 +39,7 @@ func TestScreensDoc(t *testing.T) {
 			press(m, typed("type:decision project:payments")...)
 			press(m, keyEnter)
 		}},
-		{"1 Atoms — detail (enter)", func(m *Model) { press(m, keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, keyEnter) }},
+		{"1 Atoms — detail (enter)", func(m *Model) { press(m, keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, keyEnter) }},
 		{"1 Atoms — semantic search (f)", func(m *Model) {
 			press(m, runes("f"))
 			press(m, typed("payouts timezone bug")...)
@@ -61,7 +61,7 @@ func TestScreensDoc(t *testing.T) {
 		{"3 Pending reviews", func(m *Model) { press(m, runes("3")) }},
 		{"4 User model", func(m *Model) { press(m, runes("4")) }},
 		{"5 Associations — depth 2", func(m *Model) {
-			press(m, keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, runes("5"), runes("+"))
+			press(m, keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, keyDown, runes("5"), runes("+"))
 		}},
 		{"6 Budget", func(m *Model) {
 			press(m, runes("6"))

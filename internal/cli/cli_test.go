@@ -177,7 +177,7 @@ func TestExportImportLossless(t *testing.T) {
 func TestDemoPrintsStats(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir()) // --print keeps its copy: not in the machine's /tmp
 	r := run(t, t.TempDir(), "", "demo", "--print")
-	if r.code != 0 || !strings.Contains(r.stdout, "205 live") || !strings.Contains(r.stdout, "14 quarantined") {
+	if r.code != 0 || !strings.Contains(r.stdout, "207 live") || !strings.Contains(r.stdout, "14 quarantined") {
 		t.Fatalf("demo: %+v", r)
 	}
 }

@@ -79,6 +79,47 @@ func TestDemoOneClock(t *testing.T) {
 	}
 }
 
+// TestDemoHasDecisionsWaiting: the store odekmem demo opens has a
+// contradiction waiting (keep new / keep old / keep both) and lane entries
+// to keep or drop, re-dated like the rest, and opens without a problem.
+func TestDemoHasDecisionsWaiting(t *testing.T) {
+	ran := false
+	runTUI := func(ctx context.Context, st *memcore.Store, settings config.Settings, title string) error {
+		ran = true
+		if p := st.Problems(); len(p) > 0 {
+			t.Errorf("the demo store opens with problems: %+v", p)
+		}
+		cs := must(st.Contradictions(false))
+		if len(cs) == 0 {
+			t.Error("the demo has no contradiction waiting")
+		}
+		for _, c := range cs {
+			linked := false
+			for _, l := range must(st.Links(c.Old)) {
+				linked = linked || l.ID == c.New && l.Kind == memcore.LinkSupersedes
+			}
+			if !linked {
+				t.Errorf("contradiction %s: its atoms are not linked as supersedes", c.ID)
+			}
+		}
+		lane := must(st.Lane())
+		if len(lane) == 0 {
+			t.Fatal("the demo has nothing in the lane")
+		}
+		// Re-dated with the rest: the newest entry is about a day old.
+		if age := time.Since(lane[0].CreatedAt); age < 20*time.Hour || age > 30*time.Hour {
+			t.Errorf("newest lane entry is %v old on the real clock, want about a day", age)
+		}
+		return nil
+	}
+	var out, errb bytes.Buffer
+	code := cli.Main([]string{"--home", t.TempDir(), "demo"}, cli.Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""),
+		Getenv: func(string) string { return "" }, Demo: os.DirFS("../../testdata/demo"), RunTUI: runTUI})
+	if code != 0 || !ran {
+		t.Fatalf("demo: code %d, TUI ran %v: %s %s", code, ran, out.String(), errb.String())
+	}
+}
+
 // TestCompactSaysWhatHappenedInWords: compact never prints a negative
 // "reclaimed"; a store that grows says why.
 func TestCompactSaysWhatHappenedInWords(t *testing.T) {

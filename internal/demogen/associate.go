@@ -6,31 +6,31 @@ package main
 import (
 	"sort"
 	"strings"
+
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // associate derives link pairs. Kinds, in order of precedence:
+//   - supersedes: each contradiction's older and newer atom, as memcore
+//     links them when it records the contradiction;
 //   - temporal: consecutive atoms of one session at most 3 turns apart;
 //   - task: same project, a goal linked to each decision/convention/intent that
 //     shares a tag, and an intent linked to the decisions sharing a tag;
 //   - semantic: per topic tag, the first atom of each session carrying the
 //     tag is linked to the first one of the next such session.
-func associate(atoms []*liveAtom) (map[string]map[string]bool, map[string]string) {
+func associate(atoms []*liveAtom, pairs []supersedePair) (map[string]map[string]bool, map[string]string) {
 	links := map[string]map[string]bool{}
 	kinds := map[string]string{}
 	link := func(a, b *liveAtom, kind string) bool {
 		if a.ID == b.ID {
 			return false
 		}
-		x, y := a.ID, b.ID
-		if y < x {
-			x, y = y, x
-		}
-		key := x + "|" + y
+		key := pairKey(a.ID, b.ID)
 		if _, ok := kinds[key]; ok {
 			return false
 		}
 		kinds[key] = kind
-		for _, p := range [][2]string{{x, y}, {y, x}} {
+		for _, p := range [][2]string{{a.ID, b.ID}, {b.ID, a.ID}} {
 			if links[p[0]] == nil {
 				links[p[0]] = map[string]bool{}
 			}
@@ -47,6 +47,9 @@ func associate(atoms []*liveAtom) (map[string]map[string]bool, map[string]string
 			}
 		}
 		return false
+	}
+	for _, p := range pairs {
+		link(p.older, p.newer, memcore.LinkSupersedes)
 	}
 	for i := 1; i < len(atoms); i++ {
 		a, b := atoms[i-1], atoms[i]
@@ -95,8 +98,9 @@ func associate(atoms []*liveAtom) (map[string]map[string]bool, map[string]string
 }
 
 // setRelated fills related_atom_ids for decisions, conventions and errors with
-// up to three of their task/semantic links.
-func setRelated(atoms []*liveAtom, links map[string]map[string]bool) {
+// up to three of their links. A supersedes link is not one: memcore records
+// it after the newer atom was stored, and leaves related_atom_ids alone.
+func setRelated(atoms []*liveAtom, links map[string]map[string]bool, kinds map[string]string) {
 	for _, a := range atoms {
 		switch a.Type {
 		case "decision", "convention", "error":
@@ -105,7 +109,9 @@ func setRelated(atoms []*liveAtom, links map[string]map[string]bool) {
 		}
 		var ids []string
 		for o := range links[a.ID] {
-			ids = append(ids, o)
+			if kinds[pairKey(a.ID, o)] != memcore.LinkSupersedes {
+				ids = append(ids, o)
+			}
 		}
 		sort.Strings(ids)
 		if len(ids) > 3 {
@@ -113,6 +119,14 @@ func setRelated(atoms []*liveAtom, links map[string]map[string]bool) {
 		}
 		a.Context.RelatedAtomIDs = ids
 	}
+}
+
+// pairKey is the associations_kinds.json key of a link: "a|b" with a < b.
+func pairKey(a, b string) string {
+	if b < a {
+		a, b = b, a
+	}
+	return a + "|" + b
 }
 
 // tagChars hides s in Unicode tag characters (U+E0000 + ASCII).

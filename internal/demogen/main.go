@@ -4,8 +4,11 @@
 //
 // The output is the contents of an `extended/` directory as described in
 // FORMATS.md (atoms.json, chunks/<id>.md, quarantine.json, user_model.json,
-// associations.json) plus associations_kinds.json, which records the kind of
-// every link pair. The same flags always produce byte-identical output.
+// associations.json) plus odekmem's own files: associations_kinds.json,
+// which records the kind of every link pair, contradictions.json (pairs
+// where a newer decision superseded an older one, waiting for the person)
+// and lane.json (sentences from the person's messages the judgement was not
+// sure about). The same flags always produce byte-identical output.
 package main
 
 import (
@@ -160,8 +163,12 @@ func Generate(now time.Time) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	links, kinds := associate(atoms)
-	setRelated(atoms, links)
+	pairs, err := findSuperseded(atoms)
+	if err != nil {
+		return nil, err
+	}
+	links, kinds := associate(atoms, pairs)
+	setRelated(atoms, links, kinds)
 
 	files := map[string][]byte{}
 	meta := make([]Atom, 0, len(atoms))
@@ -180,6 +187,8 @@ func Generate(now time.Time) (map[string][]byte, error) {
 	put("atoms.json", meta)
 	put("quarantine.json", g.quarantine())
 	put("user_model.json", g.userModel())
+	put("contradictions.json", g.contradictions(pairs))
+	put("lane.json", g.lane())
 
 	assoc := map[string][]string{}
 	for id, set := range links {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // committed is the store checked into the repository; regenerate it with
@@ -304,13 +306,31 @@ func TestCommittedStoreIsValid(t *testing.T) {
 		if !pairs[k] {
 			t.Errorf("associations_kinds.json: %s is not a link pair", k)
 		}
-		if v != "temporal" && v != "task" && v != "semantic" {
+		if v != "temporal" && v != "task" && v != "semantic" && v != "supersedes" {
 			t.Errorf("associations_kinds.json: %s: bad kind %q", k, v)
 		}
 	}
 	for k := range pairs {
 		if _, ok := kinds[k]; !ok {
 			t.Errorf("associations_kinds.json: no kind for %s", k)
+		}
+	}
+
+	var contra contradictionsFile
+	decode(t, "contradictions.json", &contra)
+	for _, c := range contra.Contradictions {
+		if !idRE.MatchString(c.ID) || !live[c.Old] || !live[c.New] || c.Old == c.New || c.Resolution != "" || !c.CreatedAt.Before(demoNow) {
+			t.Errorf("contradictions.json: bad pending contradiction %+v", c)
+		}
+		if kinds[pairKey(c.Old, c.New)] != "supersedes" {
+			t.Errorf("contradictions.json %s: its atoms are not linked as supersedes", c.ID)
+		}
+	}
+	var lane []memcore.LaneEntry
+	decode(t, "lane.json", &lane)
+	for _, e := range lane {
+		if !idRE.MatchString(e.ID) || live[e.ID] || !types[string(e.Type)] || e.Text == "" || e.Why == "" || e.Message == "" || !e.CreatedAt.Before(demoNow) {
+			t.Errorf("lane.json: bad entry %+v", e)
 		}
 	}
 }
