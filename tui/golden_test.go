@@ -67,6 +67,8 @@ func TestGolden(t *testing.T) {
 			press(m, typed("where did we leave off on the payouts report")...)
 			press(m, keyEnter)
 		}},
+		{"contradictions", func(m *Model) { press(m, runes("8")) }},
+		{"lane", func(m *Model) { press(m, runes("9")) }},
 	}
 	st, dir := demoStore(t) // read-only use: one store for every capture
 	for _, p := range panes {

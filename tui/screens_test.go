@@ -73,6 +73,8 @@ func TestScreensDoc(t *testing.T) {
 			press(m, typed("where did we leave off on the payouts report")...)
 			press(m, keyEnter)
 		}},
+		{"8 Contradictions", func(m *Model) { press(m, runes("8")) }},
+		{"9 From your messages — keep?", func(m *Model) { press(m, runes("9")) }},
 		{"Forget asks y/N (default No)", func(m *Model) { press(m, runes("d")) }},
 		{"Full help (?)", func(m *Model) { press(m, runes("?")) }},
 	}
