@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"github.com/charmbracelet/lipgloss"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -138,6 +139,30 @@ func Test80x24TabAndHelpBars(t *testing.T) {
 		}
 		if last := lines[len(lines)-1]; !strings.HasSuffix(last, "? help • q quit") {
 			t.Errorf("%s: help bar %q does not end with ? help • q quit", s.name, last)
+		}
+	}
+
+	// The demo as a newcomer sees it, with contradictions and the lane
+	// waiting too: every tab still has a readable name at 80 columns.
+	full, _ := demoStore(t)
+	fm := newStatic(t, full, 80, 24)
+	for _, s := range []struct {
+		keys []tea.KeyMsg
+		tabs []string
+	}{
+		{[]tea.KeyMsg{runes("1")}, []string{"[1 Atoms]", "2Quar(14)", "3Pend(5)", "4Model", "5Assoc", "6Budget", "7Recall", "8Contra(2)", "9Lane(4)"}},
+		{[]tea.KeyMsg{runes("9")}, []string{"1Atoms", "2Quar(14)", "8Contra(2)", "[9 Lane]"}},
+	} {
+		press(fm, keyEsc, keyEsc)
+		press(fm, s.keys...)
+		line := strings.Split(fm.View(), "\n")[1]
+		if w := lipgloss.Width(line); w > 80 {
+			t.Errorf("tab bar is %d wide: %q", w, line)
+		}
+		for _, want := range s.tabs {
+			if !strings.Contains(line, want) {
+				t.Errorf("full demo: tab bar %q lacks %q", line, want)
+			}
 		}
 	}
 }

@@ -101,7 +101,7 @@ func (m *Model) tabLayout() (string, [][2]int) {
 		return string([]rune(paneNames[i] + "?")[0])
 	}
 	pad := " "
-	focusShort := false
+	focusShort, focusBare := false, false
 	hideIdle := false // leave out the lane's tab while nothing waits there
 	build := func(label func(i int) string) (string, [][2]int) {
 		var b strings.Builder
@@ -115,7 +115,10 @@ func (m *Model) tabLayout() (string, [][2]int) {
 			var part string
 			if i == m.focus {
 				title := titles[i]
-				if focusShort {
+				switch {
+				case focusBare: // the pane's own header has its count
+					title = short(i)
+				case focusShort:
 					title = strings.TrimSpace(short(i) + " " + counts[i])
 				}
 				part = s.TabActive.Render("[" + fmt.Sprintf("%d %s", i+1, title) + "]")
@@ -146,31 +149,41 @@ func (m *Model) tabLayout() (string, [][2]int) {
 	tiers := []struct {
 		pad        string
 		focusShort bool
+		focusBare  bool
 		hideIdle   bool
 		label      func(i int) string
 	}{
-		{" ", false, true, func(i int) string { return fmt.Sprintf("%d %s", i+1, titles[i]) }},
-		{" ", false, true, func(i int) string { return strings.TrimSpace(fmt.Sprintf("%d %s %s", i+1, short(i), counts[i])) }},
+		{" ", false, false, true, func(i int) string { return fmt.Sprintf("%d %s", i+1, titles[i]) }},
+		{" ", false, false, true, func(i int) string { return strings.TrimSpace(fmt.Sprintf("%d %s %s", i+1, short(i), counts[i])) }},
 		// 80 columns: every name readable, and the counts that wait for
 		// the person: "[1 Atoms 205] 2 Quar(14) 3 Pend(5) 4 Model …".
 		// In every tier the lane's tab shows only while something waits
 		// in it or it has the focus (9 always goes there).
-		{"", true, true, func(i int) string {
+		{"", true, false, true, func(i int) string {
 			if a := attention(i); a != "" {
 				return fmt.Sprintf(" %d %s(%s)", i+1, short(i), a)
 			}
 			return fmt.Sprintf(" %d %s", i+1, short(i))
 		}},
-		{" ", false, true, func(i int) string { return fmt.Sprintf("%d %s%s", i+1, letter(i), counts[i]) }},
-		{" ", false, true, func(i int) string { return letter(i) + counts[i] }},
+		// 80 columns with the lane and contradictions waiting: the names
+		// stay readable, each against its key ("2Quar(14) 3Pend(5) …"),
+		// and the focused tab drops its count (its header shows it).
+		{"", false, true, true, func(i int) string {
+			if a := attention(i); a != "" {
+				return fmt.Sprintf(" %d%s(%s)", i+1, short(i), a)
+			}
+			return fmt.Sprintf(" %d%s", i+1, short(i))
+		}},
+		{" ", false, false, true, func(i int) string { return fmt.Sprintf("%d %s%s", i+1, letter(i), counts[i]) }},
+		{" ", false, false, true, func(i int) string { return letter(i) + counts[i] }},
 	}
 	for _, tier := range tiers {
-		pad, focusShort, hideIdle = tier.pad, tier.focusShort, tier.hideIdle
+		pad, focusShort, focusBare, hideIdle = tier.pad, tier.focusShort, tier.focusBare, tier.hideIdle
 		if line, spans := build(tier.label); lipgloss.Width(line) <= m.width {
 			return line, spans
 		}
 	}
-	pad, focusShort, hideIdle = " ", false, false
+	pad, focusShort, focusBare, hideIdle = " ", false, false, false
 	line, spans := build(func(i int) string { return fmt.Sprintf("%d", i+1) })
 	return views.Cut(line, m.width), spans
 }
