@@ -57,8 +57,11 @@ func wordCount(text string) int {
 	return n
 }
 
-// capSlackBlocks is the margin projectedLocked keeps under the cap.
-const capSlackBlocks = 4
+// capSlackBlocks is the margin projectedLocked keeps under the cap. Four
+// blocks once fell one short under heavy load (a file's allocation then
+// ran a block past its size's rounding); eight is 32 KiB on ext4, 3% of
+// a 1 MB cap and nothing on the default 100 MB.
+const capSlackBlocks = 8
 
 // dirEntryEstimate is what one chunk file adds to the chunks/ directory
 // (an ext4 entry for a 35-byte name is 44 bytes, plus htree slack).
