@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test need-cc cross soak e2e ci bench bench-before demo lint fuzz eval train-scanner eval-scanner judge-model judge-model-check
+.PHONY: all build test need-cc cross soak e2e ci bench bench-before demo lint fuzz eval train-scanner eval-scanner judge-model judge-model-check models-check
 
 all: build
 
@@ -44,7 +44,7 @@ e2e:
 
 # Everything CI runs: the README's test command, the other platforms, the
 # long tier and the real agents.
-ci: test cross soak e2e
+ci: test models-check cross soak e2e
 
 # The race detector needs cgo, and cgo a C compiler: say so before the
 # minutes of cross builds, not after.
@@ -116,6 +116,11 @@ judge-model:
 
 judge-model-check:
 	$(GO) run ./internal/judge/train -check
+
+# Both committed models are what their training commands make from the
+# committed corpora, byte for byte (CI runs it after make test).
+models-check: judge-model-check
+	$(GO) run ./internal/scan/internal/train -check
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
