@@ -20,6 +20,9 @@ type secretRule struct {
 	lower  bool     // prefilter on the lowercased text
 	re     *lazyre.Regexp
 	valid  func(secret, context string) bool
+	// find, when set, replaces re: it appends the hits in s (lower is s
+	// with ASCII letters lowercased, byte for byte).
+	find func(hits []secretHit, s, lower string) []secretHit
 }
 
 const tokenTail = `(?:[^A-Za-z0-9_\-]|$)`
@@ -106,8 +109,10 @@ var secretRules = []secretRule{
 	// Generic: a long random-looking token (upper, lower and digits, high
 	// entropy) is a credential whatever its prefix.
 	{kind: "high_entropy_token", reason: "long random-looking token (probable credential)",
-		re:    lazyre.New(`(?:^|[^A-Za-z0-9+/=_\-])(?P<s>[A-Za-z0-9+/_\-]{32,}={0,2})(?:[^A-Za-z0-9+/=_\-]|$)`),
-		valid: func(s, _ string) bool { return highEntropy(s) }},
+		re: lazyre.New(`(?:^|[^A-Za-z0-9+/=_\-])(?P<ctx>(?i:sha(?:1|224|256|384|512)[\-:~]|md5-|h1:|blake2b-|sha3-\d+-))?(?P<s>[A-Za-z0-9+/_\-]{32,}={0,2})(?:[^A-Za-z0-9+/=_\-]|$)`),
+		// a content hash after its algorithm (lockfile integrity
+		// sha512-…, go.sum h1:…) is not a credential
+		valid: func(s, ctx string) bool { return ctx == "" && highEntropy(s) }},
 	// "the password is: X", "password was hunter2"
 	{kind: "password_statement", reason: "a password stated in prose", kw: []string{"pass", "pwd", "passcode", "pin"}, lower: true,
 		re:    lazyre.New(`(?i)(?P<ctx>\b(?:password|passwd|passphrase|passcode|pwd|pin)\b(?: for [\w.\-]+)?\s+(?:is|was|=)\s*(?::\s*)?)["'\x60]?(?P<s>[^\s"'\x60]{3,})`),
@@ -160,7 +165,7 @@ func highEntropy(s string) bool {
 // at a key (…_KEY, …_TOKEN) need a value that looks random.
 func validAssignment(s, ctx string) bool {
 	s = strings.TrimRight(s, ".)]}")
-	if len(s) < 3 || isPlaceholderPassword(s) {
+	if len(s) < 3 || isPlaceholderPassword(s) || proseWord(s) {
 		return false
 	}
 	l := strings.ToLower(s)
@@ -268,7 +273,7 @@ func findSecrets(s string) []secretHit {
 		hay := s
 		if rule.lower {
 			if lower == "" {
-				lower = strings.ToLower(s)
+				lower = asciiLower(s)
 			}
 			hay = lower
 		}
@@ -280,6 +285,13 @@ func findSecrets(s string) []secretHit {
 			}
 		}
 		if !found {
+			continue
+		}
+		if rule.find != nil {
+			if lower == "" {
+				lower = asciiLower(s)
+			}
+			hits = rule.find(hits, s, lower)
 			continue
 		}
 		ci := rule.re.SubexpIndex("ctx")

@@ -136,11 +136,13 @@ func init() {
 	if generic == 0 {
 		generic = n
 	}
-	rules := make([]secretRule, 0, n+len(vendorSecretRules)+len(genericSecretRules))
+	rules := make([]secretRule, 0, n+len(vendorSecretRules)+len(gitleaksPrefixedRules)+len(genericSecretRules)+len(shapeSecretRules))
 	rules = append(rules, secretRules[:generic]...)
 	rules = append(rules, vendorSecretRules...)
+	rules = append(rules, gitleaksPrefixedRules...)
 	rules = append(rules, secretRules[generic:]...)
 	rules = append(rules, genericSecretRules...)
+	rules = append(rules, shapeSecretRules...)
 	secretRules = rules
 }
 
