@@ -193,7 +193,8 @@ func validAssignment(s, ctx string) bool {
 		return false
 	}
 	// _KEY / _TOKEN / _SECRET / auth: random-looking or long
-	return len(s) >= 8 && (looksRandom(s, 2) && hasDigit(s) || len(s) >= 20 && looksRandom(s, 2))
+	return len(s) >= 8 && (looksRandom(s, 2) && hasDigit(s) || len(s) >= 20 && looksRandom(s, 2)) ||
+		len(s) >= 12 && looksRandom(s, 3) && !wordsLike(s)
 }
 
 // validStatedPassword accepts "password is: X" always (the colon announces
@@ -294,19 +295,21 @@ func findSecrets(s string) []secretHit {
 			hits = rule.find(hits, s, lower)
 			continue
 		}
-		ci := rule.re.SubexpIndex("ctx")
+		names := rule.re.SubexpNames()
 		for _, m := range rule.re.FindAllStringSubmatchIndex(s, -1) {
 			a, b := m[0], m[1]
-			// the secret is the first group named "s" that matched
-			for gi, name := range rule.re.SubexpNames() {
-				if name == "s" && m[2*gi] >= 0 {
-					a, b = m[2*gi], m[2*gi+1]
-					break
+			// the secret is the first group named "s" that matched, its
+			// context the first group named "ctx" that matched
+			found, ctx := false, ""
+			for gi, name := range names {
+				if m[2*gi] < 0 {
+					continue
 				}
-			}
-			ctx := ""
-			if ci >= 0 && m[2*ci] >= 0 {
-				ctx = s[m[2*ci]:m[2*ci+1]]
+				if name == "s" && !found {
+					a, b, found = m[2*gi], m[2*gi+1], true
+				} else if name == "ctx" && ctx == "" {
+					ctx = s[m[2*gi]:m[2*gi+1]]
+				}
 			}
 			if rule.valid != nil && !rule.valid(s[a:b], ctx) {
 				continue

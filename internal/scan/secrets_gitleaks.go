@@ -56,6 +56,8 @@ var gitleaksPrefixedRules = []secretRule{
 		re: lazyre.New(`\b(?P<s>fio-u-[A-Za-z0-9\-_=]{64})`)},
 	{kind: "gitlab_token", reason: "GitLab token", kw: []string{"glcbt-", "gldt-", "glffct-", "glft-", "glrt-", "glsoat-", "glimt-", "glagent-", "gloas-", "glptt-", "GR1348941", "_gitlab_session="},
 		re: lazyre.New(`\b(?P<s>glcbt-[0-9A-Za-z]{1,5}_[0-9A-Za-z_\-]{20,}|gl(?:dt|ffct|ft|rt|soat|imt)-[0-9A-Za-z_\-]{20,}|glagent-[0-9A-Za-z_\-]{50,}|gloas-[0-9A-Za-z_\-]{64,}|glptt-[0-9a-f]{40}|GR1348941[0-9A-Za-z_\-]{20,})|_gitlab_session=(?P<s>[0-9a-z]{32})`)},
+	{kind: "gitlab_token", reason: "GitLab routable token", kw: []string{"glpat-", "glrt-"},
+		re: lazyre.New(`\b(?P<s>gl(?:pat|rt)-[0-9A-Za-z_\-]{20,300}\.[0-9a-z]{9})\b`)},
 	{kind: "grafana_token", reason: "Grafana API key", kw: []string{"eyJrIjoi"},
 		re: lazyre.New(`\b(?P<s>eyJrIjoi[A-Za-z0-9]{60,400}={0,3})`)},
 	{kind: "harness_key", reason: "Harness API key", kw: []string{"pat.", "sat."},
@@ -92,7 +94,7 @@ var gitleaksPrefixedRules = []secretRule{
 	{kind: "shippo_token", reason: "Shippo API token", kw: []string{"shippo_"},
 		re: lazyre.New(`\b(?P<s>shippo_(?:live|test)_[a-fA-F0-9]{40})\b`)},
 	{kind: "sidekiq_secret", reason: "Sidekiq Enterprise credentials", kw: []string{"contribsys"}, lower: true,
-		re: lazyre.New(`(?i)BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[^\n]{0,20}?[=:]\s*["']?(?P<s>[a-f0-9]{8}:[a-f0-9]{8})`)},
+		re: lazyre.New(`(?i)BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[^\n]{0,20}?[=:]\s*["']?(?P<s>[a-f0-9]{8}:[a-f0-9]{8})|https?://(?P<s>[a-f0-9]{8}:[a-f0-9]{8})@(?:gems|enterprise)\.contribsys\.com`)},
 	{kind: "slack_token", reason: "Slack configuration token", kw: []string{"xoxe"},
 		re: lazyre.New(`\b(?P<s>xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,})`)},
 	{kind: "sourcegraph_token", reason: "Sourcegraph access token", kw: []string{"sgp_"},
@@ -113,7 +115,7 @@ var gitleaksPrefixedRules = []secretRule{
 	// private keys in other encodings: a PEM block in base64 (Kubernetes
 	// secrets, CI variables), a BIP-32 extended private key, a WIF key next
 	// to a key word
-	{kind: "pem_private_key", reason: "base64-encoded PEM private key", kw: []string{"LS0tLS1CRUdJTi"},
+	{kind: "pem_private_key_base64", reason: "base64-encoded PEM private key", kw: []string{"LS0tLS1CRUdJTi"},
 		re:    lazyre.New(`(?P<s>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2})`),
 		valid: base64PEMPrivate},
 	{kind: "bip32_private_key", reason: "BIP-32 extended private key", kw: []string{"xprv", "tprv", "yprv", "zprv"},
@@ -151,7 +153,7 @@ var vendorKeywords = []string{
 	"coinbase", "confluent", "contentful", "datadog", "dnkey", "discord", "droneci", "dropbox", "etsy",
 	"facebook", "fastly", "finicity", "finnhub", "flickr", "freshbooks", "gitter", "gocardless",
 	"heroku", "hubspot", "intercom", "jfrog", "artifactory", "bintray", "kraken", "kucoin",
-	"launchdarkly", "linear", "linkedin", "looker", "mailchimp", "mailgun", "mapbox",
+	"launchdarkly", "linear", "linkedin", "lob_", "looker", "mailchimp", "mailgun", "mapbox",
 	"mattermost", "messagebird", "message_bird", "netlify", "newrelic", "new_relic", "new-relic",
 	"nytimes", "okta", "plaid", "private_ai", "privateai", "rapidapi", "sendbird", "sentry", "snyk",
 	"sonar", "squarespace", "sumo", "telegr", "travis", "twitch", "twitter", "typeform", "yandex",
@@ -229,7 +231,12 @@ func vendorValue(s string) bool {
 	if isUUID(s) {
 		return true
 	}
-	return secretLooking(s, 16)
+	// a 16-19 digit client id (Asana, Discord): public-ish, but gitleaks
+	// takes it and it is cheap to hide
+	if len(s) >= 16 && len(s) <= 19 && strings.Trim(s, "0123456789") == "" {
+		return true
+	}
+	return secretLooking(s, 14)
 }
 
 // secretLooking is the generic test of a value: at least min characters,

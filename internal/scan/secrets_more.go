@@ -154,7 +154,7 @@ func validShortAssignment(s, ctx string) bool {
 		return false
 	}
 	if c := strings.ToLower(ctx); strings.HasPrefix(c, "auth") || strings.HasSuffix(c, "token") {
-		return len(s) >= 8 && looksRandom(s, 2) && hasDigit(s)
+		return len(s) >= 8 && looksRandom(s, 2) && hasDigit(s) || len(s) >= 12 && looksRandom(s, 3) && !wordsLike(s)
 	}
 	return true
 }

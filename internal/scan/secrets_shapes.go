@@ -14,15 +14,19 @@ import (
 
 const secretName = `(?:passw(?:or)?d|pass(?:phrase|code)|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|signing[_\-]?key|client[_\-]?secret|credentials?|auth[_\-]?token)`
 
+// secretKeyName also takes the short names (pw, pass, auth) where the
+// syntax around them is unambiguous: quotes and =>, ?=, an XML element.
+const secretKeyName = `(?:` + secretName + `|pw|pass|auth)`
+
 var shapeSecretRules = []secretRule{
 	// 'password' => 'x', :password => "x", PASSWORD ?= x, token || 'x',
 	// ("api_key", "x")
-	{kind: "secret_assignment", reason: "value assigned to a secret-named key", kw: []string{"pass", "pwd", "secret", "token", "key", "cred"}, lower: true,
-		re:    lazyre.New(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*` + secretName + `[A-Za-z0-9_.\-]*)["']?\s*(?:=>|\?=|\|\|=?|,)\s*["'\x60](?P<s>[^"'\x60\s]{4,})|(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*` + secretName + `[A-Za-z0-9_.\-]*)\s*\?=\s*(?P<s>[^"'\x60\s]{4,})`),
+	{kind: "secret_assignment", reason: "value assigned to a secret-named key", kw: []string{"pass", "pw", "secret", "token", "key", "cred", "auth"}, lower: true,
+		re:    lazyre.New(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*` + secretKeyName + `[A-Za-z0-9_.\-]*)["']?\s*(?:=>|\?=|\|\|=?|,)\s*["'\x60](?P<s>[^"'\x60\s]{4,})|(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*` + secretKeyName + `[A-Za-z0-9_.\-]*)\s*\?=\s*(?P<s>[^"'\x60\s]{4,})`),
 		valid: validAssignment},
 	// <password>x</password>, <ApiKey>x</ApiKey>
-	{kind: "secret_assignment", reason: "value of a secret-named XML element", kw: []string{"pass", "pwd", "secret", "token", "key"}, lower: true,
-		re:    lazyre.New(`(?i)<(?P<ctx>[A-Za-z0-9_:.\-]*` + secretName + `[A-Za-z0-9_\-]*)(?:\s[^>]*)?>\s*(?P<s>[^<\s]{3,})\s*</`),
+	{kind: "secret_assignment", reason: "value of a secret-named XML element", kw: []string{"pass", "pw", "secret", "token", "key", "auth"}, lower: true,
+		re:    lazyre.New(`(?i)<(?P<ctx>[A-Za-z0-9_:.\-]*` + secretKeyName + `[A-Za-z0-9_\-]*)(?:\s[^>]*)?>\s*(?P<s>[^<\s]{3,})\s*</`),
 		valid: validAssignment},
 	// --token abc, --api-key=abc, -Password x (PowerShell), --client-secret x
 	{kind: "cli_password", reason: "secret on a command line", kw: []string{"-pass", "-pwd", "-token", "-secret", "-api", "-key", "-access", "-auth", "-private", "-client"}, lower: true,
@@ -43,7 +47,7 @@ var shapeSecretRules = []secretRule{
 		re: lazyre.New(`(?i)(?P<ctx>\b(?:api[ _\-]?key|access[ _\-]?key|secret(?:[ _\-]?key)?|(?:auth|access|api|bearer|bot)?[ _\-]?token)\b(?: for [\w.\-]+)?\s+(?:is|was|=)\s*(?::\s*)?)["'\x60]?(?P<s>[^\s"'\x60]{6,})`),
 		valid: func(s, ctx string) bool {
 			s = strings.TrimRight(s, ".,;:!?)")
-			if isPlaceholderPassword(s) || proseWord(s) || strings.Contains(strings.TrimRight(s, "="), "=") {
+			if !validAssignment(s, "token") || strings.Contains(strings.TrimRight(s, "="), "=") {
 				return false
 			}
 			if c := strings.TrimSpace(ctx); strings.HasSuffix(c, ":") || strings.HasSuffix(c, "=") {
