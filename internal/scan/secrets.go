@@ -91,7 +91,7 @@ var secretRules = []secretRule{
 	{kind: "bearer_token", reason: "Authorization bearer token", kw: []string{"bearer", "token"}, lower: true,
 		re: lazyre.New(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*)?\b(?:bearer|token)\s+(?P<s>[A-Za-z0-9\-._~+/]{8,}=*)`),
 		valid: func(s, ctx string) bool {
-			return ctx != "" || looksRandom(s, 2) && hasDigit(s)
+			return (ctx != "" || looksRandom(s, 2) && hasDigit(s)) && !placeholderWords(strings.ToLower(s))
 		}},
 	{kind: "basic_auth", reason: "Authorization basic credentials", kw: []string{"basic"}, lower: true,
 		re: lazyre.New(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*|-u\s+\S+\s+-H\s+["']?)?\bbasic\s+(?P<s>[A-Za-z0-9+/]{6,}=*)`),
@@ -130,7 +130,7 @@ func highEntropy(s string) bool {
 	// build-cache-3f2a…) are a name with an id: the hex alone is never
 	// flagged (two character classes), and the joining '_' must not make
 	// it a third.
-	if wordsThenHex.MatchString(s) {
+	if wordsThenHex.MatchString(s) || namePath(s) || bitcoinAddress(s) {
 		return false
 	}
 	if len(s) < 32 || !looksRandom(s, 3) || !hasDigit(s) || strings.Count(s, "/") > 2 || strings.Count(s, "-")+strings.Count(s, "_") > len(s)/8 {
@@ -250,6 +250,24 @@ func isPlaceholderPassword(p string) bool {
 	}
 	if strings.HasPrefix(l, "$") || strings.HasPrefix(l, "%") || strings.HasPrefix(l, "{") || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "[") {
 		return true
+	}
+	return placeholderWords(l)
+}
+
+// placeholderMarks are what example values in documentation and templates
+// carry ("sk-123XXXXXXXX", "your_api_key_here", "r8-not-a-real-token",
+// "example-api-key"). Such a value is left as it is: it protects nothing
+// and hiding it spoils the documentation. "changeme" and the like are
+// placeholders too: a template's published default is no secret.
+var placeholderMarks = []string{"xxxx", "example", "placeholder", "changeme", "change_me", "change-me", "replace_me", "replace-me",
+	"replaceme", "not-a-real", "not_a_real", "notareal", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "dummy", "redacted",
+	"<", "...", "here_", "_here", "-here"}
+
+func placeholderWords(l string) bool {
+	for _, m := range placeholderMarks {
+		if strings.Contains(l, m) {
+			return true
+		}
 	}
 	return false
 }

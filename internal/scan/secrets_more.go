@@ -106,8 +106,10 @@ var genericSecretRules = []secretRule{
 		valid: validShortAssignment},
 	// Authorization: <scheme> <credential>, X-Api-Key: …, api-key: …
 	{kind: "auth_header", reason: "credential in an authorization header", kw: []string{"authorization", "api-key", "apikey", "auth-token", "access-token"}, lower: true,
-		re:    lazyre.New(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:[A-Za-z\-]+\s+)?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)|\bx-(?:api-key|auth-token|access-token)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)`),
-		valid: func(s, _ string) bool { return looksRandom(s, 2) && hasDigit(s) }},
+		re: lazyre.New(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:[A-Za-z\-]+\s+)?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)|\bx-(?:api-key|auth-token|access-token)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)`),
+		valid: func(s, _ string) bool {
+			return looksRandom(s, 2) && hasDigit(s) && !placeholderWords(strings.ToLower(s))
+		}},
 	// .netrc: machine host login user password SECRET
 	{kind: "netrc_password", reason: ".netrc password", kw: []string{"machine", "password"}, lower: true,
 		re:    lazyre.New(`(?i)\bmachine\s+\S+(?:\s+(?:login|account)\s+\S+)*\s+password\s+(?P<s>\S+)|(?im)^\s*password\s+(?P<s>\S+)\s*$`),

@@ -156,3 +156,41 @@ func asciiLower(s string) string {
 	}
 	return s
 }
+
+// namePath reports a token made mostly of words joined by - _ . / (a
+// model id "org/model-base-v2", a path, a package name): at least two
+// joins, and at least 60% of its letters in letter-only segments of 3 or
+// more.
+func namePath(s string) bool {
+	// one base64 alphabet has '/', the URL-safe one '-' and '_': a token
+	// with both kinds is a path, not an encoding
+	if strings.Contains(s, "/") && strings.ContainsAny(s, "-_") {
+		return true
+	}
+	segs := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '/' })
+	if len(segs) < 3 {
+		return false
+	}
+	wordy := 0
+	for _, g := range segs {
+		if len(g) >= 3 && strings.Trim(g, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+			wordy += len(g)
+		}
+	}
+	return wordy*10 >= (len(s)-len(segs)+1)*6
+}
+
+// bitcoinAddress reports a legacy Bitcoin address (base58, 26-35
+// characters, starting 1 or 3): public, not a key.
+func bitcoinAddress(s string) bool {
+	if len(s) < 26 || len(s) > 35 || s[0] != '1' && s[0] != '3' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '1' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') || c == 'I' || c == 'O' || c == 'l' {
+			return false
+		}
+	}
+	return true
+}

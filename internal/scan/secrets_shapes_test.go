@@ -2,7 +2,9 @@ package scan_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -106,5 +108,46 @@ func BenchmarkRedact300(b *testing.B) {
 				scan.Redact(tc.text)
 			}
 		})
+	}
+}
+
+// TestBenignCorporaKeepTheirText redacts every benign line of the
+// committed corpora (commits, docs, chat, developer notes) and allows at
+// most 1 in 5,000 to change: model ids, package paths, example keys in
+// documentation and words after "password" must pass as written.
+func TestBenignCorporaKeepTheirText(t *testing.T) {
+	files, _ := filepath.Glob("testdata/corpora/*.jsonl")
+	files = append(files, "testdata/developer/generated.txt", "testdata/developer/handwritten.txt")
+	n, changed := 0, 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			text := line
+			if strings.HasSuffix(f, ".jsonl") {
+				var r struct {
+					Text  string
+					Label int
+				}
+				if json.Unmarshal([]byte(line), &r) != nil || r.Label != 0 {
+					continue
+				}
+				text = r.Text
+			}
+			if text == "" {
+				continue
+			}
+			n++
+			if red, fs := scan.Redact(text); len(fs) > 0 {
+				changed++
+				t.Logf("%s: %.160q", filepath.Base(f), red)
+			}
+		}
+	}
+	t.Logf("%d benign lines, %d changed by redaction", n, changed)
+	if changed*5000 > n {
+		t.Errorf("%d of %d benign lines changed by redaction", changed, n)
 	}
 }
