@@ -313,27 +313,7 @@ func findSecrets(s string) []secretHit {
 			hits = rule.find(hits, s, lower)
 			continue
 		}
-		names := rule.re.SubexpNames()
-		for _, m := range rule.re.FindAllStringSubmatchIndex(s, -1) {
-			a, b := m[0], m[1]
-			// the secret is the first group named "s" that matched, its
-			// context the first group named "ctx" that matched
-			found, ctx := false, ""
-			for gi, name := range names {
-				if m[2*gi] < 0 {
-					continue
-				}
-				if name == "s" && !found {
-					a, b, found = m[2*gi], m[2*gi+1], true
-				} else if name == "ctx" && ctx == "" {
-					ctx = s[m[2*gi]:m[2*gi+1]]
-				}
-			}
-			if rule.valid != nil && !rule.valid(s[a:b], ctx) {
-				continue
-			}
-			hits = append(hits, secretHit{rule.kind, rule.reason, a, b})
-		}
+		hits = appendRuleHits(hits, rule, s)
 	}
 	if len(hits) < 2 {
 		return hits
@@ -345,6 +325,71 @@ func findSecrets(s string) []secretHit {
 		return hits[i].end > hits[j].end
 	})
 	return mergeOverlapping(hits, func(h *secretHit) (int, *int) { return h.start, &h.end })
+}
+
+// appendRuleHits appends the hits of rule's pattern in s. When a match's
+// value is rejected and holds a key ("label: password: x", "token:
+// aws_session_token = x", "_authToken: //host/:_authToken=x"), the search
+// resumes at that value rather than after it, so the key-value pair
+// inside it is still found.
+func appendRuleHits(hits []secretHit, rule *secretRule, s string) []secretHit {
+	names := rule.re.SubexpNames()
+	pos := 0
+	for pos < len(s) {
+		m := rule.re.FindStringSubmatchIndex(s[pos:])
+		if m == nil {
+			break
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += pos
+			}
+		}
+		a, b := m[0], m[1]
+		// the secret is the first group named "s" that matched, its
+		// context the first group named "ctx" that matched
+		found, ctx := false, ""
+		for gi, name := range names {
+			if m[2*gi] < 0 {
+				continue
+			}
+			if name == "s" && !found {
+				a, b, found = m[2*gi], m[2*gi+1], true
+			} else if name == "ctx" && ctx == "" {
+				ctx = s[m[2*gi]:m[2*gi+1]]
+			}
+		}
+		keyLike := isKeyName(s, a, b)
+		if rule.valid != nil && !rule.valid(s[a:b], ctx) || assignsKey[rule.kind] && keyLike {
+			// resume inside a value that holds a key (at most once a
+			// match, the value starting after the match: linear)
+			if a > m[0] && assignsKey[rule.kind] && (keyLike || strings.ContainsAny(strings.TrimRight(s[a:b], "="), "=:")) {
+				pos = a
+			} else {
+				pos = max(m[1], m[0]+1)
+			}
+			continue
+		}
+		hits = append(hits, secretHit{rule.kind, rule.reason, a, b})
+		pos = max(m[1], m[0]+1)
+	}
+	return hits
+}
+
+// assignsKey are the kinds whose value may itself be the next key name
+// ("label: password: x", "pwd: DB_PASSWORD=x").
+var assignsKey = map[string]bool{"secret_assignment": true, "password_statement": true}
+
+// isKeyName reports whether s[a:b], a value, is a key: it ends with a
+// colon, or an assignment follows it.
+func isKeyName(s string, a, b int) bool {
+	v := s[a:b]
+	if strings.HasSuffix(v, ":") && !strings.HasSuffix(v, "::") {
+		return true
+	}
+	r := strings.TrimLeft(s[b:], `"'`)
+	r = strings.TrimLeft(r, " \t")
+	return strings.HasPrefix(r, "=") && !strings.HasPrefix(r, "==") || strings.HasPrefix(r, ":") && !strings.HasPrefix(r, "://") && !strings.HasPrefix(r, "::")
 }
 
 var pemBegin = lazyre.New(`-*\s*BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)

@@ -17,8 +17,9 @@ import (
 // TestShapesRedacted redacts every generated credential shape
 // (internal/testcreds.Shapes: a credential for every rule of gitleaks'
 // default config and the generic and structured shapes), as written,
-// split by zero-width characters and in fullwidth forms, alone and inside
-// prose, for several seeds, and asserts that no 8-character piece of any
+// split by zero-width characters and in fullwidth forms, alone, inside
+// prose and after a label that is itself a key ("pwd: pwd: x"), for
+// several seeds, and asserts that no 8-character piece of any
 // secret survives.
 func TestShapesRedacted(t *testing.T) {
 	total, leaked := 0, 0
@@ -27,7 +28,7 @@ func TestShapesRedacted(t *testing.T) {
 		for _, c := range testcreds.Shapes(seed) {
 			kinds[c.Kind] = true
 			for _, v := range testcreds.Variants(c) {
-				for _, text := range []string{v.Text, "Notes from the deploy, keep these: " + v.Text + "\nthen restart the workers."} {
+				for _, text := range []string{v.Text, "Notes from the deploy, keep these: " + v.Text + "\nthen restart the workers.", c.Label + ": " + v.Text + " ; "} {
 					total++
 					red, fs := scan.Redact(text)
 					if l := testcreds.Leaks(redactionMarker.ReplaceAllString(red, "[]"), v.Secret); l != "" || len(fs) == 0 {
