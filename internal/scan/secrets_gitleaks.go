@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/odekmem/odekmem/internal/lazyre"
 )
@@ -176,18 +177,31 @@ var vendorAssign = lazyre.New(`^[ \t\w.\-]{0,24}?["']{0,3}[ \t]{0,3}(?:=>|:{1,3}
 var hexKeywords = map[string]bool{"meraki": true, "sendbird": true, "sentry": true, "discord": true, "datadog": true,
 	"confluent": true, "freshbooks": true, "sumo": true, "coinbase": true, "newrelic": true, "new_relic": true, "new-relic": true}
 
+// vendorByPrefix maps the first three letters of each vendor name to the
+// names, so that the text is walked once rather than once a name.
+var vendorByPrefix = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for _, k := range vendorKeywords {
+		m[k[:3]] = append(m[k[:3]], k)
+	}
+	return m
+})
+
 // appendVendorKeywords adds a hit for every credential-shaped value
-// assigned after a vendor name in s (lower is s lowercased).
+// assigned after a vendor name in s (lower is s lowercased, ASCII only).
+// A name is looked for where a run of letters starts (ALGOLIA_ADMIN,
+// REACT_APP_ALGOLIA_KEY, "twitter").
 func appendVendorKeywords(hits []secretHit, s, lower string) []secretHit {
-	for _, kw := range vendorKeywords {
-		from := 0
-		for {
-			i := strings.Index(lower[from:], kw)
-			if i < 0 {
-				break
+	byPrefix := vendorByPrefix()
+	for i := 0; i+3 <= len(lower); i++ {
+		if c := lower[i]; c < 'a' || c > 'z' || i > 0 && lower[i-1] >= 'a' && lower[i-1] <= 'z' {
+			continue
+		}
+		for _, kw := range byPrefix[lower[i:i+3]] {
+			if !strings.HasPrefix(lower[i:], kw) {
+				continue
 			}
-			i += from
-			from = i + len(kw)
+			from := i + len(kw)
 			m := vendorAssign.FindStringSubmatchIndex(s[from:])
 			if m == nil {
 				continue

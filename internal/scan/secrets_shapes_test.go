@@ -103,7 +103,7 @@ func TestLookAlikesIntact(t *testing.T) {
 func BenchmarkRedact300(b *testing.B) {
 	clean := "Refactored the ingest loop so the watcher debounces file events for 250ms; the integration test in e2e/ingest_test.go now waits on the done channel instead of sleeping. Follow-up: the heroku deploy job still pins go 1.22, bump it after the release branch is cut and rerun make bench on the CI box."
 	secret := "Deploy notes: export DATABASE_URL=postgres://app:Zq8vL2mPx9Rt@db.internal:5432/app and the CI token ghp_" + strings.Repeat("aB3dE5gH7jK9", 3) + " expires Friday; rotate both after the audit, then rerun the migrations and the smoke tests on staging."
-	for _, tc := range []struct{ name, text string }{{"clean", clean[:300]}, {"secrets", secret}} {
+	for _, tc := range []struct{ name, text string }{{"clean", clean}, {"secrets", secret}} {
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				scan.Redact(tc.text)
