@@ -18,11 +18,11 @@ var redactionMarker = regexp.MustCompile(`\[REDACTED:[a-z0-9_]+\]`)
 
 // TestEveryShapeEveryWritePath writes a credential for every rule of
 // gitleaks' default config and every generic and structured shape
-// (internal/testcreds.Shapes), as written and split by zero-width
-// characters, through the library's write paths — trusted and tainted
-// Store.Add, the hook's RecordUserMessage, the memory tool's add_atom and
-// the agent session log (agent_sessions.json) — and once more with the
-// secret straddling the 299th character, where a stored atom is cut. No
+// (internal/testcreds.Shapes), as written or split by zero-width
+// characters, through trusted Store.Add and once more with the secret
+// straddling the 299th character, where a stored atom is cut; and in turn
+// through tainted Store.Add, the hook's RecordUserMessage, the memory
+// tool's add_atom and the agent session log (agent_sessions.json). No
 // 8-byte piece of any secret may survive anywhere under the store or in
 // its export.
 func TestEveryShapeEveryWritePath(t *testing.T) {
@@ -36,23 +36,28 @@ func TestEveryShapeEveryWritePath(t *testing.T) {
 		st, h, tool := writePaths(t)
 		ctx := context.Background()
 		var secrets []secret
-		for _, c := range creds[lo:min(lo+40, len(creds))] {
-			for i, v := range testcreds.Variants(c)[:2] {
-				name := c.Kind + "/" + v.Name
-				secrets = append(secrets, secret{name, v.Secret})
-				text := v.Text
-				if _, err := st.Add(ctx, memcore.AddRequest{Text: "our deploy config: " + text, Source: memcore.SourceUserApproved}); err != nil {
-					t.Fatalf("%s: trusted add: %v", name, err)
-				}
-				h.RecordUserMessage(ctx, memcore.Turn{Message: "I always use this for staging deploys: " + text, SessionID: "s"})
-				if i > 0 {
-					continue // the zero-width split through two paths
-				}
+		for j, c := range creds[lo:min(lo+40, len(creds))] {
+			v := testcreds.Variants(c)[(lo+j)%2] // plain or split by zero-width characters
+			name := c.Kind + "/" + v.Name
+			secrets = append(secrets, secret{name, v.Secret})
+			text := v.Text
+			if _, err := st.Add(ctx, memcore.AddRequest{Text: "our deploy config: " + text, Source: memcore.SourceUserApproved}); err != nil {
+				t.Fatalf("%s: trusted add: %v", name, err)
+			}
+			// the other paths in turn (every path sees every kind of
+			// rule; the whole set through each path would take minutes
+			// under -race, the write paths fsync)
+			switch (lo + j) % 4 {
+			case 0:
 				if _, err := st.Add(ctx, memcore.AddRequest{Text: "env dump: " + text, Source: memcore.SourceToolOutput}); err != nil {
 					t.Fatalf("%s: tainted add: %v", name, err)
 				}
+			case 1:
+				h.RecordUserMessage(ctx, memcore.Turn{Message: "I always use this for staging deploys: " + text, SessionID: "s"})
+			case 2:
 				arg, _ := json.Marshal(map[string]string{"action": "add_atom", "content": "the CI setting is " + text})
 				tool.CallJSON(ctx, arg, memcore.Turn{Message: "remember that the CI setting is " + text})
+			default:
 				if _, err := st.RecordAgentMessage(ctx, "claude-code", "sess-shapes", "", "keep this: "+text, st.Now()); err != nil {
 					t.Fatalf("%s: agent session: %v", name, err)
 				}
@@ -63,7 +68,7 @@ func TestEveryShapeEveryWritePath(t *testing.T) {
 			if _, err := st.Add(ctx, memcore.AddRequest{Text: long, Source: memcore.SourceToolOutput}); err != nil {
 				t.Fatalf("%s: add at the cut: %v", c.Kind, err)
 			}
-			h.RecordUserMessage(ctx, memcore.Turn{Message: long, SessionID: "s-cut"})
+			secrets = append(secrets, secret{c.Kind + "/cut", c.Secret})
 		}
 		blobs := storeBytes(t, st)
 		if _, ok := blobs[filepath.Join(st.Dir(), "agent_sessions.json")]; !ok {
@@ -80,5 +85,5 @@ func TestEveryShapeEveryWritePath(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d secrets (%d shapes, plain through 5 write paths, zero-width split through 2, and at the 299-character cut): %d leaked", total, len(creds), leaked)
+	t.Logf("%d secrets (%d shapes through trusted Add and at the 299-character cut, and in turn through tainted Add, RecordUserMessage, add_atom and agent_sessions.json): %d leaked", total, len(creds), leaked)
 }
