@@ -116,11 +116,16 @@
 //
 // Text every rule passed is scored by a logistic regression over hashed
 // word and character n-grams of the view plus the scored detector's best
-// window (model.go; internal/textclf), trained by
+// window and five indicators of who the text addresses and what it asks
+// for (an imperative aimed at a secret, sink or destructive action; the
+// person in the third person beside the agent addressed; a memory or
+// preference as the object of a verb, not in the person's voice; a future
+// conditional that dictates a reply; the agent addressed by name or role)
+// (model.go; internal/textclf), trained by
 // `go run ./internal/scan/internal/train` (make train-scanner) on whole
 // public datasets and the repository's development corpora
 // (testdata/corpora/README.md) and embedded (262 KB, parsed on first use).
-// At or above its threshold (0.91, chosen on a validation share for 97%
+// At or above its threshold (0.86, chosen on a validation share for 97%
 // precision and at most 0.1% of benign validation text blocked) it blocks
 // with rule "model"; the reason names the n-grams that drove it. A text
 // longer than 640 bytes is scored sentence pair by sentence pair.

@@ -18,13 +18,25 @@ const ModelRule = "model"
 // with rule "model" and names the n-grams and features that drove it.
 
 // denseNames are the learned detector's dense features: the scored
-// detector's best window score. (Its individual features, tried as
-// indicators, made every short sentence with "you" in it look like an
-// attack: they are in nearly every attack and in much chat.)
-var denseNames = []string{"score"}
+// detector's best window score, and a few indicators of who the text
+// addresses and what it asks for, built to carry across vocabularies:
+// an imperative aimed at a secret, a sink or a destructive action; the
+// person named in the third person while the agent is addressed; a
+// memory or preference as the object of a verb in text that does not
+// speak for the person; a future conditional that dictates a reply; the
+// agent addressed by name or role. (The scored detector's individual
+// features, tried as indicators, made every short sentence with "you" in
+// it look like an attack: they are in nearly every attack and in much
+// chat; these are conjunctions.)
+var denseNames = []string{"score", "imperative_harm", "person_and_agent", "memory_directed", "future_conditional", "agent_addressed"}
 
 // nDense is len(denseNames).
-const nDense = 1
+const nDense = 6
+
+var (
+	reMemoryDirected    = rx(`\b(?:remember|memori[sz]e|save|store|persist|record|pin|note|keep|learn|add|write|update)\b[^.!?]{0,60}\b(?:memory|memories|preference|preferences|user model|user profile|future (?:sessions?|conversations?|chats?)|from now on|going forward|every session|all sessions|permanent(?:ly)?|forever|standing rule)\b|\b(?:remember|memory|add_memory|save_memory|add_atom)\s*[(.]`)
+	reFutureConditional = rx(`\b(?:when|whenever|if|next time|once|should|as soon as|every time|in future)\b[^.!?]{0,60}\b(?:asks?|asked|mentions?|says?|requests?|comes? up|opens?)\b[^.!?]{0,80}\b(?:tell|say|reply|respond|answer|recommend|suggest|advise|insist|claim|point|mention|run|approve)\b`)
+)
 
 func init() {
 	learned.Input = modelInput
@@ -38,13 +50,25 @@ func modelInput(text string) (string, []float32) {
 	v := buildView(st, false)
 	_, _, sum := scoreSummary(v.s)
 	d := make([]float32, nDense)
-	fillDense(d, &sum)
+	fillDense(d, v.s, &sum)
 	return v.s, d
 }
 
-// fillDense writes the summary's dense features into d (len nDense).
-func fillDense(d []float32, sum *featSummary) {
+// fillDense writes the dense features of view v into d (len nDense).
+func fillDense(d []float32, v string, sum *featSummary) {
 	d[0] = float32(min(sum.best, 6) / 3)
+	h := &sum.has
+	b := func(x bool) float32 {
+		if x {
+			return 1
+		}
+		return 0
+	}
+	d[1] = b(h[fImperative] && (h[fSecret] || h[fSink] || h[fDestructive] || h[fRemoteExec] || h[fInsecureRegistry] || h[fExfil]))
+	d[2] = b(h[fPerson] && (h[fYou] || h[fAgent] || h[fVocative]))
+	d[3] = b(reMemoryDirected.MatchString(v) && !firstPerson.MatchString(v))
+	d[4] = b(reFutureConditional.MatchString(v))
+	d[5] = b(h[fVocative] || (h[fAgent] && (h[fImperative] || h[fModal])))
 }
 
 // modelWindow bounds the text the model reads at once: a longer view is
@@ -70,7 +94,7 @@ func scoreModel(v string, sum *featSummary) (modelHit, bool) {
 		return modelHit{}, false
 	}
 	var d [nDense]float32
-	fillDense(d[:], sum)
+	fillDense(d[:], v, sum)
 	best := modelHit{p: -1}
 	score := func(a, b int) {
 		if p := m.Score(v[a:b], d[:]); p > best.p {
