@@ -187,10 +187,14 @@
 // attacker who writes an innocent-looking question, or who paraphrases
 // outside the vocabulary, will get through: on CyberSecEval the rest are
 // mostly ordinary questions that are attacks only against a system prompt
-// that forbids the topic. Text that mentions an attack in order to discuss
-// it ("a test that proves the guard rejects 'ignore previous
-// instructions'") can be blocked; it stays in quarantine for a person to
-// promote. A download piped into a shell is blocked when the text tells
+// that forbids the topic. A quotation inside a sentence that talks about
+// attacks or checks ("a test that proves the guard rejects 'ignore
+// previous instructions'") is blanked out of the view the rules read
+// (quoted.go); the learned detector still reads it. Talk about an attack
+// that does not quote it ("this page tells agents to exfiltrate secrets")
+// can be blocked; it stays in quarantine for a person to promote. The
+// quotation exemption is a way through for an attacker who frames an
+// instruction as a discussion; the model and provenance remain. A download piped into a shell is blocked when the text tells
 // anyone to run it, even from a well-known installer. Credential detection
 // covers the listed formats, secret-named assignments and high-entropy
 // tokens; a bare, low-entropy password in prose without a cue is not
