@@ -1,6 +1,9 @@
 package scan
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Talk about attacks quotes them: "the phishing e-mail told the assistant
 // to 'ignore all previous instructions', and the scanner quarantined it".
@@ -8,7 +11,9 @@ import "strings"
 // passage is blanked out when the sentence around it, outside the quotes,
 // talks about attacks, tests, filters or examples; the learned detector
 // still reads the whole view, so a quotation used as a wrapper for a real
-// instruction is not waved through unread.
+// instruction is not waved through unread. Reported instructions ("attacks
+// often tell the model to forget its instructions") are blanked the same
+// way, from the reporting verb's "to" to the end of the sentence.
 
 // discussionWords mark a sentence that talks about attacks or about a
 // check (beyond talksAboutAttacks, which the memory rules use).
@@ -20,7 +25,7 @@ var discussionWords = []string{"guard", "filter", "a rule", "the rule", "caught"
 // the rest of its sentence talks about attacks; the length and every
 // offset are kept. It returns v itself when nothing is masked.
 func maskQuotedDiscussion(v string) string {
-	if !strings.ContainsAny(v, "'\"`") {
+	if !strings.ContainsAny(v, "'\"`") && !strings.Contains(v, " to ") {
 		return v
 	}
 	// Sentence ends, with the dots of abbreviations not counted.
@@ -66,11 +71,46 @@ func maskQuotedDiscussion(v string) string {
 		}
 		i = j
 	}
+	// Reported instructions: "attacks often tell the model to forget its
+	// instructions", "a poisoned README asking the agent to run curl |
+	// bash". The clause after the reporting verb is blanked to the end of
+	// its sentence when the rest of the sentence talks about attacks.
+	if strings.Contains(v, " to ") {
+		for _, m := range reReported.FindAllStringSubmatchIndex(v, -1) {
+			if m[2] >= 0 && imperativeOpeners[v[m[2]:m[3]]] {
+				continue
+			}
+			a := m[1]
+			s := strings.LastIndexAny(ends[:m[0]], ".!?\n") + 1
+			e := strings.IndexAny(ends[a:], ".!?\n")
+			if e < 0 {
+				e = len(v)
+			} else {
+				e += a
+			}
+			if !discussesAttacks(v[s:m[0]]) {
+				continue
+			}
+			if buf == nil {
+				buf = []byte(v)
+			}
+			for k := a; k < e; k++ {
+				buf[k] = ' '
+			}
+		}
+	}
 	if buf == nil {
 		return v
 	}
 	return string(buf)
 }
+
+// reReported matches a third-person reporting verb with an AI as its
+// object, up to "to": what follows is what someone else told it.
+var reReported = regexp.MustCompile(`(?:\b([a-z]+) (?:tell|ask|instruct|get|trick|convince|make|order)|\b(?:tells|telling|told|asks|asking|asked|instructs|instructing|instructed|gets|getting|tricks|tricking|tricked|convinces|convincing|convinced|makes|making|made|ordering|orders|ordered))(?: (?:the|an|a|your|its|their|our))? (?:model|agent|assistant|ai|llm|bot|chatbot|copilot|coding agent)s?(?: (?:in)?to)\b`)
+
+// imperativeOpeners before a base-form verb make it an order, not a report.
+var imperativeOpeners = map[string]bool{"please": true, "now": true, "then": true, "and": true, "just": true, "also": true, "first": true, "simply": true, "kindly": true, "so": true, "you": true, "must": true, "should": true, "will": true, "to": true}
 
 // discussesAttacks reports whether s (lower-case) talks about attacks or
 // checks.
