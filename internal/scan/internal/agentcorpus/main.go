@@ -8,7 +8,8 @@
 // places they arrive (an e-mail, a web page, a code comment, YAML, an
 // issue thread, a README, tool output, a log line), and hard negatives in
 // the same places: legitimate conventions addressed to agents,
-// documentation and tool output full of imperative sentences, security
+// documentation and tool output full of imperative sentences, a person's
+// own (even risky) practices in their own voice, security
 // discussions that quote attacks, a person's own requests, ordinary
 // developer requests and chat.
 //
