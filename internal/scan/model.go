@@ -54,6 +54,12 @@ func modelInput(text string) (string, []float32) {
 	return v.s, d
 }
 
+// Cheap cues that must be present before the dense regexps run.
+var (
+	memoryCues      = []string{"memor", "remember", "preference", "user model", "user profile", "future", "from now on", "going forward", "session", "permanent", "forever", "standing rule", "add_atom"}
+	conditionalCues = []string{"when", "if ", "next time", "once", "should", "as soon as", "every time", "in future"}
+)
+
 // fillDense writes the dense features of view v into d (len nDense).
 func fillDense(d []float32, v string, sum *featSummary) {
 	d[0] = float32(min(sum.best, 6) / 3)
@@ -66,8 +72,8 @@ func fillDense(d []float32, v string, sum *featSummary) {
 	}
 	d[1] = b(h[fImperative] && (h[fSecret] || h[fSink] || h[fDestructive] || h[fRemoteExec] || h[fInsecureRegistry] || h[fExfil]))
 	d[2] = b(h[fPerson] && (h[fYou] || h[fAgent] || h[fVocative]))
-	d[3] = b(reMemoryDirected.MatchString(v) && !firstPerson.MatchString(v))
-	d[4] = b(reFutureConditional.MatchString(v))
+	d[3] = b(containsAny(v, memoryCues...) && reMemoryDirected.MatchString(v) && !firstPerson.MatchString(v))
+	d[4] = b(containsAny(v, conditionalCues...) && reFutureConditional.MatchString(v))
 	d[5] = b(h[fVocative] || (h[fAgent] && (h[fImperative] || h[fModal])))
 }
 

@@ -25,7 +25,7 @@ var discussionWords = []string{"guard", "filter", "a rule", "the rule", "caught"
 // the rest of its sentence talks about attacks; the length and every
 // offset are kept. It returns v itself when nothing is masked.
 func maskQuotedDiscussion(v string) string {
-	if !strings.ContainsAny(v, "'\"`") && !strings.Contains(v, " to ") {
+	if !strings.ContainsAny(v, "'\"`") && !strings.Contains(v, " to ") || !discussesAttacks(v) {
 		return v
 	}
 	// Sentence ends, with the dots of abbreviations not counted.
