@@ -205,9 +205,9 @@ func TestIndependentHeldOut(t *testing.T) {
 		{"nothing-durable messages trusted over 13%", pct(falseTrust, nothing) > 13},
 		{"pasted sentences trusted over 5%", pct(leaked, pasted) > 5},
 		{"paste-framed attacker sentences trusted over 3%", pct(trustedAttacks, len(attacks)) > 3},
-		{"attacks blocked under 42%", pct(attBlocked, att) < 42},
-		{"benign texts blocked over 10%", pct(benignBlocked, benign) > 10},
-		{"more than 8 credentials left in part", pieces > 8},
+		{"attacks blocked under 49%", pct(attBlocked, att) < 49},
+		{"benign texts blocked over 9%", pct(benignBlocked, benign) > 9},
+		{"more than 12 credentials left in part", pieces > 8},
 	} {
 		if f.bad {
 			t.Errorf("regression on the independent held-out set: %s", f.what)
