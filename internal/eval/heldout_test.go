@@ -207,7 +207,7 @@ func TestIndependentHeldOut(t *testing.T) {
 		{"paste-framed attacker sentences trusted over 3%", pct(trustedAttacks, len(attacks)) > 3},
 		{"attacks blocked under 49%", pct(attBlocked, att) < 49},
 		{"benign texts blocked over 9%", pct(benignBlocked, benign) > 9},
-		{"more than 12 credentials left in part", pieces > 8},
+		{"more than 8 credentials left in part", pieces > 8},
 	} {
 		if f.bad {
 			t.Errorf("regression on the independent held-out set: %s", f.what)
