@@ -105,17 +105,34 @@ func NewID() string {
 // be swept, upper case collides on case-insensitive file systems, and
 // separators, "..", NUL and control characters escape or break the path.
 func ValidID(id string) bool {
-	if id == "" || len(id) > 128 {
+	if id == "" || len(id) > 128 || idByte[id[0]] != idAlnum {
 		return false
 	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		switch {
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'z':
-		case (c == '-' || c == '_') && i > 0:
-		default:
+	// One table load per byte: every id of a store is checked at each
+	// open, some of them twice (atoms.json and the vector cache).
+	for i := 1; i < len(id); i++ {
+		if idByte[id[i]] == 0 {
 			return false
 		}
 	}
 	return true
 }
+
+// idByte classes the bytes of ValidID's alphabet: idAlnum for lowercase
+// ASCII letters and digits, idSep for '-' and '_' (not first), 0 for
+// anything else.
+const (
+	idAlnum = 1
+	idSep   = 2
+)
+
+var idByte = func() (t [256]uint8) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = idAlnum
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = idAlnum
+	}
+	t['-'], t['_'] = idSep, idSep
+	return t
+}()
