@@ -160,14 +160,14 @@ func (s *Store) loadAtomsLocked(repair bool) error {
 		e := &entry{atom: a, raw: ind, orig: ind}
 		if prev, ok := old[a.ID]; ok && bytes.Equal(prev.raw, e.raw) {
 			e.atom.Text, e.norm, e.normH, e.normHashed = prev.atom.Text, prev.norm, prev.normH, prev.normHashed
-		} else if t, ok := s.cachedText(a.ID); ok && (s.chunkNames == nil || s.chunkNames[a.ID+chunkExt]) {
+		} else if c, ok := s.cachedAt(len(order), a.ID); ok && (s.chunkNames == nil || s.chunkNames[a.ID+chunkExt]) {
 			// Without a full check the cache is trusted for the text; a
 			// chunk removed behind odekmem's back changed chunks/, which
 			// makes the load a full one.
-			e.atom.Text = t
-			e.normH, e.normHashed = s.vec.CachedNormHash(a.ID)
-			if n, ok := s.vec.CachedDocLen(a.ID); ok {
-				e.words = int32(n)
+			e.atom.Text = c.Text
+			e.normH, e.normHashed = c.NormHash, c.HasNorm
+			if c.HasDocLen {
+				e.words = int32(c.DocLen)
 			}
 		} else {
 			text, err := s.readChunk(a.ID)

@@ -32,6 +32,13 @@ func (l liveAtoms) Text(id string) (string, bool) {
 	return "", false
 }
 
+func (l liveAtoms) Len() int { return len(l.s.order) }
+
+func (l liveAtoms) At(i int) (id, text string) {
+	e := l.s.order[i]
+	return e.atom.ID, e.atom.Text
+}
+
 func (l liveAtoms) Each(fn func(id, text string)) {
 	for _, e := range l.s.order {
 		fn(e.atom.ID, e.atom.Text)
@@ -62,10 +69,11 @@ func (s *Store) finishVectorLoad() {
 	s.report(fileVectors, d.Problem, action)
 }
 
-// cachedText lets loadAtoms take texts from the cache instead of chunks.
-func (s *Store) cachedText(id string) (string, bool) {
+// cachedAt lets loadAtoms take texts from the cache instead of chunks;
+// hint is the atom's position among the live atoms (index.State.CachedAt).
+func (s *Store) cachedAt(hint int, id string) (index.Cached, bool) {
 	s.finishVectorLoad()
-	return s.vec.CachedText(id)
+	return s.vec.CachedAt(hint, id)
 }
 
 // reconcileVectorsLocked makes the index match the live atoms after a

@@ -85,7 +85,7 @@ type Snapshot struct {
 	Codes       []uint64 // nil when absent or of another code version
 	Norms       []uint64 // textutil.NormalHash of each text (nil when absent)
 	Lex         vindex.LexSnapshot
-	index       map[string]int32
+	index       map[string]int // id → entry; handed to the exact index that adopts the snapshot
 	lexSize     LexSize
 }
 
@@ -116,7 +116,15 @@ func (s *Snapshot) NormHash(i int) (uint64, bool) {
 // Find is id's entry (false when absent).
 func (s *Snapshot) Find(id string) (int, bool) {
 	i, ok := s.index[id]
-	return int(i), ok
+	return i, ok
+}
+
+// at is id's entry, looked for first at hint (false when absent).
+func (s *Snapshot) at(hint int, id string) (int, bool) {
+	if hint >= 0 && hint < len(s.IDs) && s.IDs[hint] == id {
+		return hint, true
+	}
+	return s.Find(id)
 }
 
 // IsSnapshot reports whether data starts like an ODKMVEC2 file.
@@ -210,7 +218,7 @@ func DecodeSnapshot(data []byte, validID func(string) bool) (*Snapshot, error) {
 		return nil, errors.New("ids: bad offsets")
 	}
 	s.IDs = make([]string, n)
-	s.index = make(map[string]int32, n)
+	s.index = make(map[string]int, n)
 	for i := range n {
 		a, z := idOff[i], idOff[i+1]
 		if z < a || z-a > maxCacheIDLen || z == a {
@@ -224,7 +232,7 @@ func DecodeSnapshot(data []byte, validID func(string) bool) (*Snapshot, error) {
 			return nil, fmt.Errorf("entry %d: duplicate id", i)
 		}
 		s.IDs[i] = id
-		s.index[id] = int32(i)
+		s.index[id] = i
 	}
 	// texts
 	if b, err = need("texts.off", int64(n+1)*8); err != nil {

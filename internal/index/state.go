@@ -112,10 +112,13 @@ func (v *State) adoptLocked(s *Snapshot) (bool, error) {
 	if v.kind != "" && v.kind != vindex.KindExact {
 		return false, nil
 	}
-	ex, err := vindex.NewExactFrom(s.Dims, vindex.Options{IDF: v.emb.Sparse()}, s.IDs, s.Rows, s.Facs, s.DF, s.Codes)
+	// The snapshot's id map (built and checked once, by DecodeSnapshot)
+	// becomes the index's: the snapshot is not looked into by id again.
+	ex, err := vindex.NewExactFrom(s.Dims, vindex.Options{IDF: v.emb.Sparse()}, s.IDs, s.Rows, s.Facs, s.DF, s.Codes, s.index)
 	if err != nil {
 		return false, nil
 	}
+	s.index = nil
 	v.idx = ex
 	v.lsh = nil
 	v.lex = vindex.NewBM25From(s.Lex)
@@ -128,42 +131,41 @@ func (v *State) adoptLocked(s *Snapshot) (bool, error) {
 	return true, nil
 }
 
-// CachedText is id's text as the cache loaded by StartLoad holds it, so
-// the store's load can skip reading its chunk. FinishLoad must have been
-// called.
-// CachedNormHash is the textutil.NormalHash of id's cached text, when the
-// cache holds one (FinishLoad must have been called).
-func (v *State) CachedNormHash(id string) (uint64, bool) {
-	if v.snap != nil {
-		if i, ok := v.snap.Find(id); ok {
-			return v.snap.NormHash(i)
-		}
-	}
-	return 0, false
+// Cached is what the cache loaded by StartLoad holds for one atom.
+type Cached struct {
+	Text      string
+	NormHash  uint64 // textutil.NormalHash of Text, when HasNorm
+	HasNorm   bool
+	DocLen    int // BM25 length of Text (vindex.DocLen), when HasDocLen
+	HasDocLen bool
 }
 
-// CachedDocLen is the BM25 length of id's cached text (vindex.DocLen),
-// when the cache holds it (FinishLoad must have been called).
-func (v *State) CachedDocLen(id string) (int, bool) {
+// CachedAt is id's entry in the cache loaded by StartLoad, so that the
+// store's load can skip reading its chunk (FinishLoad must have been
+// called). hint is where id is expected in the cache (its position among
+// the live atoms, the order a snapshot is written in): tried before the
+// lookup by id, it spares a map lookup per atom at open.
+func (v *State) CachedAt(hint int, id string) (Cached, bool) {
 	if v.snap != nil {
-		if i, ok := v.snap.Find(id); ok {
-			return v.snap.DocLen(i), true
+		i, ok := v.snap.at(hint, id)
+		if !ok {
+			return Cached{}, false
 		}
-	}
-	return 0, false
-}
-
-func (v *State) CachedText(id string) (string, bool) {
-	if v.snap != nil {
-		if i, ok := v.snap.Find(id); ok {
-			return v.snap.Text(i), true
-		}
-		return "", false
+		c := Cached{Text: v.snap.Text(i), DocLen: v.snap.DocLen(i), HasDocLen: true}
+		c.NormHash, c.HasNorm = v.snap.NormHash(i)
+		return c, true
 	}
 	if e, ok := v.cache[id]; ok {
-		return e.Text, true
+		return Cached{Text: e.Text}, true
 	}
-	return "", false
+	return Cached{}, false
+}
+
+// CachedText is id's text as the cache loaded by StartLoad holds it
+// (CachedAt without a hint).
+func (v *State) CachedText(id string) (string, bool) {
+	c, ok := v.CachedAt(-1, id)
+	return c.Text, ok
 }
 
 // Damage is what loading the cache file found wrong with it: the file is
@@ -252,6 +254,14 @@ func (v *State) Open(ctx context.Context, live Live) error {
 	if v.snap != nil {
 		v.mu.Lock()
 		adopted, err := v.adoptLocked(v.snap)
+		if err == nil && adopted && snapshotIsLive(v.snap, live) {
+			// Entry for entry the live atoms: nothing to remove, add or
+			// embed, so the reconcile (two lookups by id per atom) has
+			// nothing to do.
+			v.stale.Store(false)
+			v.mu.Unlock()
+			return nil
+		}
 		if err == nil && !adopted {
 			// Another embedder or index kind: the texts served the load;
 			// the vectors are rebuilt (this width's rows still fill an
@@ -277,6 +287,30 @@ func (v *State) Open(ctx context.Context, live Live) error {
 		err = embed(ctx)
 	}
 	return err
+}
+
+// OrderedLive is a Live that also shows its atoms by position, in the
+// order of Each.
+type OrderedLive interface {
+	Live
+	Len() int
+	At(i int) (id, text string)
+}
+
+// snapshotIsLive reports whether the snapshot's entries are the live
+// atoms, in order and with the same texts (the common case: the cache
+// was written from this set of atoms), without looking an id up.
+func snapshotIsLive(s *Snapshot, live Live) bool {
+	ol, ok := live.(OrderedLive)
+	if !ok || ol.Len() != s.Len() {
+		return false
+	}
+	for i, sid := range s.IDs {
+		if id, text := ol.At(i); id != sid || text != s.Text(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // Reconcile makes the index match the live atoms after a reload. The

@@ -69,22 +69,31 @@ func NewExact(dims int, opts Options) *Exact {
 // rows[r*dims:(r+1)*dims]·facs[r]; df (nil: counted here) is the per
 // dimension count of nonzero entries; codes (nil: computed when needed)
 // are the rows' binary codes of CodeVersion. Slices are clipped so that
-// growing the index copies them.
-func NewExactFrom(dims int, opts Options, ids []string, rows []int8, facs []float32, df []int32, codes []uint64) (*Exact, error) {
+// growing the index copies them. pos (nil: built here, refusing an id
+// given twice) is ids[r] → r for every row, as a caller that has checked
+// the ids already built it: the index takes it over (and keeps it
+// current), so that a store's open builds that map once.
+func NewExactFrom(dims int, opts Options, ids []string, rows []int8, facs []float32, df []int32, codes []uint64, pos map[string]int) (*Exact, error) {
 	n := len(ids)
 	if len(rows) != n*dims || len(facs) != n || (df != nil && len(df) != dims) {
 		return nil, fmt.Errorf("vindex: snapshot of %d ids has %d values and %d factors for %d dimensions", n, len(rows), len(facs), dims)
+	}
+	if pos != nil && len(pos) != n {
+		return nil, fmt.Errorf("vindex: snapshot of %d ids has %d positions", n, len(pos))
 	}
 	e := NewExact(dims, opts)
 	e.ids = ids[:n:n]
 	e.data = rows[:len(rows):len(rows)]
 	e.fac = facs[:n:n]
-	e.pos = make(map[string]int, n)
-	for r, id := range ids {
-		if _, dup := e.pos[id]; dup {
-			return nil, fmt.Errorf("vindex: snapshot holds %s twice", quoteID(id))
+	e.pos = pos
+	if pos == nil {
+		e.pos = make(map[string]int, n)
+		for r, id := range ids {
+			if _, dup := e.pos[id]; dup {
+				return nil, fmt.Errorf("vindex: snapshot holds %s twice", quoteID(id))
+			}
+			e.pos[id] = r
 		}
-		e.pos[id] = r
 	}
 	if e.idf {
 		if df != nil {
