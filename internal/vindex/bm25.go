@@ -105,15 +105,25 @@ func CheckPostings(b []byte, docs int) (int, error) {
 	b = b[k:]
 	prev := int64(-1)
 	for range n {
-		gap, k1 := binary.Uvarint(b)
-		if k1 <= 0 {
-			return 0, errors.New("truncated postings")
+		var gap, tf uint64
+		if len(b) >= 2 && b[0] < 0x80 && b[1] < 0x80 {
+			// Both one-byte uvarints (most postings: a small gap, a
+			// frequency under 128), read without the general decoder:
+			// every posting is checked at each open.
+			gap, tf = uint64(b[0]), uint64(b[1])
+			b = b[2:]
+		} else {
+			var k1, k2 int
+			gap, k1 = binary.Uvarint(b)
+			if k1 <= 0 {
+				return 0, errors.New("truncated postings")
+			}
+			tf, k2 = binary.Uvarint(b[k1:])
+			if k2 <= 0 {
+				return 0, errors.New("truncated postings")
+			}
+			b = b[k1+k2:]
 		}
-		tf, k2 := binary.Uvarint(b[k1:])
-		if k2 <= 0 {
-			return 0, errors.New("truncated postings")
-		}
-		b = b[k1+k2:]
 		doc := prev + 1 + int64(gap)
 		if gap > uint64(docs) || doc >= int64(docs) || tf == 0 || tf > math.MaxInt32 {
 			return 0, errors.New("posting out of range")
