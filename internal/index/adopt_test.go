@@ -84,6 +84,10 @@ func TestOpenAdoptsTheSnapshotOfTheLiveAtoms(t *testing.T) {
 			if n, _, _ := v.Stats(); n != len(c.live.ids) {
 				t.Fatalf("%d vectors after open, want %d", n, len(c.live.ids))
 			}
+			// The id → text map is filled only when something needs it.
+			if c.name == "same atoms" && (v.textsFilled.Load() || v.nTexts() != 40) {
+				t.Fatalf("after an open that adopted the snapshot: filled %v, %d texts", v.textsFilled.Load(), v.nTexts())
+			}
 			for _, id := range c.live.ids {
 				vec, err := v.Embed(context.Background(), c.live.texts[id])
 				if err != nil {
@@ -109,6 +113,10 @@ func TestOpenAdoptsTheSnapshotOfTheLiveAtoms(t *testing.T) {
 			}
 			if n, _, _ := v.Stats(); n != len(c.live.ids) {
 				t.Fatalf("%d vectors after a removal and an addition, want %d", n, len(c.live.ids))
+			}
+			texts := v.textsMap()
+			if _, ok := texts["a0007"]; ok || texts["c0001"] != "a fresh atom about the retry backoff" || len(texts) != len(c.live.ids) || v.nTexts() != len(texts) {
+				t.Fatalf("texts after a removal and an addition: %d, a0007 %q, c0001 %q", len(texts), texts["a0007"], texts["c0001"])
 			}
 		})
 	}

@@ -64,7 +64,7 @@ func (v *State) startBuildJob(cached []Item, ids, idTexts []string) {
 				id := ids[start+i]
 				if v.idx.Add(id, RoundTrip(vec)) == nil {
 					v.lex.Add(id, chunk[i])
-					v.texts[id] = chunk[i]
+					v.textsMap()[id] = chunk[i]
 					v.dirty++
 				}
 			}

@@ -92,7 +92,7 @@ func (v *State) buildLSHLocked() {
 		})
 		return
 	}
-	for id := range v.texts {
+	for id := range v.textsMap() {
 		if d, ok := v.idx.Vector(id); ok {
 			v.lsh.Add(id, d)
 		}

@@ -20,7 +20,7 @@ type Writer func(cache []byte, meta func(file string) []byte) error
 // holds its write locks.
 func (v *State) MaybeSnapshot(force bool, write Writer) error {
 	v.mu.RLock()
-	dirty, n := v.dirty, len(v.texts)
+	dirty, n := v.dirty, v.nTexts()
 	v.mu.RUnlock()
 	if dirty == 0 || (!force && dirty < max(SnapshotEvery, n/8)) || v.building.Load() {
 		return nil
@@ -62,11 +62,12 @@ func (v *State) Snapshot(write Writer) error {
 	var data []byte
 	var ids []string
 	var err error
+	texts := v.textsMap()
 	ex.Export(func(rowIDs []string, rows []int8, facs []float32, df []int32, codes []uint64) {
 		ids = append([]string(nil), rowIDs...)
 		data, err = EncodeSnapshot(SnapshotSource{
 			Fingerprint: v.emb.Fingerprint(), Dims: v.idx.Dims(), IDs: rowIDs,
-			Text: func(i int) string { return v.texts[rowIDs[i]] },
+			Text: func(i int) string { return texts[rowIDs[i]] },
 			Rows: rows, Facs: facs, DF: df, Codes: codes, Lex: v.lex,
 		})
 	})

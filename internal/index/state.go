@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -51,7 +52,12 @@ type State struct {
 	idx   vindex.Index
 	lex   *vindex.BM25
 	hy    *vindex.Hybrid
-	texts map[string]string // id → text of indexed atoms
+	texts map[string]string // id → text of indexed atoms: through textsMap
+	// textsOnce, when not nil, fills texts from an adopted snapshot on
+	// first use: a verb that only searches never needs the map.
+	textsOnce   *sync.Once
+	textsFrom   *Snapshot
+	textsFilled atomic.Bool // textsOnce has filled texts
 
 	cache     map[string]CacheEntry // a first-format cache loaded at open, consumed by the store's load
 	snap      *Snapshot             // a snapshot loaded at open (ODKMVEC2), adopted by Open
@@ -97,7 +103,8 @@ func (v *State) newIndexes(dims int) error {
 	v.lex = vindex.NewBM25()
 	v.calib.bg.Store(nil)
 	v.hy = vindex.NewHybrid(idx, v.lex, v.calib.cal, vindex.DefaultHybridOptions(v.emb.Sparse()))
-	v.texts = map[string]string{}
+	v.texts, v.textsOnce, v.textsFrom = map[string]string{}, nil, nil
+	v.textsFilled.Store(false)
 	return nil
 }
 
@@ -114,7 +121,10 @@ func (v *State) adoptLocked(s *Snapshot) (bool, error) {
 	}
 	// The snapshot's id map (built and checked once, by DecodeSnapshot)
 	// becomes the index's: the snapshot is not looked into by id again.
-	ex, err := vindex.NewExactFrom(s.Dims, vindex.Options{IDF: v.emb.Sparse()}, s.IDs, s.Rows, s.Facs, s.DF, s.Codes, s.index)
+	// The index gets its own copy of the ids (it moves rows in place as it
+	// removes them): the snapshot's stay its entries', which textsMap
+	// fills the id → text map from later.
+	ex, err := vindex.NewExactFrom(s.Dims, vindex.Options{IDF: v.emb.Sparse()}, slices.Clone(s.IDs), s.Rows, s.Facs, s.DF, s.Codes, s.index)
 	if err != nil {
 		return false, nil
 	}
@@ -124,11 +134,38 @@ func (v *State) adoptLocked(s *Snapshot) (bool, error) {
 	v.lex = vindex.NewBM25From(s.Lex)
 	v.calib.bg.Store(nil)
 	v.hy = vindex.NewHybrid(ex, v.lex, v.calib.cal, vindex.DefaultHybridOptions(v.emb.Sparse()))
-	v.texts = make(map[string]string, s.Len())
-	for i, id := range s.IDs {
-		v.texts[id] = s.Text(i)
-	}
+	v.texts, v.textsOnce, v.textsFrom = nil, new(sync.Once), s
+	v.textsFilled.Store(false)
 	return true, nil
+}
+
+// textsMap is id → text of the indexed atoms, filled from the adopted
+// snapshot on first use. Called with v.mu held, for reading or writing
+// (the fill is once, so readers may race to it); the map is written
+// only under the write lock.
+func (v *State) textsMap() map[string]string {
+	if once := v.textsOnce; once != nil {
+		once.Do(func() {
+			s := v.textsFrom
+			m := make(map[string]string, s.Len())
+			for i, id := range s.IDs {
+				m[id] = s.Text(i)
+			}
+			v.texts = m
+			v.textsFilled.Store(true)
+		})
+	}
+	return v.texts
+}
+
+// nTexts is len(textsMap()) without filling it; v.mu is held. Until the
+// fill nothing changed the indexed atoms (every change goes through
+// textsMap): they are the snapshot's entries.
+func (v *State) nTexts() int {
+	if v.textsOnce != nil && !v.textsFilled.Load() {
+		return v.textsFrom.Len()
+	}
+	return len(v.texts)
 }
 
 // Cached is what the cache loaded by StartLoad holds for one atom.
@@ -369,11 +406,12 @@ func (v *State) reconcileFrom(live Live, cache map[string]CacheEntry) (func(cont
 			return nil, err
 		}
 	}
-	for id, old := range v.texts {
+	texts := v.textsMap()
+	for id, old := range texts {
 		if t, ok := live.Text(id); !ok || t != old {
 			v.idx.Remove(id)
 			v.lex.RemoveText(id, old)
-			delete(v.texts, id)
+			delete(texts, id)
 			if v.lsh != nil {
 				v.lsh.Remove(id)
 			}
@@ -382,7 +420,7 @@ func (v *State) reconcileFrom(live Live, cache map[string]CacheEntry) (func(cont
 	var missing, missingTexts []string
 	var cached []Item
 	live.Each(func(id, text string) {
-		if _, ok := v.texts[id]; ok {
+		if _, ok := texts[id]; ok {
 			return
 		}
 		if c, ok := cache[id]; ok && c.Dims() == v.idx.Dims() && c.Text == text {
@@ -435,9 +473,10 @@ func (v *State) loadCachedLocked(items []Item) {
 	}
 	v.lsh = nil
 	ok := Fill(v.idx, v.lex, items)
+	texts := v.textsMap()
 	for i, it := range items {
 		if ok[i] {
-			v.texts[it.ID] = it.Text
+			texts[it.ID] = it.Text
 		} else {
 			v.lex.Remove(it.ID)
 		}
@@ -472,7 +511,7 @@ func (v *State) embedMissing(ctx context.Context, ids, texts []string) error {
 				v.lsh.Add(id, rt)
 			}
 			v.lex.Add(id, texts[start+i])
-			v.texts[id] = texts[start+i]
+			v.textsMap()[id] = texts[start+i]
 			v.dirty++
 		}
 		v.mu.Unlock()
@@ -491,7 +530,7 @@ func (v *State) Add(id, text string, vec []float32) error {
 			return err
 		}
 	}
-	if old, ok := v.texts[id]; ok {
+	if old, ok := v.textsMap()[id]; ok {
 		v.lex.RemoveText(id, old)
 	}
 	if err := v.idx.Add(id, vec); err != nil {
@@ -501,7 +540,7 @@ func (v *State) Add(id, text string, vec []float32) error {
 		v.lsh.Add(id, vec)
 	}
 	v.lex.Add(id, text)
-	v.texts[id] = text
+	v.textsMap()[id] = text
 	v.dirty++
 	return nil
 }
@@ -520,10 +559,11 @@ func (v *State) Remove(id string) {
 	if v.lsh != nil {
 		v.lsh.Remove(id)
 	}
-	if old, ok := v.texts[id]; ok {
+	texts := v.textsMap()
+	if old, ok := texts[id]; ok {
 		v.lex.RemoveText(id, old)
 	}
-	delete(v.texts, id)
+	delete(texts, id)
 }
 
 // Embed computes one document vector, quantised as the cache stores it so
