@@ -85,6 +85,64 @@ func (l *LSH) keysRow(q []int8) [lshBands]uint16 {
 	return k
 }
 
+// AddRows indexes the rows of an exact index (ids[r]'s vector is
+// rows[r*dims:(r+1)*dims]) into an empty LSH, as AddRow one by one would,
+// with each band's buckets carved from one array and its map sized once:
+// the build at the first dedup of an ingest hashes every stored vector.
+func (l *LSH) AddRows(ids []string, rows []int8, dims int) {
+	one := func() {
+		for r, id := range ids {
+			l.AddRow(id, rows[r*dims:(r+1)*dims])
+		}
+	}
+	if len(l.keysOf) != 0 {
+		one()
+		return
+	}
+	n := len(ids)
+	keys := make([][lshBands]uint16, n)
+	l.keysOf = make(map[string][lshBands]uint16, n)
+	for r, id := range ids {
+		keys[r] = l.keysRow(rows[r*dims : (r+1)*dims])
+		l.keysOf[id] = keys[r]
+	}
+	if len(l.keysOf) != n {
+		// An id given twice (an exact index's never are): AddRow's
+		// removal order decides its buckets' order.
+		clear(l.keysOf)
+		one()
+		return
+	}
+	count := make([]int32, 1<<lshBits)
+	for b := range l.buckets {
+		clear(count)
+		distinct := 0
+		for r := range keys {
+			k := keys[r][b]
+			if count[k] == 0 {
+				distinct++
+			}
+			count[k]++
+		}
+		m := make(map[uint16][]string, distinct)
+		backing := make([]string, n)
+		next := 0
+		for r, id := range ids {
+			k := keys[r][b]
+			list, ok := m[k]
+			if !ok {
+				// Capacity exactly the bucket's: a later Add copies it
+				// rather than writing into the next bucket's room.
+				c := int(count[k])
+				list = backing[next : next : next+c]
+				next += c
+			}
+			m[k] = append(list, id)
+		}
+		l.buckets[b] = m
+	}
+}
+
 // Add indexes id's vector.
 func (l *LSH) Add(id string, vec []float32) { l.addKeys(id, l.keys(vec)) }
 

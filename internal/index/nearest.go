@@ -86,9 +86,7 @@ func (v *State) buildLSHLocked() {
 	v.lsh = NewLSH(dims)
 	if ex, ok := v.idx.(*vindex.Exact); ok {
 		ex.Export(func(ids []string, rows []int8, _ []float32, _ []int32, _ []uint64) {
-			for r, id := range ids {
-				v.lsh.AddRow(id, rows[r*dims:(r+1)*dims])
-			}
+			v.lsh.AddRows(ids, rows, dims)
 		})
 		return
 	}
