@@ -89,7 +89,7 @@ func (s *Store) readAgentSessions() ([]AgentSession, error) {
 // AgentSessions returns the recorded agent sessions, newest first, or with
 // ids only those sessions. A damaged log reads as empty (it is rebuilt by
 // the next message).
-func (s *Store) AgentSessions(ids ...string) ([]AgentSession, error) {
+func (s *Store) AgentSessions(ctx context.Context, ids ...string) ([]AgentSession, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {

@@ -12,7 +12,7 @@ import (
 
 func TestAgentSessionLogBoundedRedactedCounted(t *testing.T) {
 	dir := t.TempDir()
-	s, err := Open(dir, Options{})
+	s, err := Open(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +45,12 @@ func TestAgentSessionLogBoundedRedactedCounted(t *testing.T) {
 	for i := 0; i < maxAgentSessions+10; i++ {
 		s.RecordAgentMessage(ctx, "claude-code", fmt.Sprintf("x%d", i), "/p", "hi", t0.Add(2*time.Hour+time.Duration(i)*time.Second))
 	}
-	list := must(s.AgentSessions())
+	list := must(s.AgentSessions(ctx))
 	if len(list) != maxAgentSessions || list[0].ID != fmt.Sprintf("x%d", maxAgentSessions+9) {
 		t.Fatalf("%d sessions, newest %q", len(list), list[0].ID)
 	}
 	// Counted against the cap like every file under the store.
-	if must(s.Stats()).Components["other"] == 0 {
+	if must(s.Stats(ctx)).Components["other"] == 0 {
 		t.Error("the agent-session log is not counted in the store's size")
 	}
 	// A damaged log is rebuilt, not fatal.
@@ -71,7 +71,7 @@ func TestAgentSessionLogBoundedRedactedCounted(t *testing.T) {
 func TestAgentSessionLogForgedByAnotherWriter(t *testing.T) {
 	dir := t.TempDir()
 	now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
-	s, err := Open(dir, Options{Now: func() time.Time { return now }})
+	s, err := Open(context.Background(), dir, Options{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestAgentSessionLogForgedByAnotherWriter(t *testing.T) {
 // sessionByID is the recorded session id, and whether there is one;
 // errors fail.
 func sessionByID(s *Store, id string) (AgentSession, bool) {
-	list, err := s.AgentSessions(id)
+	list, err := s.AgentSessions(context.Background(), id)
 	if err != nil {
 		panic(err)
 	}

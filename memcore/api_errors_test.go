@@ -18,11 +18,11 @@ func TestIDAndTypeErrorsAreConsistent(t *testing.T) {
 	d := must(st.Add(ctx, memcore.AddRequest{Text: "we ship the ledger on PostgreSQL 16", Source: memcore.SourceUserSaid, Type: "Decision"}))
 	unknownAtom := "0123456789abcdef0123456789abcdef"
 	for name, call := range map[string]func(id string) error{
-		"Get":     func(id string) error { _, _, err := st.Get(id); return err },
+		"Get":     func(id string) error { _, _, err := st.Get(ctx, id); return err },
 		"Forget":  func(id string) error { _, _, _, err := st.Forget(ctx, id); return err },
 		"Promote": func(id string) error { _, _, err := st.Promote(ctx, id); return err },
 		"SetPin":  func(id string) error { _, _, err := st.SetPin(ctx, id, true); return err },
-		"Links":   func(id string) error { _, err := st.Links(id); return err },
+		"Links":   func(id string) error { _, err := st.Links(ctx, id); return err },
 		"Confirm": func(id string) error { _, _, err := st.Confirm(ctx, id); return err },
 		"Reject":  func(id string) error { _, _, err := st.Reject(ctx, id); return err },
 		"ResolveContradiction": func(id string) error {
@@ -39,14 +39,14 @@ func TestIDAndTypeErrorsAreConsistent(t *testing.T) {
 	}
 
 	for _, typ := range []memcore.Type{"decision", "Decision", " DECISION "} {
-		if got := must(st.List(memcore.Filter{Type: typ})); len(got) != 1 || got[0].ID != d.Atom.ID {
+		if got := must(st.List(ctx, memcore.Filter{Type: typ})); len(got) != 1 || got[0].ID != d.Atom.ID {
 			t.Errorf("List type %q: %d atoms", typ, len(got))
 		}
 		if got := must(st.Search(ctx, "ledger PostgreSQL", memcore.SearchOptions{Type: typ})); len(got) != 1 {
 			t.Errorf("Search type %q: %d atoms", typ, len(got))
 		}
 	}
-	if _, err := st.List(memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
+	if _, err := st.List(ctx, memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
 		t.Errorf("List of an unknown type: %v", err)
 	}
 	if _, err := st.Search(ctx, "ledger", memcore.SearchOptions{Types: []memcore.Type{"fact", "bogus"}}); !errors.Is(err, memcore.ErrUnknownType) {

@@ -278,9 +278,9 @@ func lastRune(s string) string {
 // quarantineWindow returns the session's quarantined entries created since
 // the person's previous message, oldest first, reading the store without
 // copying entries that do not qualify.
-func (s *Store) quarantineWindow(session string, since time.Time, seenAtMark map[string]bool) []QuarantinedAtom {
+func (s *Store) quarantineWindow(ctx context.Context, session string, since time.Time, seenAtMark map[string]bool) []QuarantinedAtom {
 	var out []QuarantinedAtom
-	s.read(func() {
+	s.read(ctx, func() {
 		for _, q := range s.quar {
 			if q.Context.SessionID != session {
 				continue
@@ -299,9 +299,9 @@ func (s *Store) quarantineWindow(session string, since time.Time, seenAtMark map
 
 // sessionQuarantineAt lists the ids of the session's entries quarantined
 // exactly at t: the entries a later window starting at t must exclude.
-func (s *Store) sessionQuarantineAt(session string, t time.Time) map[string]bool {
+func (s *Store) sessionQuarantineAt(ctx context.Context, session string, t time.Time) map[string]bool {
 	out := map[string]bool{}
-	s.read(func() {
+	s.read(ctx, func() {
 		for _, q := range s.quar {
 			if q.Context.SessionID == session && q.QuarantinedAt.Equal(t) {
 				out[q.ID] = true
@@ -321,9 +321,9 @@ type approvalMark struct {
 
 // moveApprovalMark starts the next message's window now and returns the
 // previous mark (nil when this Hook has not seen the session before).
-func (h *Hook) moveApprovalMark(st *sessionState, session string) *approvalMark {
+func (h *Hook) moveApprovalMark(ctx context.Context, st *sessionState, session string) *approvalMark {
 	now := h.store.now().UTC()
-	ids := h.store.sessionQuarantineAt(session, now)
+	ids := h.store.sessionQuarantineAt(ctx, session, now)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	prev := st.mark
@@ -372,7 +372,7 @@ func (h *Hook) approve(ctx context.Context, t Turn, mark *approvalMark, c approv
 		return nil, errors.New("the person's previous message in this session is unknown, so nothing is known to answer; promote it in odekmem instead")
 	}
 	var cands []QuarantinedAtom
-	for _, q := range h.store.quarantineWindow(t.SessionID, mark.at, mark.ids) {
+	for _, q := range h.store.quarantineWindow(ctx, t.SessionID, mark.at, mark.ids) {
 		// Only merely-untrusted content is approved by a phrase: anything
 		// the scanner rejected needs a person to look at its findings.
 		if q.Reason != "tainted" || !vocab.IsTainted(q.SourceClass) {

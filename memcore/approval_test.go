@@ -32,7 +32,7 @@ func aOpen(t *testing.T, mutate func(*memcore.Config)) *memcore.Store {
 		mutate(&cfg)
 	}
 	clk := &aClock{t: hNow}
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &cfg, Now: clk.Now})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Config: &cfg, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func aSay(t *testing.T, h *memcore.Hook, msg string) memcore.RecordResult {
 }
 
 func aQuarantined(st *memcore.Store, id string) bool {
-	_, q, err := st.Get(id)
+	_, q, err := st.Get(context.Background(), id)
 	return err == nil && q != nil
 }
 
@@ -81,7 +81,7 @@ func TestInlineApprovalConfusedDeputy(t *testing.T) {
 		t.Fatalf("a statement promoted old tainted entries: %v", rr.Promoted)
 	}
 	found := false
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if a.Text == "our staging DB is shared with QA" {
 			found = a.SourceClass == memcore.SourceUserSaid
 		}
@@ -90,7 +90,7 @@ func TestInlineApprovalConfusedDeputy(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("the clause was not stored as user_said: %+v", must(st.List(memcore.Filter{})))
+		t.Fatalf("the clause was not stored as user_said: %+v", must(st.List(context.Background(), memcore.Filter{})))
 	}
 	// A bare approval now answers the agent turn since the previous
 	// message, in which nothing was quarantined: still nothing.
@@ -116,7 +116,7 @@ func TestInlineApprovalOnlyTheNewestSinceThePreviousMessage(t *testing.T) {
 			if !aQuarantined(st, old) || !aQuarantined(st, first) {
 				t.Fatalf("more than one entry left quarantine")
 			}
-			a, _, _ := st.Get(newest)
+			a, _, _ := st.Get(context.Background(), newest)
 			if a.SourceClass != memcore.SourceUserApproved || a.Origin == nil || a.Origin.SourceClass != memcore.SourceToolOutput {
 				t.Fatalf("promoted atom: %+v", a)
 			}

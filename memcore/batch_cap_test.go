@@ -34,7 +34,7 @@ func hJSONL(t *testing.T, prefix string, n int, created time.Time) *bytes.Buffer
 func TestBatchNearTheCapEvictsOnlyWhatItMust(t *testing.T) {
 	cfg := memcore.DefaultConfig()
 	cfg.MaxSizeMB = 1
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &cfg, Now: func() time.Time { return hNow }})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Config: &cfg, Now: func() time.Time { return hNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +46,12 @@ func TestBatchNearTheCapEvictsOnlyWhatItMust(t *testing.T) {
 	if _, err := st.Import(ctx, hJSONL(t, "bbbb", 90, hNow.Add(-30*24*time.Hour)), memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	before := must(st.Stats()).Live
+	before := must(st.Stats(ctx)).Live
 	res, err := st.Import(ctx, hJSONL(t, "cccc", 60, hNow), memcore.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := must(st.Stats()).Live
+	after := must(st.Stats(ctx)).Live
 	if res.Live != 60 || res.Refreshed != 0 || after != before+60-res.Evicted {
 		t.Fatalf("import reported %+v; live %d → %d", res, before, after)
 	}
@@ -61,14 +61,14 @@ func TestBatchNearTheCapEvictsOnlyWhatItMust(t *testing.T) {
 	if _, err := st.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s := must(st.Stats())
+	s := must(st.Stats(ctx))
 	if s.TotalBytes > s.CapBytes {
 		t.Fatalf("over the cap: %d > %d", s.TotalBytes, s.CapBytes)
 	}
 	if s.TotalBytes < s.CapBytes*8/10 {
 		t.Fatalf("over-evicted: the store shrank to %d of a %d cap (%d evicted for 60 new atoms)", s.TotalBytes, s.CapBytes, res.Evicted)
 	}
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(ctx, memcore.Filter{})) {
 		if a.ID[:4] == "bbbb" && res.Evicted < 75 {
 			continue
 		}

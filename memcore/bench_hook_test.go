@@ -35,7 +35,7 @@ func hBuildStore(tb testing.TB, n int, llmc llm.Client) *memcore.Store {
 	tb.Helper()
 	cfg := memcore.DefaultConfig()
 	cfg.NoSizeCap = true
-	st, err := memcore.Open(tb.TempDir(), memcore.Options{Config: &cfg, LLM: llmc})
+	st, err := memcore.Open(context.Background(), tb.TempDir(), memcore.Options{Config: &cfg, LLM: llmc})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func hBuildStore(tb testing.TB, n int, llmc llm.Client) *memcore.Store {
 // hOpenFixture opens the shared benchmark fixture of n atoms.
 func hOpenFixture(tb testing.TB, n int, llmc llm.Client) *memcore.Store {
 	tb.Helper()
-	st, err := memcore.Open(stFixture(tb, n), memcore.Options{LLM: llmc})
+	st, err := memcore.Open(context.Background(), stFixture(tb, n), memcore.Options{LLM: llmc})
 	if err != nil {
 		tb.Fatal(err)
 	}

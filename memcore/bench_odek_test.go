@@ -34,7 +34,7 @@ func BenchmarkOpenAfterOdek(b *testing.B) {
 			os.WriteFile(filepath.Join(dir, "nudges.json"), []byte(`[{"nudge": "check the release notes"}]`), 0o600)
 			b.StartTimer()
 			t0 := time.Now()
-			s, err := memcore.Open(dir, memcore.Options{})
+			s, err := memcore.Open(ctx, dir, memcore.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -43,7 +43,7 @@ func BenchmarkOpenAfterOdek(b *testing.B) {
 			}
 			ready += time.Since(t0)
 			b.StopTimer()
-			if st := must(s.Stats()); st.Index.Stale != 0 || st.Index.Vectors != must(s.Stats()).Live {
+			if st := must(s.Stats(ctx)); st.Index.Stale != 0 || st.Index.Vectors != must(s.Stats(ctx)).Live {
 				b.Fatalf("open after odek re-embedded %d atoms (vectors %d)", st.Index.Stale, st.Index.Vectors)
 			}
 			s.Close()

@@ -51,7 +51,7 @@ func stFixture(b testing.TB, n int) string {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("odekmem-stbench-%d-%d", n, os.Getuid()))
 	os.RemoveAll(dir)
 	start := time.Now()
-	s, err := memcore.Open(dir, memcore.Options{})
+	s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func stFixture(b testing.TB, n int) string {
 	if _, err := s.Compact(ctx); err != nil {
 		b.Fatal(err)
 	}
-	if got := must(s.Stats()).Live; got < n*99/100 {
+	if got := must(s.Stats(ctx)).Live; got < n*99/100 {
 		b.Fatalf("fixture holds %d atoms, want about %d", got, n)
 	}
 	s.Close()
@@ -84,7 +84,7 @@ func stOpenCopy(b *testing.B, n int) *memcore.Store {
 	b.Helper()
 	dir := filepath.Join(b.TempDir(), "extended")
 	testkit.CopyDir(b, stFixture(b, n), dir)
-	s, err := memcore.Open(dir, memcore.Options{})
+	s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -130,19 +130,19 @@ func BenchmarkOpen(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
-				s, err := memcore.Open(dir, memcore.Options{})
+				s, err := memcore.Open(ctx, dir, memcore.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer() // Stats walks every file's size: not part of Open
-				if must(s.Stats()).Live < n*99/100 {
-					b.Fatalf("opened %d atoms", must(s.Stats()).Live)
+				if must(s.Stats(ctx)).Live < n*99/100 {
+					b.Fatalf("opened %d atoms", must(s.Stats(ctx)).Live)
 				}
 				if _, err := s.Search(ctx, "apple river", memcore.SearchOptions{}); err != nil {
 					b.Fatal(err)
 				}
 				ready += time.Since(t0)
-				if st := must(s.Stats()); st.Index.Stale != 0 || st.Index.Vectors != must(s.Stats()).Live {
+				if st := must(s.Stats(ctx)); st.Index.Stale != 0 || st.Index.Vectors != must(s.Stats(ctx)).Live {
 					b.Fatalf("open re-embedded %d atoms (vectors %d): cache not used", st.Index.Stale, st.Index.Vectors)
 				}
 				s.Close()
@@ -159,14 +159,14 @@ func BenchmarkOpen(b *testing.B) {
 func BenchmarkList(b *testing.B) {
 	for _, n := range stBenchSizes {
 		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
-			s, err := memcore.Open(stFixture(b, n), memcore.Options{})
+			s, err := memcore.Open(context.Background(), stFixture(b, n), memcore.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer s.Close()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if len(must(s.List(memcore.Filter{}))) == 0 {
+				if len(must(s.List(context.Background(), memcore.Filter{}))) == 0 {
 					b.Fatal("empty")
 				}
 			}

@@ -24,7 +24,7 @@ func TestCapacity(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "memory", "extended")
 	cfg := memcore.DefaultConfig()
-	s, err := memcore.Open(dir, memcore.Options{Config: &cfg})
+	s, err := memcore.Open(context.Background(), dir, memcore.Options{Config: &cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,14 +50,14 @@ func TestCapacity(t *testing.T) {
 			evicted += len(res[i].Evicted)
 		}
 		if evicted > 0 {
-			held = must(s.Stats()).Live
+			held = must(s.Stats(ctx)).Live
 			break
 		}
 	}
 	if _, err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st := must(s.Stats())
+	st := must(s.Stats(ctx))
 	du := stDu(dir)
 	t.Logf("capacity: %d atoms held under the %d MB cap when eviction started (%d after compact)", held, int(cfg.MaxSizeMB), st.Live)
 	t.Logf("store: du %d bytes (%.1f MiB), Stats total %d, cap %d", du, float64(du)/(1<<20), st.TotalBytes, st.CapBytes)

@@ -33,7 +33,7 @@ func TestWriterChild(t *testing.T) {
 	}
 	n, _ := strconv.Atoi(os.Getenv(stWriterCount))
 	name := os.Getenv(stWriterName)
-	s, err := memcore.Open(dir, memcore.Options{Config: stCrashConfig()})
+	s, err := memcore.Open(context.Background(), dir, memcore.Options{Config: stCrashConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +96,8 @@ func TestTwoWriterProcesses(t *testing.T) {
 		}
 	}
 	s := stOpen(t, dir, memcore.Options{})
-	if must(s.Stats()).Live != 2*n || len(s.Problems()) != 0 {
-		t.Fatalf("reopened: %d atoms, problems %v", must(s.Stats()).Live, s.Problems())
+	if must(s.Stats(context.Background())).Live != 2*n || len(s.Problems()) != 0 {
+		t.Fatalf("reopened: %d atoms, problems %v", must(s.Stats(context.Background())).Live, s.Problems())
 	}
 	stCheckTree(t, dir)
 }
@@ -162,7 +162,7 @@ func TestTwoStoresInterleaved(t *testing.T) {
 	}
 	for _, s := range []*memcore.Store{a, b, stOpen(t, dir, memcore.Options{Config: cfg})} {
 		live := map[string]memcore.Atom{}
-		for _, x := range must(s.List(memcore.Filter{})) {
+		for _, x := range must(s.List(ctx, memcore.Filter{})) {
 			live[x.ID] = x
 		}
 		n := 0
@@ -225,7 +225,7 @@ func TestPromoteExpireRace(t *testing.T) {
 	wg.Wait()
 	c := stOpen(t, dir, memcore.Options{Now: clk.Now})
 	for i, id := range ids {
-		x, q, err := c.Get(id)
+		x, q, err := c.Get(ctx, id)
 		switch {
 		case promoted[i]:
 			if err != nil || q != nil || x.SourceClass != memcore.SourceUserApproved {
@@ -238,7 +238,7 @@ func TestPromoteExpireRace(t *testing.T) {
 			t.Fatalf("%s live but promote failed", id)
 		}
 	}
-	if len(must(c.Quarantined())) != 0 {
-		t.Fatalf("quarantine not empty: %d", len(must(c.Quarantined())))
+	if len(must(c.Quarantined(ctx))) != 0 {
+		t.Fatalf("quarantine not empty: %d", len(must(c.Quarantined(ctx))))
 	}
 }

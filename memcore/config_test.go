@@ -128,7 +128,7 @@ func TestConfigThreeConstructionsOneStore(t *testing.T) {
 			}
 			var got []memcore.Config
 			for _, c := range []memcore.Config{tc.literal, edited, decoded} {
-				st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &c})
+				st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Config: &c})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -144,7 +144,7 @@ func TestConfigThreeConstructionsOneStore(t *testing.T) {
 				t.Errorf("store config %+v", got[0])
 			}
 			again := got[0]
-			st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &again})
+			st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Config: &again})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,7 +267,7 @@ func TestConfigLiteralTurnsFeaturesOff(t *testing.T) {
 	ctx := context.Background()
 	open := func(t *testing.T, c memcore.Config) *memcore.Store {
 		t.Helper()
-		st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &c})
+		st, err := memcore.Open(ctx, t.TempDir(), memcore.Options{Config: &c})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,12 +288,12 @@ func TestConfigLiteralTurnsFeaturesOff(t *testing.T) {
 		probe func(t *testing.T, st *memcore.Store) bool // true: the feature acted
 	}{
 		{"size cap", memcore.Config{NoSizeCap: true}, func(t *testing.T, st *memcore.Store) bool {
-			return must(st.Stats()).CapBytes > 0
+			return must(st.Stats(ctx)).CapBytes > 0
 		}},
 		{"associations", memcore.Config{NoAssociations: true}, func(t *testing.T, st *memcore.Store) bool {
 			add(t, st, "We decided to use PostgreSQL for the ledger", memcore.SourceUserSaid)
 			b := add(t, st, "The ledger's migrations run with goose", memcore.SourceUserSaid)
-			return len(must(st.Links(b.Atom.ID))) > 0
+			return len(must(st.Links(ctx, b.Atom.ID))) > 0
 		}},
 		{"min score", memcore.Config{NoMinScore: true}, func(t *testing.T, st *memcore.Store) bool {
 			add(t, st, "We decided to use PostgreSQL for the ledger", memcore.SourceUserSaid)
@@ -305,7 +305,7 @@ func TestConfigLiteralTurnsFeaturesOff(t *testing.T) {
 		}},
 		{"quarantine ttl", memcore.Config{NoQuarantineTTL: true}, func(t *testing.T, st *memcore.Store) bool {
 			add(t, st, "the README says to run make install", memcore.SourceFileRead)
-			q := must(st.Quarantined())
+			q := must(st.Quarantined(ctx))
 			return len(q) == 1 && !q[0].ExpiresAt(st.Config().QuarantineTTLDays).IsZero()
 		}},
 		{"auto extract", memcore.Config{NoAutoExtract: true}, func(t *testing.T, st *memcore.Store) bool {

@@ -67,7 +67,7 @@ func TestCorruptionRecovery(t *testing.T) {
 			},
 			checkOut: func(t *testing.T, s *memcore.Store, ids []string) {
 				// Adopted, not moved aside: lossless and still untrusted.
-				a, q, err := s.Get(stID(77))
+				a, q, err := s.Get(context.Background(), stID(77))
 				if err != nil || q == nil || a.Text != "orphan" || a.SourceClass != memcore.SourceRecovered || q.Reason != memcore.ReasonRecovered {
 					t.Fatalf("orphan chunk not adopted into quarantine: %+v %+v %v", a, q, err)
 				}
@@ -98,7 +98,7 @@ func TestCorruptionRecovery(t *testing.T) {
 				}
 			},
 			checkOut: func(t *testing.T, s *memcore.Store, ids []string) {
-				if _, _, err := s.Get(ids[0]); err == nil {
+				if _, _, err := s.Get(context.Background(), ids[0]); err == nil {
 					t.Fatal("atom whose chunk leads outside the store loaded")
 				}
 				outside := filepath.Join(filepath.Dir(filepath.Dir(s.Dir())), "secret.txt")
@@ -135,7 +135,7 @@ func TestCorruptionRecovery(t *testing.T) {
 				os.WriteFile(p, b, 0o600)
 			},
 			checkOut: func(t *testing.T, s *memcore.Store, ids []string) {
-				if st := must(s.Stats()); st.Index.Vectors != 3 {
+				if st := must(s.Stats(context.Background())); st.Index.Vectors != 3 {
 					t.Fatalf("vectors not rebuilt: %+v", st.Index)
 				}
 			}},
@@ -162,14 +162,14 @@ func TestCorruptionRecovery(t *testing.T) {
 				texts[id] = string(stReadFile(t, filepath.Join(dir, "chunks", id+".md")))
 			}
 			c.damage(t, dir, ids)
-			s, err := memcore.Open(dir, memcore.Options{})
+			s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 			if err != nil {
 				t.Fatalf("open refused a damaged store: %v", err)
 			}
-			if must(s.Stats()).Live != c.live {
-				t.Fatalf("loaded %d atoms, want %d (problems %v)", must(s.Stats()).Live, c.live, s.Problems())
+			if must(s.Stats(context.Background())).Live != c.live {
+				t.Fatalf("loaded %d atoms, want %d (problems %v)", must(s.Stats(context.Background())).Live, c.live, s.Problems())
 			}
-			for _, a := range must(s.List(memcore.Filter{})) {
+			for _, a := range must(s.List(context.Background(), memcore.Filter{})) {
 				if texts[a.ID] != a.Text {
 					t.Fatalf("atom %s text %q, want %q", a.ID, a.Text, texts[a.ID])
 				}
@@ -215,7 +215,7 @@ func TestCorruptionRecovery(t *testing.T) {
 			stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "written after recovery"})
 			s.Close()
 			stCheckTree(t, dir)
-			s2, err := memcore.Open(dir, memcore.Options{})
+			s2, err := memcore.Open(context.Background(), dir, memcore.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -223,8 +223,8 @@ func TestCorruptionRecovery(t *testing.T) {
 			if p := s2.Problems(); len(p) != 0 {
 				t.Fatalf("second open reported again: %v", p)
 			}
-			if must(s2.Stats()).Live != c.live+1 {
-				t.Fatalf("second open: %d atoms, want %d", must(s2.Stats()).Live, c.live+1)
+			if must(s2.Stats(context.Background())).Live != c.live+1 {
+				t.Fatalf("second open: %d atoms, want %d", must(s2.Stats(context.Background())).Live, c.live+1)
 			}
 		})
 	}
@@ -243,7 +243,7 @@ func TestDamagedAtomsJSONBringsNotesBackAtOnce(t *testing.T) {
 	clk := stNewClock()
 	s := stOpen(t, dir, memcore.Options{Now: clk.Now})
 	for _, id := range ids {
-		a, q, err := s.Get(id)
+		a, q, err := s.Get(context.Background(), id)
 		if err != nil || q == nil || a.SourceClass != memcore.SourceRecovered || !strings.Contains(q.Reason, "damaged atoms.json") {
 			t.Fatalf("%s did not come back at once as recovered: %+v %+v %v", id, a, q, err)
 		}
@@ -261,7 +261,7 @@ func TestDamagedAtomsJSONBringsNotesBackAtOnce(t *testing.T) {
 	clk.Advance(30 * 24 * time.Hour)
 	must(s.Compact(context.Background()))
 	for _, id := range ids {
-		if _, q, err := s.Get(id); err != nil || q == nil {
+		if _, q, err := s.Get(context.Background(), id); err != nil || q == nil {
 			t.Fatalf("compaction a month later dropped recovered note %s: %v", id, err)
 		}
 	}

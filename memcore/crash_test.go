@@ -33,7 +33,7 @@ func TestCrashChild(t *testing.T) {
 	if dir == "" {
 		t.Skip("child process of TestCrashKill9")
 	}
-	s, err := memcore.Open(dir, memcore.Options{Config: stCrashConfig()})
+	s, err := memcore.Open(context.Background(), dir, memcore.Options{Config: stCrashConfig()})
 	if err != nil {
 		fmt.Printf("error %v\n", err)
 		os.Exit(3)
@@ -170,13 +170,13 @@ func TestCrashKill9(t *testing.T) {
 		// ten minutes and are left alone until then: age them.
 		stAgeTempFiles(t, dir, time.Hour)
 		// Reopen in-process: must succeed and hold every acknowledged atom.
-		s, err := memcore.Open(dir, memcore.Options{Config: stCrashConfig()})
+		s, err := memcore.Open(context.Background(), dir, memcore.Options{Config: stCrashConfig()})
 		if err != nil {
 			t.Fatalf("round %d: open after kill: %v", round, err)
 		}
 		stCheckTree(t, dir)
 		live := map[string]string{}
-		for _, a := range must(s.List(memcore.Filter{})) {
+		for _, a := range must(s.List(context.Background(), memcore.Filter{})) {
 			live[a.ID] = a.Text
 		}
 		s.Close()

@@ -96,7 +96,7 @@ func TestCancelledContextWhileEmbedderIsSlow(t *testing.T) {
 		})
 	}
 	// Nothing of the cancelled writes was stored, and the store works.
-	atoms, err := s.List(memcore.Filter{})
+	atoms, err := s.List(context.Background(), memcore.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestCatchUpEmbeddingHonoursContext(t *testing.T) {
 	}
 	// The add itself was committed before the catch-up began, and the
 	// store reads the other process's atom.
-	if n := must(s.Stats()).Live; n != 3 {
+	if n := must(s.Stats(context.Background())).Live; n != 3 {
 		t.Fatalf("%d live atoms, want 3", n)
 	}
 	// Once the embedder answers, the next call catches the index up.

@@ -6,7 +6,9 @@
 //
 // # An agent needs four things
 //
-//   - Open a Store on a directory with a Config (Config{} is the defaults;
+//   - Open a Store (Open(ctx, dir, opts); ctx, first on every method that
+//     reads or writes, ends the waits for the lock file and for a model)
+//     on a directory with a Config (Config{} is the defaults;
 //     a literal names what it changes, and No… switches turn features
 //     off), and optionally a memory LLM (Options.LLM, a memcore/llm.Client)
 //     and an Embedder (Options.Embedder). Without them memcore works

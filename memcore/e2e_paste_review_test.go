@@ -29,7 +29,7 @@ func TestHookQuarantinesPastesHiddenByFencesBreaksAndInvisibles(t *testing.T) {
 			if _, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: c.msg, SessionID: "s1", Project: "p"}); err != nil {
 				t.Fatal(err)
 			}
-			live := must(st.List(memcore.Filter{}))
+			live := must(st.List(context.Background(), memcore.Filter{}))
 			ownFound := false
 			for _, a := range live {
 				if strings.Contains(a.Text, "TLS verification") {
@@ -43,13 +43,13 @@ func TestHookQuarantinesPastesHiddenByFencesBreaksAndInvisibles(t *testing.T) {
 				t.Errorf("the person's own sentence is not user_said; live %v", texts(live))
 			}
 			quarantined := false
-			for _, q := range must(st.Quarantined()) {
+			for _, q := range must(st.Quarantined(context.Background())) {
 				if strings.Contains(q.Text, "TLS verification") {
 					quarantined = strings.HasPrefix(q.Reason, "tainted: pasted ") || strings.HasPrefix(q.Reason, "scan_rejected")
 				}
 			}
 			if !quarantined {
-				t.Errorf("the payload is not in quarantine; quarantine %v", qtexts(must(st.Quarantined())))
+				t.Errorf("the payload is not in quarantine; quarantine %v", qtexts(must(st.Quarantined(context.Background()))))
 			}
 		})
 	}

@@ -45,7 +45,7 @@ func (w *wordsEmbedder) Embed(_ context.Context, texts []string) ([][]float32, e
 func TestAgentEmbedder(t *testing.T) {
 	ctx := context.Background()
 	emb := &wordsEmbedder{}
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Embedder: emb})
+	st, err := memcore.Open(ctx, t.TempDir(), memcore.Options{Embedder: emb})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestAgentEmbedder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	stats := must(st.Stats())
+	stats := must(st.Stats(ctx))
 	if stats.Index.Fingerprint != "agent/words/32" || stats.Index.Dims != 32 || emb.calls.Load() == 0 {
 		t.Fatalf("index %+v after %d calls", stats.Index, emb.calls.Load())
 	}

@@ -16,7 +16,7 @@ func TestLargeEvictionCompactsInBackground(t *testing.T) {
 	dir := t.TempDir()
 	big := memcore.DefaultConfig()
 	big.NoSizeCap = true
-	st, err := memcore.Open(dir, memcore.Options{Config: &big})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{Config: &big})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,12 +28,12 @@ func TestLargeEvictionCompactsInBackground(t *testing.T) {
 	if _, _, err := st.AddBatch(ctx, reqs); err != nil {
 		t.Fatal(err)
 	}
-	total := must(st.Stats()).TotalBytes
+	total := must(st.Stats(ctx)).TotalBytes
 	st.Close()
 
 	small := memcore.DefaultConfig()
 	small.MaxSizeMB = float64(total) / 2 / (1 << 20)
-	st, err = memcore.Open(dir, memcore.Options{Config: &small})
+	st, err = memcore.Open(ctx, dir, memcore.Options{Config: &small})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,16 +44,16 @@ func TestLargeEvictionCompactsInBackground(t *testing.T) {
 	if len(r.Evicted) < 30 {
 		t.Fatalf("only %d evicted", len(r.Evicted))
 	}
-	if n := must(st.Stats()).Index.Vectors; n != must(st.Stats()).Live {
-		t.Fatalf("index holds %d vectors for %d live atoms", n, must(st.Stats()).Live)
+	if n := must(st.Stats(ctx)).Index.Vectors; n != must(st.Stats(ctx)).Live {
+		t.Fatalf("index holds %d vectors for %d live atoms", n, must(st.Stats(ctx)).Live)
 	}
 	st.Close() // waits for the background compaction
-	st, err = memcore.Open(dir, memcore.Options{Config: &small})
+	st, err = memcore.Open(ctx, dir, memcore.Options{Config: &small})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s := must(st.Stats())
+	s := must(st.Stats(ctx))
 	if s.Index.Stale != 0 || s.Index.Vectors != s.Live || s.TotalBytes > s.CapBytes {
 		t.Fatalf("after the background compaction: %+v live %d total %d components %v (cap %d)", s.Index, s.Live, s.TotalBytes, s.Components, s.CapBytes)
 	}

@@ -15,7 +15,7 @@ func stExampleStore() (*memcore.Store, func()) {
 	if err != nil {
 		panic(err)
 	}
-	s, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
+	s, err := memcore.Open(context.Background(), filepath.Join(home, "memory", "extended"), memcore.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -25,13 +25,13 @@ func stExampleStore() (*memcore.Store, func()) {
 func ExampleOpen() {
 	home, _ := os.MkdirTemp("", "odekmem-example-")
 	defer os.RemoveAll(home)
-	s, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
+	s, err := memcore.Open(context.Background(), filepath.Join(home, "memory", "extended"), memcore.Options{})
 	if err != nil {
 		fmt.Println("open:", err)
 		return
 	}
 	defer s.Close()
-	stats, err := s.Stats()
+	stats, err := s.Stats(context.Background())
 	if err != nil {
 		fmt.Println("stats:", err)
 		return
@@ -59,7 +59,7 @@ func ExampleStore_List() {
 	ctx := context.Background()
 	s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "We deploy on Fridays", Type: "convention"})
 	s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "The staging host is pluto", Type: "fact"})
-	atoms, err := s.List(memcore.Filter{Type: "convention"})
+	atoms, err := s.List(ctx, memcore.Filter{Type: "convention"})
 	if err != nil {
 		fmt.Println("list:", err)
 		return
@@ -76,8 +76,8 @@ func ExampleStore_Promote() {
 	ctx := context.Background()
 	r, _ := s.Add(ctx, memcore.AddRequest{Text: "The build cache lives in /var/cache/ci", Source: memcore.SourceToolOutput})
 	counts := func() (int, int) {
-		q, _ := s.Quarantined()
-		stats, _ := s.Stats()
+		q, _ := s.Quarantined(ctx)
+		stats, _ := s.Stats(ctx)
 		return len(q), stats.Live
 	}
 	q, n := counts()

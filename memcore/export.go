@@ -3,6 +3,7 @@ package memcore
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,13 +32,13 @@ type exportRecord struct {
 // terminal: besides the control characters JSON escapes, DEL, C1
 // controls, bidi and other invisible format characters are written as
 // \uXXXX escapes (the decoded text is unchanged).
-func (s *Store) Export(w io.Writer) error {
+func (s *Store) Export(ctx context.Context, w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	jw := jsonsafe.NewWriter(bw)
 	enc := json.NewEncoder(jw)
 	enc.SetEscapeHTML(false)
 	var err error
-	rerr := s.read(func() {
+	rerr := s.read(ctx, func() {
 		for _, e := range s.order {
 			a := cloneAtom(e.atom)
 			if err = enc.Encode(exportRecord{Kind: "atom", Atom: &a}); err != nil {

@@ -24,7 +24,7 @@ func TestExportIsTerminalSafe(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := st.Export(&out); err != nil {
+	if err := st.Export(ctx, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, raw := range []string{"\u009b", "\u202e", "\x7f"} {
@@ -36,7 +36,7 @@ func TestExportIsTerminalSafe(t *testing.T) {
 		t.Fatalf("export lacks the escapes:\n%s", out.String())
 	}
 	path := filepath.Join(t.TempDir(), "export.jsonl")
-	if err := st.ExportFile(path); err != nil {
+	if err := st.ExportFile(ctx, path); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, out.Bytes()) {
@@ -46,7 +46,7 @@ func TestExportIsTerminalSafe(t *testing.T) {
 	if _, err := st2.Import(ctx, &out, memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_, q, err := st2.Get(r.Atom.ID)
+	_, q, err := st2.Get(ctx, r.Atom.ID)
 	if err != nil || q == nil || q.Text != r.Atom.Text {
 		t.Fatalf("imported %+v %v; want the text %q", q, err, r.Atom.Text)
 	}

@@ -1,6 +1,7 @@
 package memcore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,8 +17,8 @@ import (
 // exclusively with mode 0600; an existing regular file is replaced
 // atomically, never opened; a link or anything but a regular file is
 // refused. On error nothing is left at a path that did not exist.
-func (s *Store) ExportFile(path string) error {
-	return writeNewFile(path, s.Export)
+func (s *Store) ExportFile(ctx context.Context, path string) error {
+	return writeNewFile(path, func(w io.Writer) error { return s.Export(ctx, w) })
 }
 
 // writeNewFile creates the file at path with what fill writes, without

@@ -47,7 +47,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	clk := stNewClock()
 	src := stRichStore(t, clk)
 	var first bytes.Buffer
-	if err := src.Export(&first); err != nil {
+	if err := src.Export(context.Background(), &first); err != nil {
 		t.Fatal(err)
 	}
 	dst := stOpen(t, stDir(t), memcore.Options{Now: clk.Now})
@@ -59,7 +59,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("import counts %+v", res)
 	}
 	var second bytes.Buffer
-	if err := dst.Export(&second); err != nil {
+	if err := dst.Export(context.Background(), &second); err != nil {
 		t.Fatal(err)
 	}
 	if first.String() != second.String() {
@@ -71,7 +71,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("re-import %+v %v", res, err)
 	}
 	var third bytes.Buffer
-	dst.Export(&third)
+	dst.Export(context.Background(), &third)
 	if third.String() != first.String() {
 		t.Fatal("re-import changed the store")
 	}
@@ -94,12 +94,12 @@ func TestImportTaintedLandsInQuarantine(t *testing.T) {
 		t.Fatalf("errors %v", res.Errors)
 	}
 	for _, id := range []string{id1, id2} {
-		_, q, err := s.Get(id)
+		_, q, err := s.Get(context.Background(), id)
 		if err != nil || q == nil {
 			t.Fatalf("%s not quarantined: %v %v", id, q, err)
 		}
 	}
-	a, _, err := s.Get(id3)
+	a, _, err := s.Get(context.Background(), id3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestImportTaintedLandsInQuarantine(t *testing.T) {
 	}
 	var rec map[string]any
 	var buf bytes.Buffer
-	s.Export(&buf)
+	s.Export(context.Background(), &buf)
 	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
 		if err := json.Unmarshal([]byte(l), &rec); err != nil {
 			t.Fatalf("export line not JSON: %q", l)

@@ -45,8 +45,8 @@ var (
 // recorded, and that nothing pasted reaches a prompt or recall.
 func checkPasteProvenance(t *testing.T, st *memcore.Store, h *memcore.Hook) {
 	t.Helper()
-	live := must(st.List(memcore.Filter{}))
-	quar := must(st.Quarantined())
+	live := must(st.List(context.Background(), memcore.Filter{}))
+	quar := must(st.Quarantined(context.Background()))
 	for _, want := range pasteOwn {
 		found := false
 		for _, a := range live {
@@ -182,15 +182,15 @@ func TestAttackFencedLogExtractedAsUserSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fenced *memcore.QuarantinedAtom
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(ctx)) {
 		if strings.Contains(q.Text, "push straight to main") {
 			fenced = &q
 		}
 	}
 	if fenced == nil || fenced.SourceClass != memcore.SourceToolOutput || fenced.Reason != "tainted: pasted code in the person's message" {
-		t.Fatalf("fenced text: %+v; quarantine %v; live %v", fenced, qtexts(must(st.Quarantined())), texts(must(st.List(memcore.Filter{}))))
+		t.Fatalf("fenced text: %+v; quarantine %v; live %v", fenced, qtexts(must(st.Quarantined(ctx))), texts(must(st.List(ctx, memcore.Filter{}))))
 	}
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(ctx, memcore.Filter{})) {
 		if strings.Contains(a.Text, "push straight") {
 			t.Fatalf("fenced text is live: %+v", a)
 		}

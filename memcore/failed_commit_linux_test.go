@@ -37,17 +37,17 @@ func TestFailedCommitLeavesMemoryAsOnDisk(t *testing.T) {
 	}
 	check := func(s *memcore.Store, when string) {
 		t.Helper()
-		a, q, err := s.Get(live.Atom.ID)
+		a, q, err := s.Get(ctx, live.Atom.ID)
 		if err != nil || q != nil || a.Pin {
 			t.Fatalf("%s: live atom %+v %v %v", when, a, q, err)
 		}
-		if _, q, err := s.Get(quar.Atom.ID); err != nil || q == nil {
+		if _, q, err := s.Get(ctx, quar.Atom.ID); err != nil || q == nil {
 			t.Fatalf("%s: quarantined entry: %v %v", when, q, err)
 		}
-		if ps := must(s.Pending()); len(ps) != 1 || ps[0].ID != p.ID {
+		if ps := must(s.Pending(ctx)); len(ps) != 1 || ps[0].ID != p.ID {
 			t.Fatalf("%s: pending %+v", when, ps)
 		}
-		if v, _ := must(s.UserModel()).Get("style.tone"); v != "" {
+		if v, _ := must(s.UserModel(ctx)).Get("style.tone"); v != "" {
 			t.Fatalf("%s: style.tone = %q", when, v)
 		}
 	}

@@ -1,6 +1,7 @@
 package memcore_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/odekmem/odekmem/memcore"
@@ -32,7 +33,7 @@ func TestListFilterProjectAsTheHookDoes(t *testing.T) {
 		{"empty matches all", "", 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := s.List(memcore.Filter{Project: tc.project})
+			got, err := s.List(context.Background(), memcore.Filter{Project: tc.project})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@
 package memcore_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,7 +136,7 @@ func TestOwnWritesKeepTheOpenLight(t *testing.T) {
 	if !fcTightened(s, ids[0]) {
 		t.Fatalf("a change to chunks/ by another program did not make the open a full check: %v", s.Problems())
 	}
-	if _, q, err := s.Get(stID(91)); err != nil || q == nil {
+	if _, q, err := s.Get(context.Background(), stID(91)); err != nil || q == nil {
 		t.Fatalf("the other program's chunk was not adopted: %v", err)
 	}
 }

@@ -27,14 +27,14 @@ func stFuzzLoader(f *testing.F, name string, seeds []string) {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := memcore.Open(dir, memcore.Options{})
+		s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 		if err != nil {
 			t.Fatalf("open: %v", err)
 		}
-		s.List(memcore.Filter{})
-		s.Quarantined()
-		s.UserModel()
-		s.Stats()
+		s.List(context.Background(), memcore.Filter{})
+		s.Quarantined(context.Background())
+		s.UserModel(context.Background())
+		s.Stats(context.Background())
 		s.Close()
 		if bytes.Equal(bytes.TrimSpace(data), nil) {
 			return
@@ -61,7 +61,7 @@ func stFuzzLoader(f *testing.F, name string, seeds []string) {
 			}
 		}
 		// Reopening is quiet about what was already handled.
-		s2, err := memcore.Open(dir, memcore.Options{})
+		s2, err := memcore.Open(context.Background(), dir, memcore.Options{})
 		if err != nil {
 			t.Fatalf("second open: %v", err)
 		}
@@ -121,13 +121,13 @@ func FuzzImport(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := filepath.Join(t.TempDir(), "extended")
-		s, err := memcore.Open(dir, memcore.Options{})
+		s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer s.Close()
 		s.Import(context.Background(), bytes.NewReader(data), memcore.ImportOptions{})
-		for _, a := range must(s.List(memcore.Filter{})) {
+		for _, a := range must(s.List(context.Background(), memcore.Filter{})) {
 			if vocab.IsTainted(a.SourceClass) {
 				t.Fatalf("import made tainted atom %s live", a.ID)
 			}

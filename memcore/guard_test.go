@@ -57,7 +57,7 @@ func openWithGuard(t *testing.T, c *scriptedClassifier) *memcore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Guard: g})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Guard: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestGuardSecondOpinionOnTaintedWrites(t *testing.T) {
 	if len(c.sent()) != n {
 		t.Fatalf("a trusted write was sent to the guard")
 	}
-	if g := must(st.Stats()).Guard; g == nil || g.Checks < 2 || g.Blocks < 1 {
+	if g := must(st.Stats(ctx)).Guard; g == nil || g.Checks < 2 || g.Blocks < 1 {
 		t.Fatalf("stats.guard = %+v", g)
 	}
 }
@@ -106,7 +106,7 @@ func TestGuardOutageFallsBackAndIsReported(t *testing.T) {
 	if err != nil || !strings.HasPrefix(r.Reason, "scan_rejected") {
 		t.Fatalf("the local scanner still decides: %+v %v", r, err)
 	}
-	g := must(st.Stats()).Guard
+	g := must(st.Stats(ctx)).Guard
 	if g == nil || g.Outages != 1 || !strings.Contains(g.LastError, "503") {
 		t.Fatalf("outage not reported in stats: %+v", g)
 	}
@@ -127,7 +127,7 @@ func TestGuardJudgesPromoteOfFlaggedEntry(t *testing.T) {
 	if _, _, err := st.Promote(ctx, flagged.Atom.ID); !errors.Is(err, memcore.ErrGuardRejected) {
 		t.Fatalf("promote of a flagged entry the guard rejects: err = %v", err)
 	}
-	if _, q, _ := st.Get(flagged.Atom.ID); q == nil {
+	if _, q, _ := st.Get(ctx, flagged.Atom.ID); q == nil {
 		t.Fatalf("the rejected entry left quarantine")
 	}
 	plain, _ := st.Add(ctx, memcore.AddRequest{Text: "The CI runs on Ubuntu 24.04", Source: memcore.SourceWeb})

@@ -197,7 +197,7 @@ func (h *Hook) BeforeTurn(ctx context.Context, t Turn) TurnContext {
 	h.mu.Lock()
 	recent := append([]string(nil), st.recent...)
 	h.mu.Unlock()
-	model, err := h.store.UserModel()
+	model, err := h.store.UserModel(ctx)
 	if err != nil {
 		warn("user model: %v", err)
 		return tc

@@ -24,7 +24,7 @@ func (h *Hook) resumeBlock(ctx context.Context, t Turn, st *sessionState, now ti
 		return "" // mid-session: only the first turn or a gap can be a resume
 	}
 	key := projectKey(t.Project)
-	scoped := h.store.newestMatching(12, func(a *Atom) bool {
+	scoped := h.store.newestMatching(ctx, 12, func(a *Atom) bool {
 		return !a.CreatedAt.After(now) && projectKey(a.Context.Project) == key
 	})
 	if len(scoped) == 0 {
@@ -83,7 +83,7 @@ func roundGap(d time.Duration) string {
 // that the store knows.
 func mentionsOtherProject(text, p string, s *Store) bool {
 	lower := strings.ToLower(text)
-	st, err := s.Stats()
+	st, err := s.Stats(context.Background())
 	if err != nil {
 		return false
 	}

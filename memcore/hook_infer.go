@@ -60,12 +60,12 @@ func (h *Hook) infer(ctx context.Context) error {
 	if h.llm == nil {
 		return llm.ErrNoLLM
 	}
-	model, err := h.store.UserModel()
+	model, err := h.store.UserModel(ctx)
 	if err != nil {
 		return err
 	}
 	mj, _ := json.Marshal(userModelFile(confirmedOnly(model)))
-	atoms, err := h.store.List(Filter{})
+	atoms, err := h.store.List(ctx, Filter{})
 	if err != nil {
 		return err
 	}

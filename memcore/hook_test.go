@@ -136,7 +136,7 @@ func hOpen(t *testing.T, c llm.Client, mutate func(*memcore.Config)) *memcore.St
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &cfg, LLM: c, Now: func() time.Time { return hNow }})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Config: &cfg, LLM: c, Now: func() time.Time { return hNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,11 +207,11 @@ func TestPendingInferenceNeverReachesAPromptUntilConfirmed(t *testing.T) {
 	ctx := context.Background()
 	h.RecordUserMessage(ctx, memcore.Turn{Message: "I prefer short answers", SessionID: "s1"})
 	memcore.WaitHook(h)
-	pend := must(st.Pending())
+	pend := must(st.Pending(ctx))
 	if len(pend) != 1 || pend[0].Field != "style.tone" || pend[0].Value != "sardonic" {
 		t.Fatalf("pending: %+v", pend)
 	}
-	if got := must(st.UserModel()).Focus.Project; got != "payments-api" {
+	if got := must(st.UserModel(ctx)).Focus.Project; got != "payments-api" {
 		t.Fatalf("direct focus update not applied: %q", got)
 	}
 	tc := h.BeforeTurn(ctx, memcore.Turn{Message: "how should I answer?", SessionID: "s1"})
@@ -366,7 +366,7 @@ func TestExtractionProvenanceAndFallbacks(t *testing.T) {
 			if rr.Extractor != tc.extractor {
 				t.Fatalf("extractor %q, want %q (warnings %v)", rr.Extractor, tc.extractor, rr.Warnings)
 			}
-			atoms := must(st.List(memcore.Filter{}))
+			atoms := must(st.List(context.Background(), memcore.Filter{}))
 			if len(atoms) == 0 {
 				t.Fatalf("nothing extracted")
 			}
@@ -482,7 +482,7 @@ func TestHookConcurrentUse(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	if n := must(st.Stats()).Live; n == 0 {
+	if n := must(st.Stats(context.Background())).Live; n == 0 {
 		t.Fatal("nothing stored")
 	}
 }
@@ -490,7 +490,7 @@ func TestHookConcurrentUse(t *testing.T) {
 func ExampleHook() {
 	dir, _ := os.MkdirTemp("", "odekmem-example-")
 	defer os.RemoveAll(dir)
-	st, _ := memcore.Open(dir, memcore.Options{})
+	st, _ := memcore.Open(context.Background(), dir, memcore.Options{})
 	defer st.Close()
 	ctx := context.Background()
 	h := memcore.NewHook(st)
@@ -521,10 +521,10 @@ func TestBlockedInferenceWaitsInQuarantine(t *testing.T) {
 	if err := memcore.Infer(h, context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(must(st.Pending())) != 0 {
-		t.Fatalf("a blocked value was queued for review: %+v", must(st.Pending()))
+	if len(must(st.Pending(context.Background()))) != 0 {
+		t.Fatalf("a blocked value was queued for review: %+v", must(st.Pending(context.Background())))
 	}
-	q := must(st.Quarantined())
+	q := must(st.Quarantined(context.Background()))
 	if len(q) != 1 || q[0].SourceClass != memcore.SourceInferred || !strings.HasPrefix(q[0].Reason, "scan_rejected") {
 		t.Fatalf("blocked inference not in quarantine: %+v", q)
 	}
@@ -543,7 +543,7 @@ func TestInlineApprovalNeverPromotesScanRejectedOrSessionless(t *testing.T) {
 		t.Fatalf("a session-less approval promoted %v", rr.Promoted)
 	}
 	for _, id := range []string{bad.Atom.ID, loose.Atom.ID} {
-		if _, q, _ := st.Get(id); q == nil {
+		if _, q, _ := st.Get(ctx, id); q == nil {
 			t.Fatalf("%s left quarantine", id)
 		}
 	}
@@ -554,7 +554,7 @@ func TestInlineApprovalNeverPromotesScanRejectedOrSessionless(t *testing.T) {
 // remember; a Hook closed first is fine too.
 func TestStoreCloseClosesItsHooks(t *testing.T) {
 	ctx := context.Background()
-	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	st, err := memcore.Open(ctx, t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

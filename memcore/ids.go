@@ -1,11 +1,14 @@
 package memcore
 
-import "strings"
+import (
+	"context"
+	"strings"
+)
 
 // IDsWithPrefix returns the ids of live and quarantined atoms that start
 // with prefix, for resolving the short ids a person types.
-func (s *Store) IDsWithPrefix(prefix string) (live, quarantined []string, err error) {
-	err = s.read(func() {
+func (s *Store) IDsWithPrefix(ctx context.Context, prefix string) (live, quarantined []string, err error) {
+	err = s.read(ctx, func() {
 		if e := s.byID[prefix]; e != nil {
 			live = []string{prefix}
 		}

@@ -132,7 +132,7 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 		// Inline commands ("odek, remember …") answer the agent turn since
 		// the person's previous message; this message starts the next
 		// window.
-		prevMark := h.moveApprovalMark(st, t.SessionID)
+		prevMark := h.moveApprovalMark(ctx, st, t.SessionID)
 		if len(cmds) > 0 {
 			rr.Approval = true
 			promoted, added, warns := h.applyApprovals(ctx, t, prevMark, turn, at, cmds)

@@ -106,7 +106,7 @@ func (s *Store) writeLaneLocked(t *tx, list []LaneEntry) error {
 
 // Lane returns the entries waiting for the person, newest first; with
 // sessions, only those sessions'. A damaged lane reads as empty.
-func (s *Store) Lane(sessions ...string) ([]LaneEntry, error) {
+func (s *Store) Lane(ctx context.Context, sessions ...string) ([]LaneEntry, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {

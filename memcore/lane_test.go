@@ -15,7 +15,7 @@ import (
 // one stores it as user_approved with the message as evidence, dropping
 // removes it, a session is kept in bulk, and every act has an undo.
 func TestLaneKeepDropUndo(t *testing.T) {
-	st, err := Open(t.TempDir(), Options{})
+	st, err := Open(context.Background(), t.TempDir(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestLaneKeepDropUndo(t *testing.T) {
 	if strings.Contains(added[0].Message, "sk-live") {
 		t.Fatalf("the evidence kept a secret: %q", added[0].Message)
 	}
-	if live, _ := st.List(Filter{}); len(live) != 0 {
+	if live, _ := st.List(ctx, Filter{}); len(live) != 0 {
 		t.Fatalf("lane entries are live: %v", live)
 	}
 	hits, err := st.Search(ctx, "shell command explanation", SearchOptions{})
@@ -48,12 +48,12 @@ func TestLaneKeepDropUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _, err := st.Get(r.Atom.ID)
+	a, _, err := st.Get(ctx, r.Atom.ID)
 	if err != nil || a.SourceClass != SourceUserApproved || a.Origin == nil || !strings.Contains(a.Origin.Evidence, "Give me the shell command") ||
 		!strings.HasPrefix(a.Origin.Reason, "kept from the lane") || a.Text != added[0].Text {
 		t.Fatalf("kept atom: %+v origin %+v (%v)", a, a.Origin, err)
 	}
-	if lane, _ := st.Lane(); len(lane) != 2 {
+	if lane, _ := st.Lane(ctx); len(lane) != 2 {
 		t.Fatalf("lane after keep: %d entries", len(lane))
 	}
 	// Drop another, then undo both acts.
@@ -67,10 +67,10 @@ func TestLaneKeepDropUndo(t *testing.T) {
 	if err := undoKeep.Apply(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.Get(r.Atom.ID); !errors.Is(err, ErrNotFound) {
+	if _, _, err := st.Get(ctx, r.Atom.ID); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("undo of keep left the atom: %v", err)
 	}
-	if lane, _ := st.Lane(); len(lane) != 3 {
+	if lane, _ := st.Lane(ctx); len(lane) != 3 {
 		t.Fatalf("lane after the undos: %d entries", len(lane))
 	}
 	// Keep a whole session.
@@ -78,13 +78,13 @@ func TestLaneKeepDropUndo(t *testing.T) {
 	if err != nil || len(rs) != 2 {
 		t.Fatalf("keep session: %d, %v", len(rs), err)
 	}
-	if lane, _ := st.Lane("s1"); len(lane) != 0 {
+	if lane, _ := st.Lane(ctx, "s1"); len(lane) != 0 {
 		t.Fatalf("session s1 still has %d entries", len(lane))
 	}
 	if err := undoAll.Apply(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if lane, _ := st.Lane("s1"); len(lane) != 2 {
+	if lane, _ := st.Lane(ctx, "s1"); len(lane) != 2 {
 		t.Fatalf("undo of the bulk keep: %d entries back", len(lane))
 	}
 	if _, _, err := st.Keep(ctx, "ffffffff"); !errors.Is(err, ErrNotFound) {
@@ -95,7 +95,7 @@ func TestLaneKeepDropUndo(t *testing.T) {
 // TestLaneBlockedTextGoesToQuarantine: a lane candidate the scanner blocks
 // never waits in the lane for a person to keep by habit.
 func TestLaneBlockedTextGoesToQuarantine(t *testing.T) {
-	st, err := Open(t.TempDir(), Options{})
+	st, err := Open(context.Background(), t.TempDir(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestLaneBlockedTextGoesToQuarantine(t *testing.T) {
 // every file odekmem owns (a group-readable one is tightened to 0600).
 func TestLaneIsOdekmemsOwnFile(t *testing.T) {
 	dir := t.TempDir()
-	st, err := Open(dir, Options{})
+	st, err := Open(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestLaneIsOdekmemsOwnFile(t *testing.T) {
 	if _, _, err := st.AddLane(context.Background(), []LaneRequest{{Text: "Staging resets every night.", Type: "fact", Why: "may be a one-off remark", Message: "Staging resets every night."}}); err != nil {
 		t.Fatal(err)
 	}
-	stats, err := st.Stats()
+	stats, err := st.Stats(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestLaneIsOdekmemsOwnFile(t *testing.T) {
 	if err := os.Chmod(p, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st2, err := Open(dir, Options{})
+	st2, err := Open(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestLaneIsOdekmemsOwnFile(t *testing.T) {
 	if fi, err := os.Stat(p); runtime.GOOS != "windows" && (err != nil || fi.Mode().Perm() != 0o600) {
 		t.Fatalf("a group-readable lane.json was not tightened: %v %v", fi.Mode(), err)
 	}
-	if lane, err := st2.Lane(); err != nil || len(lane) != 1 {
+	if lane, err := st2.Lane(context.Background()); err != nil || len(lane) != 1 {
 		t.Fatalf("lane after reopening: %v %v", lane, err)
 	}
 }

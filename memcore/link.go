@@ -47,7 +47,7 @@ func (s *Store) associate(ctx context.Context, id string) (int, error) {
 	if !s.cfg.AssociationsEnabled {
 		return 0, nil
 	}
-	a, q, err := s.Get(id)
+	a, q, err := s.Get(ctx, id)
 	if err != nil || q != nil {
 		return 0, err
 	}
@@ -58,7 +58,7 @@ func (s *Store) associate(ctx context.Context, id string) (int, error) {
 // writing them, so a batch (ingest) links many atoms in one write.
 func (s *Store) associationLinks(ctx context.Context, a Atom) []linkRequest {
 	var links []linkRequest
-	s.read(func() {
+	s.read(ctx, func() {
 		var task []Atom
 		for i := len(s.order) - 1; i >= 0; i-- {
 			b := s.order[i].atom

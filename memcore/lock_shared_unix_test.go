@@ -56,7 +56,7 @@ func TestReadersShareWritersExclude(t *testing.T) {
 	release2 := stHoldShared(t, dir)
 
 	// A reader here proceeds alongside them and sees the other write.
-	atoms, err := s.List(memcore.Filter{})
+	atoms, err := s.List(ctx, memcore.Filter{})
 	if err != nil {
 		t.Fatalf("list while two readers hold the lock: %v", err)
 	}
@@ -77,11 +77,11 @@ func TestReadersShareWritersExclude(t *testing.T) {
 	// A writer holding the lock keeps a reader that must reload out.
 	stAdd(t, other, memcore.AddRequest{Text: "another change to reload", Source: memcore.SourceUserApproved})
 	_, releaseW := stHoldLock(t, dir)
-	if _, err := s.List(memcore.Filter{}); !errors.Is(err, memcore.ErrLockTimeout) {
+	if _, err := s.List(ctx, memcore.Filter{}); !errors.Is(err, memcore.ErrLockTimeout) {
 		t.Fatalf("list while a writer holds the lock: %v, want ErrLockTimeout", err)
 	}
 	releaseW()
-	atoms, err = s.List(memcore.Filter{})
+	atoms, err = s.List(ctx, memcore.Filter{})
 	if err != nil || len(atoms) != 4 {
 		t.Fatalf("list once the writer is done: %d atoms, %v; want 4", len(atoms), err)
 	}

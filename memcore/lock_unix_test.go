@@ -26,7 +26,7 @@ const stLockEnv = "ODEKMEM_ST_LOCK_DIR"
 // does), then holds the lock file exclusively until its stdin closes.
 func TestLockHolderChild(t *testing.T) {
 	dir := stChildDir(t, stLockEnv)
-	s, err := memcore.Open(dir, memcore.Options{})
+	s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	stChildCheck(err)
 	defer s.Close()
 	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR, 0)
@@ -124,7 +124,7 @@ func TestLockTimeoutNamesTheHolder(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("waited %s for a 300ms timeout", d)
 	}
-	if _, err := memcore.Open(dir, memcore.Options{LockTimeout: 100 * time.Millisecond}); !errors.Is(err, memcore.ErrLockTimeout) {
+	if _, err := memcore.Open(context.Background(), dir, memcore.Options{LockTimeout: 100 * time.Millisecond}); !errors.Is(err, memcore.ErrLockTimeout) {
 		t.Fatalf("open while locked: %v", err)
 	}
 	release()
@@ -147,7 +147,7 @@ func TestLockWaitEndsWithContext(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("waited %s", d)
 	}
-	if len(must(s.List(memcore.Filter{}))) != 0 {
+	if len(must(s.List(context.Background(), memcore.Filter{}))) != 0 {
 		t.Fatal("a cancelled add was stored")
 	}
 }

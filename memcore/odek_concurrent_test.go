@@ -168,11 +168,11 @@ func TestConcurrentOdekWriterLosesNothing(t *testing.T) {
 	embeddedDuringRun := emb.texts.Load()
 
 	// The next read notices atoms the writer dropped and writes them back.
-	if _, err := s.Refresh(); err != nil {
+	if _, err := s.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
 	for id, text := range ours {
-		a, q, err := s.Get(id)
+		a, q, err := s.Get(ctx, id)
 		if err != nil || q != nil || a.Text != text {
 			t.Fatalf("odekmem-acknowledged atom %s lost or not live: %v %v", id, err, q)
 		}
@@ -216,7 +216,7 @@ func TestConcurrentOdekWriterLosesNothing(t *testing.T) {
 	}
 	recovered, live := 0, 0
 	for id := range odekAcked {
-		a, q, err := s2.Get(id)
+		a, q, err := s2.Get(ctx, id)
 		switch {
 		case err != nil:
 			t.Errorf("odek-acknowledged atom %s lost: %v", id, err)
@@ -229,7 +229,7 @@ func TestConcurrentOdekWriterLosesNothing(t *testing.T) {
 		}
 	}
 	for id := range ours {
-		if _, q, err := s2.Get(id); err != nil || q != nil {
+		if _, q, err := s2.Get(ctx, id); err != nil || q != nil {
 			t.Errorf("after reopening, odekmem atom %s: %v %v", id, err, q)
 		}
 	}

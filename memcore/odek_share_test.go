@@ -119,7 +119,7 @@ func TestUserModelVersionIsWrittenAsAString(t *testing.T) {
 				{"id": "` + pend + `", "field": "style.verbosity", "value": "low", "created_at": "2026-01-01T00:00:00Z"}]}`
 			os.WriteFile(filepath.Join(dir, "user_model.json"), []byte(um), 0o600)
 			s := stOpen(t, dir, memcore.Options{})
-			if v := must(s.UserModel()).Version; v != tc.want {
+			if v := must(s.UserModel(context.Background())).Version; v != tc.want {
 				t.Fatalf("version read as %q, want %q", v, tc.want)
 			}
 			if _, _, err := s.Confirm(context.Background(), pend); err != nil {
@@ -207,7 +207,7 @@ func TestUnknownFileSurvivesEveryVerbAndIsCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	var exp bytes.Buffer
-	if err := s.Export(&exp); err != nil {
+	if err := s.Export(ctx, &exp); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, _, err := s.Forget(ctx, q.ID); err != nil {
@@ -219,7 +219,7 @@ func TestUnknownFileSurvivesEveryVerbAndIsCounted(t *testing.T) {
 	if _, err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st := must(s.Stats())
+	st := must(s.Stats(ctx))
 	if st.OtherBytes < want.size() || st.Components["other"] < want.size() || len(st.OtherFiles) != 1 || st.OtherFiles[0] != "nudges.json" {
 		t.Fatalf("nudges.json (%d bytes) not counted as other: other %d, components %v, files %v", want.size(), st.OtherBytes, st.Components, st.OtherFiles)
 	}

@@ -18,7 +18,7 @@ func opStore(t *testing.T, n int, c llm.Client) *memcore.Store {
 	t.Helper()
 	cfg := memcore.DefaultConfig()
 	cfg.NoSizeCap = true
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Config: &cfg, LLM: c, Now: func() time.Time { return hNow }})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Config: &cfg, LLM: c, Now: func() time.Time { return hNow }})
 	if err != nil {
 		t.Fatal(err)
 	}

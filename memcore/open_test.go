@@ -89,7 +89,7 @@ func TestOpenWithOpenAIClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Embedder: e, LLM: c})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Embedder: e, LLM: c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestOpenWithOpenAIClients(t *testing.T) {
 	if rr.Extractor != "llm" || chat.count("extract") != 1 {
 		t.Fatalf("the LLM was not used: extractor %q, %d extract calls", rr.Extractor, chat.count("extract"))
 	}
-	if fp := must(st.Stats()).Index.Fingerprint; fp != "http/test-embed/64" {
+	if fp := must(st.Stats(context.Background())).Index.Fingerprint; fp != "http/test-embed/64" {
 		t.Fatalf("fingerprint %q: the HTTP embedder was not used", fp)
 	}
 	if emb.texts.Load() == 0 {
@@ -118,7 +118,7 @@ func TestOpenWithOpenAIClients(t *testing.T) {
 // TestOpenDefaultsToTheOfflineEmbedder: with no Options.Embedder the store
 // embeds with the 768-wide hash embedder, and nothing is sent anywhere.
 func TestOpenDefaultsToTheOfflineEmbedder(t *testing.T) {
-	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,13 +126,13 @@ func TestOpenDefaultsToTheOfflineEmbedder(t *testing.T) {
 	if _, err := st.Add(context.Background(), memcore.AddRequest{Text: "we deploy on fridays", Source: memcore.SourceUserSaid}); err != nil {
 		t.Fatal(err)
 	}
-	if s := must(st.Stats()); s.Index.Fingerprint != "hash/1/768" || s.Index.Dims != 768 {
+	if s := must(st.Stats(context.Background())); s.Index.Fingerprint != "hash/1/768" || s.Index.Dims != 768 {
 		t.Fatalf("default embedder: %q, %d dims", s.Index.Fingerprint, s.Index.Dims)
 	}
 }
 
 func TestClosedStoreReturnsErrClosed(t *testing.T) {
-	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,30 +153,30 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"AddBatch": func() error { _, _, err := st.AddBatch(ctx, []memcore.AddRequest{{Text: "x y z"}}); return err },
 		"Search":   func() error { _, err := st.Search(ctx, "deploy fridays", memcore.SearchOptions{}); return err },
 		"Recall":   func() error { _, err := st.Recall(ctx, "deploy fridays", memcore.SearchOptions{}); return err },
-		"Get":      func() error { _, _, err := st.Get(id); return err },
+		"Get":      func() error { _, _, err := st.Get(ctx, id); return err },
 		"Forget":   func() error { _, _, _, err := st.Forget(ctx, id); return err },
 		"Promote":  func() error { _, _, err := st.Promote(ctx, id); return err },
 		"SetPin":   func() error { _, _, err := st.SetPin(ctx, id, true); return err },
 		"Confirm":  func() error { _, _, err := st.Confirm(ctx, "p-1"); return err },
 		"Reject":   func() error { _, _, err := st.Reject(ctx, "p-1"); return err },
 		"Compact":  func() error { _, err := st.Compact(ctx); return err },
-		"Refresh":  func() error { _, err := st.Refresh(); return err },
-		"Export":   func() error { return st.Export(&strings.Builder{}) },
+		"Refresh":  func() error { _, err := st.Refresh(ctx); return err },
+		"Export":   func() error { return st.Export(ctx, &strings.Builder{}) },
 		"Import":   func() error { _, err := st.Import(ctx, strings.NewReader(""), memcore.ImportOptions{}); return err },
 		"Associate": func() error {
 			_, err := memcore.Associate(st, ctx, id)
 			return err
 		},
-		"List":           func() error { _, err := st.List(memcore.Filter{}); return err },
-		"Quarantined":    func() error { _, err := st.Quarantined(); return err },
-		"UserModel":      func() error { _, err := st.UserModel(); return err },
-		"Pending":        func() error { _, err := st.Pending(); return err },
-		"Links":          func() error { _, err := st.Links(id); return err },
-		"Stats":          func() error { _, err := st.Stats(); return err },
-		"NextEvictions":  func() error { _, err := st.NextEvictions(3); return err },
-		"Contradictions": func() error { _, err := st.Contradictions(true); return err },
-		"AgentSessions":  func() error { _, err := st.AgentSessions(); return err },
-		"Lane":           func() error { _, err := st.Lane(); return err },
+		"List":           func() error { _, err := st.List(ctx, memcore.Filter{}); return err },
+		"Quarantined":    func() error { _, err := st.Quarantined(ctx); return err },
+		"UserModel":      func() error { _, err := st.UserModel(ctx); return err },
+		"Pending":        func() error { _, err := st.Pending(ctx); return err },
+		"Links":          func() error { _, err := st.Links(ctx, id); return err },
+		"Stats":          func() error { _, err := st.Stats(ctx); return err },
+		"NextEvictions":  func() error { _, err := st.NextEvictions(ctx, 3); return err },
+		"Contradictions": func() error { _, err := st.Contradictions(ctx, true); return err },
+		"AgentSessions":  func() error { _, err := st.AgentSessions(ctx); return err },
+		"Lane":           func() error { _, err := st.Lane(ctx); return err },
 		"AddLane": func() error {
 			_, _, err := st.AddLane(ctx, []memcore.LaneRequest{{Text: "we deploy on fridays", Message: "we deploy on fridays"}})
 			return err
@@ -184,8 +184,8 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"Keep":          func() error { _, _, err := st.Keep(ctx, "0123abcd"); return err },
 		"KeepSession":   func() error { _, _, err := st.KeepSession(ctx, "s1"); return err },
 		"Drop":          func() error { _, _, err := st.Drop(ctx, "0123abcd"); return err },
-		"IDsWithPrefix": func() error { _, _, err := st.IDsWithPrefix(id[:4]); return err },
-		"ExportFile":    func() error { return st.ExportFile(filepath.Join(t.TempDir(), "export.jsonl")) },
+		"IDsWithPrefix": func() error { _, _, err := st.IDsWithPrefix(ctx, id[:4]); return err },
+		"ExportFile":    func() error { return st.ExportFile(ctx, filepath.Join(t.TempDir(), "export.jsonl")) },
 		"RecordAgentMessage": func() error {
 			_, err := st.RecordAgentMessage(ctx, "claude-code", "s1", "/p", "hi", time.Now())
 			return err
@@ -240,7 +240,7 @@ func TestHookCloseWaitsForInference(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Close returned only after the inference wrote its result.
-	if p := must(st.Pending()); len(p) != 1 || p[0].Value != "direct" {
+	if p := must(st.Pending(context.Background())); len(p) != 1 || p[0].Value != "direct" {
 		t.Fatalf("pending after Close: %+v", p)
 	}
 	if _, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: "more", SessionID: "s1"}); !errors.Is(err, memcore.ErrClosed) {
@@ -272,8 +272,8 @@ func TestHookCloseCancelsWhenCtxEnds(t *testing.T) {
 	if time.Since(start) > 20*time.Second {
 		t.Fatal("Close did not cancel the hanging inference")
 	}
-	if len(must(st.Pending())) != 0 {
-		t.Fatalf("a cancelled inference queued %+v", must(st.Pending()))
+	if len(must(st.Pending(context.Background()))) != 0 {
+		t.Fatalf("a cancelled inference queued %+v", must(st.Pending(context.Background())))
 	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
@@ -281,7 +281,7 @@ func TestHookCloseCancelsWhenCtxEnds(t *testing.T) {
 }
 
 func TestMissingIDErrors(t *testing.T) {
-	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestMissingIDErrors(t *testing.T) {
 		call func(id string) error
 	}{
 		{"Forget", func(id string) error { _, _, _, err := st.Forget(ctx, id); return err }},
-		{"Get", func(id string) error { _, _, err := st.Get(id); return err }},
+		{"Get", func(id string) error { _, _, err := st.Get(ctx, id); return err }},
 		{"SetPin", func(id string) error { _, _, err := st.SetPin(ctx, id, true); return err }},
 		{"Promote", func(id string) error { _, _, err := st.Promote(ctx, id); return err }},
 	}
@@ -312,7 +312,7 @@ func TestMissingIDErrors(t *testing.T) {
 }
 
 func TestSearchProjectNormalisedLikeTheHook(t *testing.T) {
-	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,7 +138,7 @@ func (s *Store) promotedAtom(q *QuarantinedAtom, allowBlocked bool) (Atom, error
 // promote moves a quarantined atom to the live store (see Promote) and
 // returns the entry as it was.
 func (s *Store) promote(ctx context.Context, id string, allowBlocked bool) (Atom, promoted, error) {
-	_, q, err := s.Get(id)
+	_, q, err := s.Get(ctx, id)
 	if err != nil {
 		return Atom{}, promoted{}, err
 	}

@@ -33,7 +33,7 @@ func Example_quickStart() {
 	//   chat, err := openai.NewChat(openai.ChatConfig{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5:7b"})
 	//   emb, err := openai.NewEmbedder(openai.EmbedderConfig{BaseURL: "http://localhost:11434/v1", Model: "nomic-embed-text"})
 	//   … memcore.Options{Config: &cfg, LLM: chat, Embedder: emb}
-	st, err := memcore.Open(dir, memcore.Options{Config: &cfg})
+	st, err := memcore.Open(ctx, dir, memcore.Options{Config: &cfg})
 	if err != nil {
 		log.Fatal(err)
 	}

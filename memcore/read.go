@@ -1,6 +1,7 @@
 package memcore
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -27,13 +28,13 @@ func (f Filter) match(a Atom) bool {
 }
 
 // List returns live atoms matching f, newest first.
-func (s *Store) List(f Filter) ([]Atom, error) {
+func (s *Store) List(ctx context.Context, f Filter) ([]Atom, error) {
 	var out []Atom
 	var err error
 	if f.Type, err = atomType(f.Type); err != nil {
 		return nil, err
 	}
-	if err := s.read(func() {
+	if err := s.read(ctx, func() {
 		out = make([]Atom, 0, len(s.order))
 		for i := len(s.order) - 1; i >= 0; i-- {
 			if a := s.order[i].atom; f.match(a) {
@@ -55,9 +56,9 @@ func cloneAtom(a Atom) Atom {
 
 // Get returns a live or quarantined atom by id. For a quarantined atom, q is
 // non-nil.
-func (s *Store) Get(id string) (a Atom, q *QuarantinedAtom, err error) {
+func (s *Store) Get(ctx context.Context, id string) (a Atom, q *QuarantinedAtom, err error) {
 	err = missingAtom(id)
-	if rerr := s.read(func() {
+	if rerr := s.read(ctx, func() {
 		if e := s.byID[id]; e != nil {
 			a, err = cloneAtom(e.atom), nil
 			return
@@ -77,9 +78,9 @@ func (s *Store) Get(id string) (a Atom, q *QuarantinedAtom, err error) {
 }
 
 // Quarantined returns the quarantine, oldest first.
-func (s *Store) Quarantined() ([]QuarantinedAtom, error) {
+func (s *Store) Quarantined(ctx context.Context) ([]QuarantinedAtom, error) {
 	var out []QuarantinedAtom
-	if err := s.read(func() {
+	if err := s.read(ctx, func() {
 		for _, q := range s.quar {
 			c := *q
 			c.Atom = cloneAtom(q.Atom)
@@ -93,17 +94,17 @@ func (s *Store) Quarantined() ([]QuarantinedAtom, error) {
 }
 
 // UserModel returns a copy of the user model including pending reviews.
-func (s *Store) UserModel() (UserModel, error) {
+func (s *Store) UserModel(ctx context.Context) (UserModel, error) {
 	var m UserModel
-	if err := s.read(func() { m = s.model.clone() }); err != nil {
+	if err := s.read(ctx, func() { m = s.model.clone() }); err != nil {
 		return UserModel{}, err
 	}
 	return m, nil
 }
 
 // Pending returns pending reviews, oldest first.
-func (s *Store) Pending() ([]PendingReview, error) {
-	m, err := s.UserModel()
+func (s *Store) Pending(ctx context.Context) ([]PendingReview, error) {
+	m, err := s.UserModel(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -113,10 +114,10 @@ func (s *Store) Pending() ([]PendingReview, error) {
 
 // Links returns a live or quarantined atom's associations; ErrNotFound
 // when there is no such atom.
-func (s *Store) Links(id string) ([]Link, error) {
+func (s *Store) Links(ctx context.Context, id string) ([]Link, error) {
 	var out []Link
 	var missing error
-	err := s.read(func() {
+	err := s.read(ctx, func() {
 		if s.byID[id] == nil && s.quarIndex(id) < 0 {
 			missing = missingAtom(id)
 			return

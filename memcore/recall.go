@@ -401,9 +401,9 @@ func (s *Store) Recall(ctx context.Context, message string, opts SearchOptions) 
 
 // newestMatching returns up to n live atoms for which match is true, newest
 // first, without copying the rest of the store.
-func (s *Store) newestMatching(n int, match func(*Atom) bool) []Atom {
+func (s *Store) newestMatching(ctx context.Context, n int, match func(*Atom) bool) []Atom {
 	var out []Atom
-	s.read(func() {
+	s.read(ctx, func() {
 		for _, e := range s.order {
 			if match(&e.atom) {
 				out = append(out, e.atom)

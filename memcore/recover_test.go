@@ -1,6 +1,7 @@
 package memcore_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ func TestFreshOrphanChunkIsLeftForAnotherWriter(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "chunks"), 0o700)
 	p := filepath.Join(dir, "chunks", "0123456789abcdef0123456789abcdef.md")
 	os.WriteFile(p, []byte("odek is mid-write"), 0o600)
-	st, err := memcore.Open(dir, memcore.Options{})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

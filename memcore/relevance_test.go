@@ -99,7 +99,7 @@ func TestSimilaritySeparatesUnderHashAndDenseEmbedders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := memcore.Open(t.TempDir(), memcore.Options{Embedder: emb, Now: func() time.Time { return hNow }})
+			st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Embedder: emb, Now: func() time.Time { return hNow }})
 			if err != nil {
 				t.Fatal(err)
 			}

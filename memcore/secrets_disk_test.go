@@ -35,7 +35,7 @@ func TestNoSecretByteReachesDisk(t *testing.T) {
 		imp := `{"kind":"atom","id":"` + strings.Repeat("ab", 15) + "0" + string(rune('0'+i)) + `","source_class":"user_said","type":"fact","created_at":"2026-11-01T00:00:00Z","context":{},"text":"imported ` + s + `"}` + "\n"
 		st.Import(ctx, strings.NewReader(imp), memcore.ImportOptions{})
 	}
-	if n := len(must(st.Quarantined())) + must(st.Stats()).Live; n < len(secrets)*3 {
+	if n := len(must(st.Quarantined(ctx))) + must(st.Stats(ctx)).Live; n < len(secrets)*3 {
 		t.Logf("%d atoms stored", n)
 	}
 	blobs := storeBytes(t, st)
@@ -55,7 +55,7 @@ func TestNoSecretByteReachesDisk(t *testing.T) {
 // it: the library's routes for text to reach disk.
 func writePaths(t *testing.T) (*memcore.Store, *memcore.Hook, *memcore.Tool) {
 	t.Helper()
-	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func storeBytes(t *testing.T, st *memcore.Store) map[string][]byte {
 		t.Fatal(err)
 	}
 	var export bytes.Buffer
-	if err := st.Export(&export); err != nil {
+	if err := st.Export(context.Background(), &export); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -7,7 +7,7 @@ import (
 )
 
 func TestHookSessionsAreBounded(t *testing.T) {
-	st, err := Open(t.TempDir(), Options{Config: &Config{NoAutoExtract: true}})
+	st, err := Open(context.Background(), t.TempDir(), Options{Config: &Config{NoAutoExtract: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,5 +44,29 @@ func TestHookSessionsAreBounded(t *testing.T) {
 	h.mu.Unlock()
 	if early {
 		t.Fatal("the least recently used session was not evicted")
+	}
+}
+
+// TestToolProposalsAreBounded: the Tool remembers what it proposed for
+// the latest toolMaxSessions sessions, at most toolMaxPerSession atoms
+// each, however many sessions and atoms a long-running server sees.
+func TestToolProposalsAreBounded(t *testing.T) {
+	tool := NewTool(nil)
+	for i := 0; i < 3*toolMaxSessions; i++ {
+		tool.record(fmt.Sprintf("s%d", i), "a", proposal{})
+	}
+	for i := 0; i < toolMaxPerSession+100; i++ {
+		tool.record("busy", fmt.Sprintf("a%d", i), proposal{})
+	}
+	tool.mu.Lock()
+	defer tool.mu.Unlock()
+	if n := len(tool.proposed); n > toolMaxSessions || len(tool.sessions) != n {
+		t.Fatalf("%d sessions kept (%d in order), want at most %d", n, len(tool.sessions), toolMaxSessions)
+	}
+	if n := len(tool.proposed["busy"]); n != toolMaxPerSession {
+		t.Fatalf("%d proposals kept for one session, want %d", n, toolMaxPerSession)
+	}
+	if _, ok := tool.proposed["s0"]; ok {
+		t.Fatal("the oldest session was kept")
 	}
 }

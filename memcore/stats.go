@@ -50,9 +50,9 @@ type Stats struct {
 }
 
 // Stats measures the store.
-func (s *Store) Stats() (Stats, error) {
+func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	var st Stats
-	if err := s.read(func() {
+	if err := s.read(ctx, func() {
 		st = Stats{Dir: s.dir, CapBytes: s.cfg.capBytes(), Components: map[string]int64{},
 			ByType: map[Type]int{}, BySource: map[Source]int{}, ByReason: map[string]int{}, ByProject: map[string]int{}}
 		if n := s.size.lazySum; n > 0 {
@@ -113,9 +113,9 @@ type EvictionCandidate struct {
 // NextEvictions lists the n unpinned live atoms with the lowest retention
 // (each at its type's half-life), in the order eviction would take them;
 // none for n ≤ 0.
-func (s *Store) NextEvictions(n int) ([]EvictionCandidate, error) {
+func (s *Store) NextEvictions(ctx context.Context, n int) ([]EvictionCandidate, error) {
 	var out []EvictionCandidate
-	if err := s.read(func() {
+	if err := s.read(ctx, func() {
 		now := s.now()
 		for _, e := range s.order {
 			if !e.atom.Pin {

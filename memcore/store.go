@@ -56,7 +56,8 @@ type Options struct {
 	// a flagged entry, gets its verdict. nil means none.
 	Guard *guard.Guard
 	// LockTimeout bounds the wait for the store's lock file while another
-	// process holds it; zero means DefaultLockTimeout (30 s).
+	// process holds it; zero means DefaultLockTimeout (30 s). The ctx of
+	// each call can end the wait sooner.
 	LockTimeout time.Duration
 }
 
@@ -240,8 +241,11 @@ func (s *Store) Config() Config { return configOf(s.cfg.Extended) }
 
 // Open opens (creating if needed) the store in dir. Damage never prevents
 // opening: intact atoms load, damaged pieces are moved into dir/corrupt/
-// and reported by Problems.
-func Open(dir string, opts Options) (*Store, error) {
+// and reported by Problems. ctx bounds the open: the wait for the lock file
+// (also bounded by Options.LockTimeout) and the embedding of atoms the
+// vector cache lacks, a network call with an HTTP embedder; it is not kept
+// afterwards.
+func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	var c Config
 	if opts.Config != nil {
 		c = *opts.Config
@@ -277,7 +281,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s.lock = l
 	s.vec = index.New(cfg.Index, emb)
-	if err := s.lock.Lock(context.Background(), true); err != nil {
+	if err := s.lock.Lock(ctx, true); err != nil {
 		l.Close()
 		return nil, err
 	}
@@ -289,7 +293,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err == nil {
 		// Without the file lock: filling the index may embed texts the
 		// cache lacks (a network call with an HTTP embedder).
-		err = s.vec.Open(context.Background(), liveAtoms{s})
+		err = s.vec.Open(ctx, liveAtoms{s})
 	}
 	if err != nil {
 		l.Close()
@@ -439,9 +443,10 @@ func (s *Store) withWriteLocked(ctx context.Context, fn func() error) (func(cont
 
 // Refresh reloads the store if another process changed it and reports
 // whether anything changed (every read reloads anyway: Refresh is for a
-// surface that redraws only on change). Methods without a ctx wait for the
-// lock up to Options.LockTimeout.
-func (s *Store) Refresh() (bool, error) { return s.refresh(context.Background()) }
+// surface that redraws only on change). Like every method that reads or
+// writes, it waits for another process's lock until ctx ends or
+// Options.LockTimeout passes, whichever comes first.
+func (s *Store) Refresh(ctx context.Context) (bool, error) { return s.refresh(ctx) }
 
 // refresh is Refresh whose waits (the shared file lock, the embedding of
 // atoms another process added) end with ctx.
@@ -519,8 +524,8 @@ func (s *Store) refreshLocked(ctx context.Context) (bool, func(context.Context) 
 // for the shared lock timed out) returns its error. Embedding atoms another
 // process added is not a read's business: it is left to the next search
 // or write, which does it with its caller's ctx.
-func (s *Store) read(fn func()) error {
-	_, embed, err := s.refreshLocked(context.Background())
+func (s *Store) read(ctx context.Context, fn func()) error {
+	_, embed, err := s.refreshLocked(ctx)
 	if err != nil {
 		return err
 	}

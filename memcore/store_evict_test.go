@@ -55,23 +55,23 @@ func TestStoreEvictionOrderAndRefusal(t *testing.T) {
 			t.Fatal("never evicted")
 		}
 	}
-	st := must(s.Stats())
+	st := must(s.Stats(ctx))
 	if st.TotalBytes > st.CapBytes {
 		t.Fatalf("over cap: %d > %d", st.TotalBytes, st.CapBytes)
 	}
 	// Pin everything: the next add is refused and nothing is removed.
-	for _, a := range must(s.List(memcore.Filter{})) {
+	for _, a := range must(s.List(ctx, memcore.Filter{})) {
 		if _, _, err := s.SetPin(ctx, a.ID, true); err != nil {
 			t.Fatal(err)
 		}
 	}
-	before := must(s.List(memcore.Filter{}))
+	before := must(s.List(ctx, memcore.Filter{}))
 	beforeChunks, _ := os.ReadDir(filepath.Join(dir, "chunks"))
 	_, err := s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 300)})
 	if !errors.Is(err, memcore.ErrCapExceeded) || !strings.Contains(err.Error(), "pinned") {
 		t.Fatalf("want a clear cap error, got %v", err)
 	}
-	after := must(s.List(memcore.Filter{}))
+	after := must(s.List(ctx, memcore.Filter{}))
 	afterChunks, _ := os.ReadDir(filepath.Join(dir, "chunks"))
 	if len(after) != len(before) || len(afterChunks) != len(beforeChunks) {
 		t.Fatalf("refused write removed something: %d→%d atoms, %d→%d chunks", len(before), len(after), len(beforeChunks), len(afterChunks))
@@ -91,7 +91,7 @@ func TestStoreEvictsExpiredQuarantineFirst(t *testing.T) {
 	var trusted []string
 	for i := 0; i < 200; i++ {
 		res := stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: stText(r, 300)})
-		if _, _, err := s.Get(q.Atom.ID); err == nil {
+		if _, _, err := s.Get(context.Background(), q.Atom.ID); err == nil {
 			trusted = append(trusted, res.Atom.ID)
 			continue
 		}
@@ -122,15 +122,15 @@ func TestStoreQuarantineShareFlood(t *testing.T) {
 			}
 		}
 	}
-	if must(s.Stats()).Live != 20 {
-		t.Fatalf("trusted atoms lost: %d", must(s.Stats()).Live)
+	if must(s.Stats(context.Background())).Live != 20 {
+		t.Fatalf("trusted atoms lost: %d", must(s.Stats(context.Background())).Live)
 	}
 	share := int64(float64(int64(s.Config().MaxSizeMB*(1<<20))) * 0.05)
 	fi, _ := os.Stat(filepath.Join(dir, "quarantine.json"))
 	if fi.Size() > share {
 		t.Fatalf("quarantine.json %d bytes > share %d", fi.Size(), share)
 	}
-	qs := must(s.Quarantined())
+	qs := must(s.Quarantined(context.Background()))
 	if len(qs) == 0 || len(qs) >= 400 {
 		t.Fatalf("quarantine holds %d", len(qs))
 	}
@@ -138,7 +138,7 @@ func TestStoreQuarantineShareFlood(t *testing.T) {
 	if qs[len(qs)-1].ID != flood[len(flood)-1] {
 		t.Fatal("newest flood entry missing")
 	}
-	if _, _, err := s.Get(flood[0]); !errors.Is(err, memcore.ErrNotFound) {
+	if _, _, err := s.Get(context.Background(), flood[0]); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatal("oldest flood entry kept")
 	}
 }
@@ -173,8 +173,8 @@ func TestStoreSemanticDedup(t *testing.T) {
 	if !got.Refreshed || got.Atom.ID != target.ID {
 		t.Fatalf("near duplicate not refreshed: %+v", got)
 	}
-	if must(s.Stats()).Live != 300 {
-		t.Fatalf("len %d", must(s.Stats()).Live)
+	if must(s.Stats(context.Background())).Live != 300 {
+		t.Fatalf("len %d", must(s.Stats(context.Background())).Live)
 	}
 }
 
@@ -192,18 +192,18 @@ func TestStorePromoteCrashLeftovers(t *testing.T) {
 	s.Close()
 	os.WriteFile(filepath.Join(dir, "quarantine.json"), before, 0o600)
 	s2 := stOpen(t, dir, memcore.Options{})
-	a, qa, err := s2.Get(q.Atom.ID)
+	a, qa, err := s2.Get(context.Background(), q.Atom.ID)
 	if err != nil || qa != nil || a.SourceClass != memcore.SourceUserApproved {
 		t.Fatalf("get %+v %v %v", a, qa, err)
 	}
-	if n := len(must(s2.Quarantined())); n != 0 {
+	if n := len(must(s2.Quarantined(context.Background()))); n != 0 {
 		t.Fatalf("quarantine still holds the promoted atom (%d)", n)
 	}
 	if _, _, err := s2.Promote(context.Background(), q.Atom.ID); err == nil {
 		t.Fatal("promoted twice")
 	}
-	if must(s2.Stats()).Live != 1 {
-		t.Fatalf("len %d", must(s2.Stats()).Live)
+	if must(s2.Stats(context.Background())).Live != 1 {
+		t.Fatalf("len %d", must(s2.Stats(context.Background())).Live)
 	}
 }
 
@@ -234,7 +234,7 @@ func TestStoreVectorCacheReused(t *testing.T) {
 	if err != nil || len(hits) == 0 || hits[0].Atom.ID != res[42].Atom.ID {
 		t.Fatalf("search after reopen: %v %v", hits, err)
 	}
-	st := must(s2.Stats())
+	st := must(s2.Stats(ctx))
 	if st.Index.Vectors != 2501 || st.Index.Stale != 1 {
 		t.Fatalf("index %+v: want 2501 vectors with only the new atom embedded", st.Index)
 	}
@@ -246,7 +246,7 @@ func TestStoreVectorCacheReused(t *testing.T) {
 	if _, err := s3.Search(ctx, "anything", memcore.SearchOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if st := must(s3.Stats()); st.Index.Vectors != 2501 || st.Index.Stale != 0 {
+	if st := must(s3.Stats(ctx)); st.Index.Vectors != 2501 || st.Index.Stale != 0 {
 		t.Fatalf("index after second reopen %+v", st.Index)
 	}
 }
@@ -264,7 +264,7 @@ func TestEvictionUsesEachTypesHalfLife(t *testing.T) {
 	now := clk.Now()
 	decision := must(s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserSaid, Type: memcore.TypeDecision, Text: stText(r, 300), CreatedAt: now.Add(-60 * 24 * time.Hour)}))
 	intent := must(s.Add(ctx, memcore.AddRequest{Source: memcore.SourceUserSaid, Type: memcore.TypeIntent, Text: stText(r, 300), CreatedAt: now.Add(-10 * 24 * time.Hour)}))
-	next := must(s.NextEvictions(2))
+	next := must(s.NextEvictions(ctx, 2))
 	if len(next) != 2 || next[0].Atom.ID != intent.Atom.ID || next[1].Atom.ID != decision.Atom.ID {
 		t.Fatalf("NextEvictions: %+v", next)
 	}
@@ -285,7 +285,7 @@ func TestEvictionUsesEachTypesHalfLife(t *testing.T) {
 	if evicted[0] != intent.Atom.ID || evicted[1] != decision.Atom.ID {
 		t.Fatalf("evicted %v, want the intent %s then the decision %s", evicted, intent.Atom.ID, decision.Atom.ID)
 	}
-	if _, err := s.NextEvictions(-1); err != nil {
+	if _, err := s.NextEvictions(ctx, -1); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -48,7 +48,7 @@ func stDir(t testing.TB) string {
 
 func stOpen(t testing.TB, dir string, opts memcore.Options) *memcore.Store {
 	t.Helper()
-	s, err := memcore.Open(dir, opts)
+	s, err := memcore.Open(context.Background(), dir, opts)
 	if err != nil {
 		t.Fatalf("open %s: %v", dir, err)
 	}

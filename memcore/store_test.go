@@ -30,18 +30,18 @@ func TestStoreAddListGetForget(t *testing.T) {
 	if len(r1.Atom.ID) != 32 {
 		t.Fatalf("id %q", r1.Atom.ID)
 	}
-	list := must(s.List(memcore.Filter{}))
+	list := must(s.List(ctx, memcore.Filter{}))
 	if len(list) != 2 || list[0].ID != r2.Atom.ID || list[1].ID != r1.Atom.ID {
 		t.Fatalf("list newest first: %+v", list)
 	}
-	if got := must(s.List(memcore.Filter{Type: "preference"})); len(got) != 1 || got[0].ID != r1.Atom.ID {
+	if got := must(s.List(ctx, memcore.Filter{Type: "preference"})); len(got) != 1 || got[0].ID != r1.Atom.ID {
 		t.Fatalf("filter type: %+v", got)
 	}
-	a, q, err := s.Get(r1.Atom.ID)
+	a, q, err := s.Get(ctx, r1.Atom.ID)
 	if err != nil || q != nil || a.Text != "I prefer tabs over spaces in Go code" || a.SourceClass != memcore.SourceUserSaid {
 		t.Fatalf("get: %+v %v %v", a, q, err)
 	}
-	if _, _, err := s.Get(stID(99)); !errors.Is(err, memcore.ErrNotFound) {
+	if _, _, err := s.Get(ctx, stID(99)); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatalf("get missing: %v", err)
 	}
 	if _, _, _, err := s.Forget(ctx, r1.Atom.ID); err != nil {
@@ -53,8 +53,8 @@ func TestStoreAddListGetForget(t *testing.T) {
 	if _, _, _, err := s.Forget(ctx, r1.Atom.ID); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatalf("forget twice: %v", err)
 	}
-	if must(s.Stats()).Live != 1 {
-		t.Fatalf("len %d", must(s.Stats()).Live)
+	if must(s.Stats(ctx)).Live != 1 {
+		t.Fatalf("len %d", must(s.Stats(ctx)).Live)
 	}
 	// Forgetting one of two atoms is a large eviction, which compacts the
 	// vector cache in the background; Close waits for it, so the tree is
@@ -62,8 +62,8 @@ func TestStoreAddListGetForget(t *testing.T) {
 	s.Close()
 	stCheckTree(t, dir)
 	s2 := stOpen(t, dir, memcore.Options{Now: clk.Now})
-	if must(s2.Stats()).Live != 1 || len(s2.Problems()) != 0 {
-		t.Fatalf("reopen: len %d problems %v", must(s2.Stats()).Live, s2.Problems())
+	if must(s2.Stats(ctx)).Live != 1 || len(s2.Problems()) != 0 {
+		t.Fatalf("reopen: len %d problems %v", must(s2.Stats(ctx)).Live, s2.Problems())
 	}
 }
 
@@ -80,8 +80,8 @@ func TestStoreTaintedGoesToQuarantine(t *testing.T) {
 			t.Fatalf("%s: quarantined atom has a chunk", src)
 		}
 	}
-	if must(s.Stats()).Live != 0 || len(must(s.Quarantined())) != 7 {
-		t.Fatalf("live %d quarantine %d", must(s.Stats()).Live, len(must(s.Quarantined())))
+	if must(s.Stats(context.Background())).Live != 0 || len(must(s.Quarantined(context.Background()))) != 7 {
+		t.Fatalf("live %d quarantine %d", must(s.Stats(context.Background())).Live, len(must(s.Quarantined(context.Background()))))
 	}
 	var qs []map[string]any
 	if err := json.Unmarshal(stReadFile(t, filepath.Join(dir, "quarantine.json")), &qs); err != nil {
@@ -185,20 +185,20 @@ func TestStoreTTLExpiry(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("expire: %d %v", n, err)
 	}
-	if _, _, err := s.Get(old.Atom.ID); !errors.Is(err, memcore.ErrNotFound) {
+	if _, _, err := s.Get(context.Background(), old.Atom.ID); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatal("expired entry still there")
 	}
 	// An ordinary add never drops an expired entry (issue 26: one rule,
 	// and the person is told): only a compaction does, and says so.
 	clk.Advance(7 * 24 * time.Hour)
 	stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "a trusted fact about the linter"})
-	if _, q, err := s.Get(young.Atom.ID); err != nil || q == nil {
+	if _, q, err := s.Get(context.Background(), young.Atom.ID); err != nil || q == nil {
 		t.Fatalf("an add dropped an expired entry: %v", err)
 	}
 	if r := must(s.Compact(context.Background())); r.Expired != 1 {
 		t.Fatalf("compact dropped %d expired entries, want 1", r.Expired)
 	}
-	if q := must(s.Quarantined()); len(q) != 0 {
+	if q := must(s.Quarantined(context.Background())); len(q) != 0 {
 		t.Fatalf("quarantine %v", q)
 	}
 }
@@ -224,7 +224,7 @@ func TestStorePromotePinUnpin(t *testing.T) {
 	if got := string(stReadFile(t, filepath.Join(dir, "chunks", a.ID+".md"))); got != "the staging host is called pluto" {
 		t.Fatalf("chunk %q", got)
 	}
-	if len(must(s.Quarantined())) != 0 || must(s.Stats()).Live != 1 {
+	if len(must(s.Quarantined(ctx))) != 0 || must(s.Stats(ctx)).Live != 1 {
 		t.Fatal("promote did not move")
 	}
 	if _, _, err := s.SetPin(ctx, a.ID, true); err != nil {
@@ -248,11 +248,11 @@ func TestStorePromotePinUnpin(t *testing.T) {
 		t.Fatalf("forget quarantined: %v %v", qa, err)
 	}
 	s2 := stOpen(t, dir, memcore.Options{})
-	got, _, err := s2.Get(a.ID)
+	got, _, err := s2.Get(ctx, a.ID)
 	if err != nil || got.SourceClass != memcore.SourceUserApproved || got.Pin {
 		t.Fatalf("after reopen %+v %v", got, err)
 	}
-	if len(must(s2.Quarantined())) != 0 {
+	if len(must(s2.Quarantined(ctx))) != 0 {
 		t.Fatal("forgotten quarantine entry came back")
 	}
 }
@@ -290,11 +290,11 @@ func TestStoreConfirmReject(t *testing.T) {
 		if _, _, err := s.Confirm(ctx, p.ID); err != nil {
 			t.Fatalf("%s: confirm %v", c.field, err)
 		}
-		if m := must(s.UserModel()); !c.check(m) {
+		if m := must(s.UserModel(ctx)); !c.check(m) {
 			t.Fatalf("%s=%s not applied: %+v", c.field, c.value, m)
 		}
 	}
-	if len(must(s.Pending())) != 0 {
+	if len(must(s.Pending(ctx))) != 0 {
 		t.Fatal("confirmed entries still pending")
 	}
 	// Reject removes without applying.
@@ -305,7 +305,7 @@ func TestStoreConfirmReject(t *testing.T) {
 	if _, _, err := s.Reject(ctx, p.ID); err != nil {
 		t.Fatal(err)
 	}
-	if must(s.UserModel()).Style.Tone != "warm" || len(must(s.Pending())) != 0 {
+	if must(s.UserModel(ctx)).Style.Tone != "warm" || len(must(s.Pending(ctx))) != 0 {
 		t.Fatal("reject applied or kept the entry")
 	}
 	if _, _, err := s.Confirm(ctx, p.ID); !errors.Is(err, memcore.ErrNotFound) {
@@ -323,7 +323,7 @@ func TestStoreConfirmReject(t *testing.T) {
 	if _, _, err := s.Confirm(ctx, stID(500)); !errors.Is(err, memcore.ErrUnknownField) {
 		t.Fatalf("unknown field: %v", err)
 	}
-	if len(must(s.Pending())) != 1 {
+	if len(must(s.Pending(ctx))) != 1 {
 		t.Fatal("entry with an unknown field was dropped")
 	}
 	if _, _, err := memcore.QueuePending(s, ctx, memcore.PendingReview{Field: "nope.nothing", Value: "x"}); !errors.Is(err, memcore.ErrUnknownField) {
@@ -341,21 +341,21 @@ func TestStoreDedupRefresh(t *testing.T) {
 	if !r2.Refreshed || r2.Atom.ID != r1.Atom.ID {
 		t.Fatalf("not refreshed: %+v", r2)
 	}
-	a, _, _ := s.Get(r1.Atom.ID)
+	a, _, _ := s.Get(context.Background(), r1.Atom.ID)
 	if !a.CreatedAt.Equal(clk.Now()) || a.Confidence != 0.9 || a.Text != "We deploy on   Fridays" {
 		t.Fatalf("refreshed atom %+v", a)
 	}
 	clk.Advance(time.Hour)
 	r3 := stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "we deploy on fridays", Confidence: 0.2})
-	a, _, _ = s.Get(r1.Atom.ID)
+	a, _, _ = s.Get(context.Background(), r1.Atom.ID)
 	if !r3.Refreshed || a.Confidence != 0.9 || !a.CreatedAt.Equal(clk.Now()) {
 		t.Fatalf("lower confidence lowered it: %+v", a)
 	}
-	if must(s.Stats()).Live != 1 {
-		t.Fatalf("len %d", must(s.Stats()).Live)
+	if must(s.Stats(context.Background())).Live != 1 {
+		t.Fatalf("len %d", must(s.Stats(context.Background())).Live)
 	}
 	s2 := stOpen(t, dir, memcore.Options{Now: clk.Now})
-	if a2, _, _ := s2.Get(r1.Atom.ID); !a2.CreatedAt.Equal(a.CreatedAt) || a2.Confidence != 0.9 {
+	if a2, _, _ := s2.Get(context.Background(), r1.Atom.ID); !a2.CreatedAt.Equal(a.CreatedAt) || a2.Confidence != 0.9 {
 		t.Fatalf("refresh not durable: %+v", a2)
 	}
 }
@@ -394,17 +394,17 @@ func TestStoreOdekFixture(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "vectors.gob"), []byte("odek gob bytes"), 0o600)
 
 	s := stOpen(t, dir, memcore.Options{})
-	if must(s.Stats()).Live != 2 || len(must(s.Quarantined())) != 1 {
-		t.Fatalf("live %d quarantine %d", must(s.Stats()).Live, len(must(s.Quarantined())))
+	if must(s.Stats(context.Background())).Live != 2 || len(must(s.Quarantined(context.Background()))) != 1 {
+		t.Fatalf("live %d quarantine %d", must(s.Stats(context.Background())).Live, len(must(s.Quarantined(context.Background()))))
 	}
-	a, _, _ := s.Get(id1)
+	a, _, _ := s.Get(context.Background(), id1)
 	if a.Text != "odek wrote this" || a.Type != "observation" || a.Context.SessionID != "odek-1" {
 		t.Fatalf("atom %+v", a)
 	}
-	if links := must(s.Links(id2)); len(links) != 1 || links[0].ID != id1 {
+	if links := must(s.Links(context.Background(), id2)); len(links) != 1 || links[0].ID != id1 {
 		t.Fatalf("links re-linked both ways: %+v", links)
 	}
-	if m := must(s.UserModel()); m.Version != "3" || m.Focus.Project != "odek" || m.Style.Tone != "plain" {
+	if m := must(s.UserModel(context.Background())); m.Version != "3" || m.Focus.Project != "odek" || m.Style.Tone != "plain" {
 		t.Fatalf("model %+v", m)
 	}
 	// A rewrite keeps unknown fields of untouched records and sections.

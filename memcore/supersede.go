@@ -124,17 +124,17 @@ func (s *Store) supersededLocked() map[string]string {
 
 // supersededBy returns the successor of a superseded live atom, or ""
 // when nothing supersedes it.
-func (s *Store) supersededBy(id string) (string, error) {
+func (s *Store) supersededBy(ctx context.Context, id string) (string, error) {
 	var succ string
-	err := s.read(func() { succ = s.supersededLocked()[id] })
+	err := s.read(ctx, func() { succ = s.supersededLocked()[id] })
 	return succ, err
 }
 
 // Contradictions lists contradictions between live atoms, newest first:
 // the pending ones, or all with all.
-func (s *Store) Contradictions(all bool) ([]Contradiction, error) {
+func (s *Store) Contradictions(ctx context.Context, all bool) ([]Contradiction, error) {
 	var out []Contradiction
-	err := s.read(func() {
+	err := s.read(ctx, func() {
 		for _, c := range s.contra {
 			if (all || c.Resolution == "") && s.byID[c.Old] != nil && s.byID[c.New] != nil {
 				out = append(out, c)
@@ -204,7 +204,7 @@ func (s *Store) DetectContradictions(ctx context.Context, id string) ([]Contradi
 // detectContradictions is DetectContradictions with a given memory LLM
 // (nil = the rule); bound, when set, wraps the context of the LLM call.
 func (s *Store) detectContradictions(ctx context.Context, id string, c llm.Client, bound func(context.Context) (context.Context, context.CancelFunc)) ([]Contradiction, error) {
-	a, q, err := s.Get(id)
+	a, q, err := s.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func (s *Store) detectContradictions(ctx context.Context, id string, c llm.Clien
 	}
 	known := map[string]bool{}
 	var older []Atom
-	s.read(func() {
+	s.read(ctx, func() {
 		for _, c := range s.contra {
 			known[c.Old+" "+c.New], known[c.New+" "+c.Old] = true, true
 		}

@@ -36,7 +36,7 @@ func indexOf(ids []string, id string) int {
 // matches the old wording better.
 func TestSupersededByExplicitChangeOffline(t *testing.T) {
 	dir := t.TempDir()
-	st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return hNow }})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{Now: func() time.Time { return hNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,17 +57,17 @@ func TestSupersededByExplicitChangeOffline(t *testing.T) {
 	if _, ok := supersededBy(st, other.ID); ok {
 		t.Fatal("an unrelated decision was superseded")
 	}
-	if _, _, err := st.Get(old.ID); err != nil {
+	if _, _, err := st.Get(context.Background(), old.ID); err != nil {
 		t.Fatalf("the superseded atom is gone: %v", err)
 	}
 	linked := false
-	for _, l := range must(st.Links(old.ID)) {
+	for _, l := range must(st.Links(context.Background(), old.ID)) {
 		if l.ID == newer.ID && l.Kind == memcore.LinkSupersedes {
 			linked = true
 		}
 	}
 	if !linked {
-		t.Fatalf("pair not linked: %+v", must(st.Links(old.ID)))
+		t.Fatalf("pair not linked: %+v", must(st.Links(context.Background(), old.ID)))
 	}
 	for _, q := range []string{"which broker do we use for order events", "RabbitMQ order events", "we use RabbitMQ"} {
 		res, err := st.Search(context.Background(), q, memcore.SearchOptions{})
@@ -85,12 +85,12 @@ func TestSupersededByExplicitChangeOffline(t *testing.T) {
 		t.Fatalf("recorded twice: %+v", again)
 	}
 	st.Close()
-	st2, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return hNow }})
+	st2, err := memcore.Open(context.Background(), dir, memcore.Options{Now: func() time.Time { return hNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st2.Close()
-	if p := must(st2.Contradictions(false)); len(p) != 1 || p[0].ID != cs[0].ID {
+	if p := must(st2.Contradictions(context.Background(), false)); len(p) != 1 || p[0].ID != cs[0].ID {
 		t.Fatalf("after reopen: %+v", p)
 	}
 	// odek's atoms.json keeps its shape: nothing of this lands there.
@@ -171,8 +171,8 @@ func TestResolveContradiction(t *testing.T) {
 	if n, o := indexOf(ids, newer.ID), indexOf(ids, old.ID); n >= 0 && (o < 0 || n < o) {
 		t.Fatalf("keep-old: the newer atom outranks the kept one: %v", ids)
 	}
-	if len(must(st.Contradictions(false))) != 0 || len(must(st.Contradictions(true))) != 1 {
-		t.Fatalf("pending %d all %d", len(must(st.Contradictions(false))), len(must(st.Contradictions(true))))
+	if len(must(st.Contradictions(ctx, false))) != 0 || len(must(st.Contradictions(ctx, true))) != 1 {
+		t.Fatalf("pending %d all %d", len(must(st.Contradictions(ctx, false))), len(must(st.Contradictions(ctx, true))))
 	}
 	if _, _, err := st.ResolveContradiction(ctx, cs[0].ID, memcore.ResolveKeepBoth); err != nil {
 		t.Fatal(err)
@@ -237,6 +237,6 @@ func TestSupersedeWithScriptedLLM(t *testing.T) {
 
 // supersededBy is SupersededBy as (successor, superseded); an error fails.
 func supersededBy(st *memcore.Store, id string) (string, bool) {
-	succ := must(memcore.SupersededBy(st, id))
+	succ := must(memcore.SupersededBy(st, context.Background(), id))
 	return succ, succ != ""
 }

@@ -250,7 +250,7 @@ func (t *Tool) ListPending(ctx context.Context) ([]PendingReview, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ps, err := t.store.Pending()
+	ps, err := t.store.Pending(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,7 @@ func (t *Tool) ListQuarantine(ctx context.Context, limit int) (entries []ToolEnt
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	qs, err := t.store.Quarantined()
+	qs, err := t.store.Quarantined(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -84,7 +84,7 @@ func (t *Tool) SearchQuarantine(ctx context.Context, query string, k int) ([]Too
 	if n := utf8.RuneCountInString(query); n > ToolMaxQuery {
 		return nil, tooLong("query", n, ToolMaxQuery)
 	}
-	qs, err := t.store.Quarantined()
+	qs, err := t.store.Quarantined(ctx)
 	if err != nil || len(qs) == 0 {
 		return []ToolEntry{}, err
 	}

@@ -66,7 +66,7 @@ func TestToolCannotConfirmPromoteOrUnpin(t *testing.T) {
 			t.Fatalf("%s: %+v", args, r)
 		}
 	}
-	if must(st.UserModel()).Style.Tone != "" || len(must(st.Pending())) != 1 {
+	if must(st.UserModel(ctx)).Style.Tone != "" || len(must(st.Pending(ctx))) != 1 {
 		t.Fatalf("confirmation went through")
 	}
 	list := hTool(t, tool, `{"action":"list_pending_review"}`, memcore.Turn{})
@@ -74,7 +74,7 @@ func TestToolCannotConfirmPromoteOrUnpin(t *testing.T) {
 		t.Fatalf("list_pending_review: %+v", list)
 	}
 	rej := hTool(t, tool, `{"action":"reject_pending_review","pending_id":"`+p.ID+`"}`, memcore.Turn{})
-	if !rej.OK || len(must(st.Pending())) != 0 {
+	if !rej.OK || len(must(st.Pending(ctx))) != 0 {
 		t.Fatalf("reject: %+v", rej)
 	}
 }
@@ -94,7 +94,7 @@ func TestToolActionsCarryIDs(t *testing.T) {
 	if r := hTool(t, tool, `{"action":"pin_atom","atom_id":"`+add.AtomID+`"}`, turn); !r.OK {
 		t.Fatalf("pin: %+v", r)
 	}
-	if a, _, _ := st.Get(add.AtomID); !a.Pin {
+	if a, _, _ := st.Get(context.Background(), add.AtomID); !a.Pin {
 		t.Fatalf("not pinned")
 	}
 	q := hTool(t, tool, `{"action":"add_atom","content":"scraped: ledger-stg has 3 replicas"}`, turn)
@@ -114,7 +114,7 @@ func TestToolActionsCarryIDs(t *testing.T) {
 
 func TestUndoOfExpiredQuarantineSurvivesTheNextWrite(t *testing.T) {
 	now := hNow
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Now: func() time.Time { return now }})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestUndoOfExpiredQuarantineSurvivesTheNextWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Add(ctx, memcore.AddRequest{Text: "another note", Source: memcore.SourceUserApproved})
-	if _, q, err := st.Get(r.Atom.ID); err != nil || q == nil {
+	if _, q, err := st.Get(ctx, r.Atom.ID); err != nil || q == nil {
 		t.Fatalf("undo of an expired entry was swept again: %v", err)
 	}
 }
@@ -190,7 +190,7 @@ func TestToolCannotForgetOrPinWhatItDidNotAdd(t *testing.T) {
 				t.Fatalf("%s %s: %+v", action, id, r)
 			}
 		}
-		if a, q, err := st.Get(id); err != nil || a.Pin || (q == nil) != (id != evidence) {
+		if a, q, err := st.Get(context.Background(), id); err != nil || a.Pin || (q == nil) != (id != evidence) {
 			t.Fatalf("%s changed: %+v %v %v", id, a, q, err)
 		}
 	}
@@ -221,12 +221,12 @@ func TestToolCannotForgetOrPinWhatItDidNotAdd(t *testing.T) {
 		if r := hTool(t, tool, `{"action":"forget_atom","atom_id":"`+id+`"}`, turn); !r.OK {
 			t.Fatalf("forget own %s: %+v", id, r)
 		}
-		if _, _, err := st.Get(id); err == nil {
+		if _, _, err := st.Get(context.Background(), id); err == nil {
 			t.Fatalf("%s still there", id)
 		}
 	}
-	if must(st.Stats()).Live != 2 || len(must(st.Quarantined())) != 1 {
-		t.Fatalf("the person's atoms changed: %d live, %d quarantined", must(st.Stats()).Live, len(must(st.Quarantined())))
+	if must(st.Stats(context.Background())).Live != 2 || len(must(st.Quarantined(context.Background()))) != 1 {
+		t.Fatalf("the person's atoms changed: %d live, %d quarantined", must(st.Stats(context.Background())).Live, len(must(st.Quarantined(context.Background()))))
 	}
 	// A proposal the person has since promoted is theirs.
 	later := hTool(t, tool, `{"action":"add_atom","content":"the user likes long meetings"}`, turn)
@@ -238,7 +238,7 @@ func TestToolCannotForgetOrPinWhatItDidNotAdd(t *testing.T) {
 			t.Fatalf("%s of a proposal the person promoted: %+v", action, r)
 		}
 	}
-	if a, _, err := st.Get(later.AtomID); err != nil || a.Pin {
+	if a, _, err := st.Get(context.Background(), later.AtomID); err != nil || a.Pin {
 		t.Fatalf("promoted proposal changed: %+v %v", a, err)
 	}
 }
@@ -335,7 +335,7 @@ func TestToolRejectsUnknownTypeAndBadConfidence(t *testing.T) {
 			t.Fatalf("%s accepted: %+v", args, r)
 		}
 	}
-	if must(st.Stats()).Live != 0 || len(must(st.Quarantined())) != 0 {
+	if must(st.Stats(context.Background())).Live != 0 || len(must(st.Quarantined(context.Background()))) != 0 {
 		t.Fatalf("a rejected call stored something")
 	}
 }
@@ -362,7 +362,7 @@ func TestAttackToolForgetOfProposalThePersonPinned(t *testing.T) {
 	if res := hTool(t, tool, `{"action":"forget_atom","atom_id":"`+r.ID+`"}`, turn); res.OK {
 		t.Fatalf("forget_atom of a memory the person pinned: %+v", res)
 	}
-	if a, _, err := st.Get(r.ID); err != nil || !a.Pin {
+	if a, _, err := st.Get(ctx, r.ID); err != nil || !a.Pin {
 		t.Fatalf("the pinned memory is gone or unpinned: %+v %v", a, err)
 	}
 	// The tool's own pin is not the person's: its own pinned proposal
@@ -385,12 +385,12 @@ func TestAttackToolForgetOfProposalThePersonPinned(t *testing.T) {
 // the promote succeeds the atom must survive, whatever the order.
 func TestAttackToolForgetRacesThePersonsPromote(t *testing.T) {
 	dir := t.TempDir()
-	agent, err := memcore.Open(dir, memcore.Options{})
+	agent, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer agent.Close()
-	person, err := memcore.Open(dir, memcore.Options{})
+	person, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +409,7 @@ func TestAttackToolForgetRacesThePersonsPromote(t *testing.T) {
 		go func() { defer wg.Done(); _, _, promoteErr = person.Promote(ctx, r.ID) }()
 		go func() { defer wg.Done(); forgetErr = tool.Forget(ctx, turn, r.ID) }()
 		wg.Wait()
-		_, q, getErr := person.Get(r.ID)
+		_, q, getErr := person.Get(ctx, r.ID)
 		switch {
 		case promoteErr == nil && (getErr != nil || q != nil):
 			t.Fatalf("round %d: the person promoted %s and the agent's forget (err %v) deleted it anyway: %v", i, r.ID, forgetErr, getErr)
@@ -478,7 +478,7 @@ func TestAttackToolHugeArgumentsAreRefused(t *testing.T) {
 	if r := hTool(t, tool, string(args), memcore.Turn{}); r.OK || !strings.Contains(r.Error, "at most") {
 		t.Errorf("CallJSON of 3 MiB: %+v", r)
 	}
-	if must(st.Stats()).Live != 0 || len(must(st.Quarantined())) != 0 {
+	if must(st.Stats(ctx)).Live != 0 || len(must(st.Quarantined(ctx))) != 0 {
 		t.Fatalf("a refused call stored something")
 	}
 }

@@ -29,21 +29,21 @@ func TestUndoPromoteRestoresQuarantineAndLinks(t *testing.T) {
 	if _, err := memcore.AddLinks(st, ctx, []memcore.LinkRequest{{A: web.Atom.ID, B: live.Atom.ID, Kind: memcore.LinkSemantic}}); err != nil {
 		t.Fatal(err)
 	}
-	_, before, _ := st.Get(web.Atom.ID)
+	_, before, _ := st.Get(ctx, web.Atom.ID)
 	if _, err := rv.Promote(ctx, web.Atom.ID); err != nil {
 		t.Fatal(err)
 	}
 	if label, err := rv.Undo(ctx); err != nil || label != "promote "+web.Atom.ID[:8] {
 		t.Fatalf("undo: %q %v", label, err)
 	}
-	a, q, err := st.Get(web.Atom.ID)
+	a, q, err := st.Get(ctx, web.Atom.ID)
 	if err != nil || q == nil {
 		t.Fatalf("not back in quarantine: %v", err)
 	}
 	if a.SourceClass != memcore.SourceWeb || q.Reason != before.Reason || !q.QuarantinedAt.Equal(before.QuarantinedAt) {
 		t.Fatalf("came back as %s / %q / %v, want web / %q / %v", a.SourceClass, q.Reason, q.QuarantinedAt, before.Reason, before.QuarantinedAt)
 	}
-	if got := must(st.Links(web.Atom.ID)); len(got) != 1 || got[0].ID != live.Atom.ID || got[0].Kind != memcore.LinkSemantic {
+	if got := must(st.Links(ctx, web.Atom.ID)); len(got) != 1 || got[0].ID != live.Atom.ID || got[0].Kind != memcore.LinkSemantic {
 		t.Fatalf("links after unpromote: %+v", got)
 	}
 	res, _ := st.Search(ctx, "pgxpool max connections", memcore.SearchOptions{})
@@ -82,11 +82,11 @@ func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 		if _, err := rv.Undo(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := must(st.UserModel()).Get(c.field); got != c.prev {
+		if got, _ := must(st.UserModel(ctx)).Get(c.field); got != c.prev {
 			t.Errorf("%s = %q after undo, want %q", c.field, got, c.prev)
 		}
 		found := false
-		for _, q := range must(st.Pending()) {
+		for _, q := range must(st.Pending(ctx)) {
 			found = found || q.ID == p.ID
 		}
 		if !found {
@@ -135,22 +135,22 @@ func TestUndoTakesBackActsNewestFirst(t *testing.T) {
 		}
 		switch i {
 		case 0:
-			if ps := must(st.Pending()); len(ps) != 1 || ps[0].ID != p.ID {
+			if ps := must(st.Pending(ctx)); len(ps) != 1 || ps[0].ID != p.ID {
 				t.Fatalf("rejected review not queued again: %+v", ps)
 			}
 		case 1:
-			if got, _, _ := st.Get(c.Atom.ID); got.Pin {
+			if got, _, _ := st.Get(ctx, c.Atom.ID); got.Pin {
 				t.Fatal("pin not taken back")
 			}
 		}
 	}
 	for _, id := range []string{a.Atom.ID, b.Atom.ID} {
-		got, q, err := st.Get(id)
+		got, q, err := st.Get(ctx, id)
 		if err != nil || q != nil || got.SourceClass != memcore.SourceUserSaid {
 			t.Fatalf("%s not back live as user_said: %+v %v %v", id, got, q, err)
 		}
 	}
-	if l := must(st.Links(a.Atom.ID)); len(l) != 1 || l[0].ID != b.Atom.ID || l[0].Kind != memcore.LinkTask {
+	if l := must(st.Links(ctx, a.Atom.ID)); len(l) != 1 || l[0].ID != b.Atom.ID || l[0].Kind != memcore.LinkTask {
 		t.Fatalf("link between the forgotten atoms not back: %+v", l)
 	}
 	if _, err := rv.Undo(ctx); !errors.Is(err, review.ErrNothingToUndo) {

@@ -3,6 +3,7 @@
 package memcore_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -47,11 +48,11 @@ func TestUnsafeStoreChildProcess(t *testing.T) {
 		t.Skip("the child half of the uid tests; runs only when they start it")
 	}
 	var res childResult
-	s, err := memcore.Open(dir, memcore.Options{})
+	s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		res.Err, res.Unsafe = err.Error(), errors.Is(err, memcore.ErrUnsafeStore)
 	} else {
-		res.Atoms = must(s.Stats()).Live
+		res.Atoms = must(s.Stats(context.Background())).Live
 		for _, p := range s.Problems() {
 			res.Problems = append(res.Problems, p.String())
 		}
@@ -290,9 +291,9 @@ func wantTreeUnchanged(t *testing.T, dir string, before []string) {
 // report it, for wantRefused.
 func openInProcess(t *testing.T, dir, what string) childResult {
 	t.Helper()
-	s, err := memcore.Open(dir, memcore.Options{})
+	s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err == nil {
-		n := must(s.Stats()).Live
+		n := must(s.Stats(context.Background())).Live
 		s.Close()
 		t.Fatalf("%s was used (%d atoms)", what, n)
 	}

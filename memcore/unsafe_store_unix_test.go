@@ -38,9 +38,9 @@ func stNeedRoot(t *testing.T) {
 
 func stWantUnsafe(t *testing.T, dir string, mention ...string) {
 	t.Helper()
-	s, err := memcore.Open(dir, memcore.Options{})
+	s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err == nil {
-		n := must(s.Stats()).Live
+		n := must(s.Stats(context.Background())).Live
 		s.Close()
 		t.Fatalf("open used the store (%d atoms)", n)
 	}
@@ -167,7 +167,7 @@ func TestAttackSymlinkedStoreFileIsNeverFollowed(t *testing.T) {
 		os.Remove(p)
 		os.Symlink(secret, p)
 		s := stOpen(t, dir, memcore.Options{})
-		if a, _, err := s.Get(id); err == nil {
+		if a, _, err := s.Get(context.Background(), id); err == nil {
 			t.Fatalf("an atom was read through a link: %q", a.Text)
 		}
 		if fi, err := os.Lstat(p); err == nil {
@@ -194,7 +194,7 @@ func TestAttackExportThroughSymlink(t *testing.T) {
 	os.WriteFile(victim, []byte("export PATH=$HOME/bin:$PATH\n"), 0o600)
 	p := filepath.Join(d, "memory.jsonl")
 	os.Symlink(victim, p)
-	if err := s.ExportFile(p); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if err := s.ExportFile(context.Background(), p); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("export through a link: %v", err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "export PATH=$HOME/bin:$PATH\n" {
@@ -218,7 +218,7 @@ func TestAttackExportIntoAttackerOwnedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	if err := s.ExportFile(p); err != nil {
+	if err := s.ExportFile(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Lstat(p)
@@ -240,7 +240,7 @@ func TestAttackExportIntoAttackerOwnedFile(t *testing.T) {
 func TestExportCreatesNewFileExclusively(t *testing.T) {
 	s := stExportStore(t)
 	p := filepath.Join(t.TempDir(), "new.jsonl")
-	if err := s.ExportFile(p); err != nil {
+	if err := s.ExportFile(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Lstat(p)

@@ -43,7 +43,7 @@ func benchStore(b *testing.B, n int) string {
 		if benchErr != nil {
 			return
 		}
-		st, err := memcore.Open(benchDir, memcore.Options{Now: func() time.Time { return fixedNow }})
+		st, err := memcore.Open(context.Background(), benchDir, memcore.Options{Now: func() time.Time { return fixedNow }})
 		if err != nil {
 			benchErr = err
 			return
@@ -83,13 +83,13 @@ func benchStore(b *testing.B, n int) string {
 // 18,000 atoms (target ≤ 500 ms).
 func BenchmarkFirstFrame18k(b *testing.B) {
 	dir := benchStore(b, 18000)
-	st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return fixedNow }})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	if must(st.Stats()).Live < 17000 {
-		b.Fatalf("bench store has %d atoms", must(st.Stats()).Live)
+	if must(st.Stats(context.Background())).Live < 17000 {
+		b.Fatalf("bench store has %d atoms", must(st.Stats(context.Background())).Live)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -107,7 +107,7 @@ func BenchmarkOpenAndFirstFrame18k(b *testing.B) {
 	dir := benchStore(b, 18000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return fixedNow }})
+		st, err := memcore.Open(context.Background(), dir, memcore.Options{Now: func() time.Time { return fixedNow }})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -39,8 +39,8 @@ func TestE2EContradictionsPane(t *testing.T) {
 	if m.Focus() != PaneContradictions {
 		t.Errorf("focus %d", m.Focus())
 	}
-	all := must(st.Contradictions(true))
-	if len(all) != 1 || all[0].Resolution != memcore.ResolveKeepNew || len(must(st.Contradictions(false))) != 0 {
+	all := must(st.Contradictions(ctx, true))
+	if len(all) != 1 || all[0].Resolution != memcore.ResolveKeepNew || len(must(st.Contradictions(ctx, false))) != 0 {
 		t.Fatalf("store after n: %+v", all)
 	}
 	if succ, ok := supersededBy(st, old.ID); !ok || succ != newer.ID {
@@ -52,7 +52,7 @@ func TestE2EContradictionsPane(t *testing.T) {
 // contradictions (an undecided one and keep-new supersede the older atom,
 // keep-old the newer), and whether there is one.
 func supersededBy(st *memcore.Store, id string) (string, bool) {
-	for _, c := range must(st.Contradictions(true)) {
+	for _, c := range must(st.Contradictions(context.Background(), true)) {
 		switch {
 		case (c.Resolution == "" || c.Resolution == memcore.ResolveKeepNew) && c.Old == id:
 			return c.New, true
@@ -80,7 +80,7 @@ func TestAddNoteChecksContradictions(t *testing.T) {
 	if !strings.Contains(m.status, "supersedes “The staging region is eu-west-1”") || !strings.Contains(m.status, "8 Contradictions") {
 		t.Fatalf("status %q does not name the superseded memory", m.status)
 	}
-	cs := must(st.Contradictions(false))
+	cs := must(st.Contradictions(ctx, false))
 	if len(cs) != 1 || cs[0].Old != r.Atom.ID {
 		t.Fatalf("contradictions %+v", cs)
 	}

@@ -32,7 +32,7 @@ import (
 func TestBurstOfKeysInOneMessage(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	atoms := must(st.List(memcore.Filter{}))
+	atoms := must(st.List(context.Background(), memcore.Filter{}))
 	tm.Send(runes("jjj")) // one message, three keys
 	waitRe(t, tm, regexp.MustCompile(`> +intent +user_said`))
 	tm.Send(runes("/timestamptz")) // opens the filter, then text
@@ -50,8 +50,8 @@ func TestBurstOfKeysInOneMessage(t *testing.T) {
 	tm.Send(paste("dy")) // never a command: no forget prompt, nothing forgotten
 	waitOut(t, tm, "paste ignored")
 	m := finish(t, tm)
-	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 207 {
-		t.Fatalf("a paste acted as keys: mode %v, %d atoms", m.mode, len(must(st.List(memcore.Filter{}))))
+	if m.mode == modePrompt || len(must(st.List(context.Background(), memcore.Filter{}))) != 207 {
+		t.Fatalf("a paste acted as keys: mode %v, %d atoms", m.mode, len(must(st.List(context.Background(), memcore.Filter{}))))
 	}
 	if got := selectedID(m, PaneAtoms); got != atoms[0].ID {
 		t.Errorf("after clearing the filter the cursor is on %s, want the first atom", got)
@@ -68,11 +68,11 @@ func TestBurstNeverAnswersPrompt(t *testing.T) {
 		t.Fatal("d did not ask")
 	}
 	press(m, runes("yy"))
-	if m.mode == modePrompt || len(must(st.List(memcore.Filter{}))) != 207 {
-		t.Fatalf("a burst answered the prompt: %d atoms", len(must(st.List(memcore.Filter{}))))
+	if m.mode == modePrompt || len(must(st.List(context.Background(), memcore.Filter{}))) != 207 {
+		t.Fatalf("a burst answered the prompt: %d atoms", len(must(st.List(context.Background(), memcore.Filter{}))))
 	}
 	press(m, runes("d"), paste("y"))
-	if len(must(st.List(memcore.Filter{}))) != 207 {
+	if len(must(st.List(context.Background(), memcore.Filter{}))) != 207 {
 		t.Fatal("a pasted y answered the prompt")
 	}
 }
@@ -218,7 +218,7 @@ func TestOneClock(t *testing.T) {
 	if err := demo.Redate(dir, demo.Epoch, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	st, err := memcore.Open(dir, memcore.Options{}) // the real clock, as the CLI
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{}) // the real clock, as the CLI
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,13 +229,13 @@ func TestOneClock(t *testing.T) {
 	ttl := st.Config().QuarantineTTLDays
 	var wants []string
 	var liveBefore []string
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		if q.ExpiresAt(ttl).After(time.Now().Add(time.Minute)) {
 			liveBefore = append(liveBefore, q.ID)
 		}
 	}
 	live := 0
-	for _, q := range must(st.Quarantined())[:5] {
+	for _, q := range must(st.Quarantined(context.Background()))[:5] {
 		left := time.Until(q.ExpiresAt(ttl))
 		switch {
 		case left <= 0:
@@ -247,7 +247,7 @@ func TestOneClock(t *testing.T) {
 		}
 	}
 	waitOut(t, tm, append([]string{"Quarantine · 14 entries"}, wants...)...)
-	other, err := memcore.Open(dir, memcore.Options{})
+	other, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestOneClock(t *testing.T) {
 		t.Fatal("fixture: no live entry among the first five")
 	}
 	kept := map[string]bool{}
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		kept[q.ID] = true
 	}
 	for _, q := range liveBefore {
@@ -283,7 +283,7 @@ func TestCompactWordsAndAsks(t *testing.T) {
 		t.Fatalf("compact did not ask: %q", m.prompt.Question)
 	}
 	press(m, runes("n"))
-	if len(must(st.Quarantined())) != 14 {
+	if len(must(st.Quarantined(context.Background()))) != 14 {
 		t.Fatal("answering n still compacted")
 	}
 	press(m, runes("2"), runes("g"), runes("6"), runes("c")) // the expired entry is first: now seen
@@ -307,7 +307,7 @@ func TestCompactWordsAndAsks(t *testing.T) {
 func TestSmallerThings(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 100, 30)
-	pend := must(st.Pending())
+	pend := must(st.Pending(context.Background()))
 	for _, p := range pend[1:] {
 		if _, _, err := st.Reject(context.Background(), p.ID); err != nil {
 			t.Fatal(err)
@@ -382,7 +382,7 @@ func TestDetailScrollIndicator(t *testing.T) {
 func TestMouseClicks(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	atoms := must(st.List(memcore.Filter{}))
+	atoms := must(st.List(context.Background(), memcore.Filter{}))
 	click := func(x, y int) tea.MouseMsg {
 		return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
 	}
@@ -394,7 +394,7 @@ func TestMouseClicks(t *testing.T) {
 	tm.Send(click(spans[PanePending][0]+2, 1))
 	waitOut(t, tm, "Pending reviews")
 	tm.Send(click(5, 3+2)) // third pending row
-	waitOut(t, tm, "field      "+must(st.Pending())[2].Field)
+	waitOut(t, tm, "field      "+must(st.Pending(context.Background()))[2].Field)
 	fm := finish(t, tm)
 	if got := selectedID(fm, PaneAtoms); got != atoms[5].ID {
 		t.Errorf("click selected %s, want row 5 %s", got, atoms[5].ID)
@@ -414,7 +414,7 @@ func TestCopyIDOSC52(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	drive(m, m.Init())
 	press(m, keyDown, runes("Y"))
-	id := must(st.List(memcore.Filter{}))[1].ID
+	id := must(st.List(context.Background(), memcore.Filter{}))[1].ID
 	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(id))
 	if !strings.Contains(clip.String(), want) {
 		t.Fatalf("clipboard got %q, want %q", clip.String(), want)
@@ -424,7 +424,7 @@ func TestCopyIDOSC52(t *testing.T) {
 	}
 	clip.Reset()
 	press(m, runes("2"), runes("Y"))
-	qid := must(st.Quarantined())[0].ID
+	qid := must(st.Quarantined(context.Background()))[0].ID
 	if !strings.Contains(clip.String(), base64.StdEncoding.EncodeToString([]byte(qid))) {
 		t.Fatalf("Y in Quarantine copied %q, want %s", clip.String(), qid)
 	}
@@ -442,7 +442,7 @@ func TestCompactAsksInProgram(t *testing.T) {
 	send(tm, runes("y"))
 	waitRe(t, tm, regexp.MustCompile(`compacted: dropped 1 expired quarantine entry; (reclaimed|grew by|same size)`))
 	finish(t, tm)
-	if n := len(must(st.Quarantined())); n != 13 {
+	if n := len(must(st.Quarantined(context.Background()))); n != 13 {
 		t.Errorf("%d quarantined after compact, want 13", n)
 	}
 }
@@ -453,7 +453,7 @@ func TestCompactAsksInProgram(t *testing.T) {
 func TestUserModelValuesCanBeEditedAndRemoved(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	get := func(f string) string { v, _ := must(st.UserModel()).Get(f); return v }
+	get := func(f string) string { v, _ := must(st.UserModel(context.Background())).Get(f); return v }
 	if get("style.verbosity") != "low" {
 		t.Fatalf("premise: style.verbosity = %q", get("style.verbosity"))
 	}
@@ -503,7 +503,7 @@ func TestDetailShowsItsLastLineAt80Columns(t *testing.T) {
 	if !strings.Contains(lines[to-from+1], "burst 200") {
 		t.Fatalf("the page's last line is not on screen (line %d is %q):\n%s", to-from+1, lines[to-from+1], v)
 	}
-	for _, at := range must(st.List(memcore.Filter{})) {
+	for _, at := range must(st.List(context.Background(), memcore.Filter{})) {
 		if at.Pin {
 			md := views.AtomMarkdown(at, nil, nil, fixedNow, 0)
 			if !strings.Contains(md, "decay: none (pinned)") || strings.Contains(md, "half-life 0") {

@@ -30,7 +30,7 @@ func startApp(t *testing.T, st *memcore.Store) *teatest.TestModel {
 func TestE2EPromote(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	q := must(st.Quarantined())[0]
+	q := must(st.Quarantined(context.Background()))[0]
 	send(tm, runes("2"))
 	waitOut(t, tm, "Quarantine · 14 entries")
 	send(tm, runes("p"))
@@ -40,7 +40,7 @@ func TestE2EPromote(t *testing.T) {
 	send(tm, keyEnter)
 	waitRe(t, tm, regexp.MustCompile(`user_approved[^\n]*Subagent summary: reconciliation`))
 	finish(t, tm)
-	at, qa, err := st.Get(q.ID)
+	at, qa, err := st.Get(context.Background(), q.ID)
 	if err != nil || qa != nil {
 		t.Fatalf("Get after promote: %v (quarantined=%v)", err, qa != nil)
 	}
@@ -53,7 +53,7 @@ func TestE2EPromote(t *testing.T) {
 func TestE2EConfirmReject(t *testing.T) {
 	t.Parallel()
 	st, dir := demoStore(t)
-	pend := must(st.Pending())
+	pend := must(st.Pending(context.Background()))
 	first, second := pend[0], pend[1]
 	tm := startApp(t, st)
 	waitOut(t, tm, "Atoms 207")
@@ -95,25 +95,25 @@ func TestE2EConfirmReject(t *testing.T) {
 func TestE2EForgetUndo(t *testing.T) {
 	t.Parallel()
 	st, tm := startDemo(t, 120, 40)
-	id := must(st.List(memcore.Filter{}))[0].ID
+	id := must(st.List(context.Background(), memcore.Filter{}))[0].ID
 	send(tm, runes("d"))
 	waitOut(t, tm, "[y/N]")
 	send(tm, runes("n"))
 	waitOut(t, tm, "cancelled")
-	if _, _, err := st.Get(id); err != nil {
+	if _, _, err := st.Get(context.Background(), id); err != nil {
 		t.Fatalf("atom gone after answering n: %v", err)
 	}
 	send(tm, runes("d"))
 	waitOut(t, tm, "[y/N]")
 	send(tm, runes("y"))
 	waitOut(t, tm, "Atoms 206")
-	if _, _, err := st.Get(id); !errors.Is(err, memcore.ErrNotFound) {
+	if _, _, err := st.Get(context.Background(), id); !errors.Is(err, memcore.ErrNotFound) {
 		t.Fatalf("Get after forget: %v, want ErrNotFound", err)
 	}
 	send(tm, runes("u"))
 	waitOut(t, tm, "undid", "Atoms 207")
 	finish(t, tm)
-	if _, _, err := st.Get(id); err != nil {
+	if _, _, err := st.Get(context.Background(), id); err != nil {
 		t.Fatalf("atom not back after undo: %v", err)
 	}
 }
@@ -123,7 +123,7 @@ func TestE2EFilter(t *testing.T) {
 	t.Parallel()
 	st, _ := demoStore(t)
 	n := 0
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if strings.Contains(strings.ToLower(a.Text), "timestamptz") {
 			n++
 		}
@@ -195,7 +195,7 @@ func TestE2ELiveRefresh(t *testing.T) {
 		teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	t.Logf("seen after %v", time.Since(start))
 	m := finish(t, tm)
-	want := must(st.List(memcore.Filter{}))[3].ID // was row 2; the new atom is row 0
+	want := must(st.List(context.Background(), memcore.Filter{}))[3].ID // was row 2; the new atom is row 0
 	if got := m.Pane(PaneAtoms).(interface{ SelectedID() string }).SelectedID(); got != want {
 		t.Errorf("selection moved: %s, want %s", got, want)
 	}

@@ -4,6 +4,7 @@ package tui
 // after it, and search that starts fresh. The real program under teatest.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestCursorAfterFilter(t *testing.T) {
 	waitOut(t, tm, "esc clear filter") // the input closed
 	m := finish(t, tm)
 	first := ""
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if strings.Contains(strings.ToLower(a.Text), "payouts") {
 			first = a.ID
 			break
@@ -43,7 +44,7 @@ func TestCursorAfterFilter(t *testing.T) {
 	press(m, runes("p")) // cycle the project filter
 	pa := m.Pane(PaneAtoms).(*views.Atoms)
 	proj := strings.TrimPrefix(strings.Fields(pa.FilterText())[0], "project:")
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if strings.Contains(strings.ToLower(a.Context.Project), proj) {
 			first = a.ID
 			break
@@ -79,7 +80,7 @@ func TestSlashFiltersEveryPane(t *testing.T) {
 	press(m, runes("/"))
 	press(m, typed("reason:scan_rejected")...)
 	rejected := 0
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		if views.ScanRejected(q) {
 			rejected++
 		}
@@ -163,7 +164,7 @@ func TestCursorAfterFilterEveryPane(t *testing.T) {
 	press(m, typed("source:tool_output")...)
 	press(m, keyEnter)
 	var first string
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		if q.SourceClass == "tool_output" {
 			first = q.ID
 			break
@@ -174,7 +175,7 @@ func TestCursorAfterFilterEveryPane(t *testing.T) {
 	}
 	press(m, runes("3"), runes("G"), runes("/"))
 	press(m, typed("field:style")...)
-	for _, p := range must(st.Pending()) {
+	for _, p := range must(st.Pending(context.Background())) {
 		if strings.HasPrefix(p.Field, "style.") {
 			first = p.ID
 			break

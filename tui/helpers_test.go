@@ -31,7 +31,7 @@ func copyDemo(tb testing.TB) string {
 
 func openStore(tb testing.TB, dir string) *memcore.Store {
 	tb.Helper()
-	st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return fixedNow }})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func laneStore(t *testing.T) *memcore.Store {
 // liveText reports whether a live atom has text, and its source class.
 func liveText(t *testing.T, st *memcore.Store, text string) (memcore.Source, bool) {
 	t.Helper()
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if a.Text == text {
 			return a.SourceClass, true
 		}
@@ -61,7 +61,7 @@ func TestE2ELane(t *testing.T) {
 	t.Parallel()
 	st := laneStore(t)
 	all := []string{}
-	for _, e := range must(st.Lane()) {
+	for _, e := range must(st.Lane(context.Background())) {
 		all = append(all, e.Text)
 	}
 	tm := startApp(t, st)
@@ -84,7 +84,7 @@ func TestE2ELane(t *testing.T) {
 	// Drop the selected entry.
 	send(tm, runes("n"))
 	waitOut(t, tm, "dropped", "Lane 2")
-	left := must(st.Lane())
+	left := must(st.Lane(context.Background()))
 	if len(left) != 2 {
 		t.Fatalf("%d entries after the drop", len(left))
 	}
@@ -97,7 +97,7 @@ func TestE2ELane(t *testing.T) {
 	if len(bulk) == 0 {
 		t.Fatal("the bulk keep stored nothing")
 	}
-	for _, e := range must(st.Lane()) {
+	for _, e := range must(st.Lane(context.Background())) {
 		for _, k := range bulk {
 			if e.Text == k {
 				t.Fatalf("%q is both kept and in the lane", k)
@@ -113,7 +113,7 @@ func TestE2ELane(t *testing.T) {
 	if k := keptNow(t, st, all); len(k) != 0 {
 		t.Fatalf("undo of the bulk keep left %v live", k)
 	}
-	if lane := must(st.Lane()); len(lane) != 2 {
+	if lane := must(st.Lane(context.Background())); len(lane) != 2 {
 		t.Fatalf("%d entries after undoing the bulk keep, want 2", len(lane))
 	}
 }

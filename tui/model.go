@@ -166,7 +166,7 @@ func (m *Model) tick() tea.Cmd {
 // refreshCmd asks the store whether another process changed it.
 func refreshCmd(st *memcore.Store) tea.Cmd {
 	return func() tea.Msg {
-		changed, err := st.Refresh()
+		changed, err := st.Refresh(context.Background())
 		return refreshedMsg{changed: changed, err: err}
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -45,7 +46,7 @@ func TestConfirmUnknownFieldStays(t *testing.T) {
 	if !m.isErr || !strings.Contains(m.status, "unknown user-model field") {
 		t.Fatalf("status %q (err=%v)", m.status, m.isErr)
 	}
-	if n := len(must(st.Pending())); n != 1 {
+	if n := len(must(st.Pending(context.Background()))); n != 1 {
 		t.Fatalf("%d pending after failed confirm, want 1", n)
 	}
 	if !strings.Contains(m.View(), "1 inference waiting") {
@@ -76,7 +77,7 @@ func TestAddNote(t *testing.T) {
 	press(m, typed("Prefers squash merges on payments-api")...)
 	press(m, keyEnter)
 	found := false
-	for _, a := range must(st.List(memcore.Filter{Source: memcore.SourceUserApproved})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{Source: memcore.SourceUserApproved})) {
 		if a.Text == "Prefers squash merges on payments-api" {
 			found = true
 		}
@@ -94,19 +95,19 @@ func TestAddNote(t *testing.T) {
 func TestBulkQuarantineForgetAndUndo(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 100, 30)
-	qs := must(st.Quarantined())
+	qs := must(st.Quarantined(context.Background()))
 	ids := []string{qs[1].ID, qs[2].ID}
 	press(m, runes("2"), keyDown, keySpace, keySpace, runes("d")) // entry 1 is past its TTL
 	if m.mode != modePrompt || !strings.Contains(m.prompt.Question, "Forget 2") {
 		t.Fatalf("no batch prompt: %q", m.prompt.Question)
 	}
 	press(m, runes("y"))
-	if n := len(must(st.Quarantined())); n != 12 {
+	if n := len(must(st.Quarantined(context.Background()))); n != 12 {
 		t.Fatalf("%d quarantined after bulk forget, want 12", n)
 	}
 	press(m, runes("u"))
 	for _, id := range ids {
-		if _, q, err := st.Get(id); err != nil || q == nil {
+		if _, q, err := st.Get(context.Background(), id); err != nil || q == nil {
 			t.Fatalf("%s not back in quarantine after undo: %v", id, err)
 		}
 	}
@@ -116,13 +117,13 @@ func TestBulkQuarantineForgetAndUndo(t *testing.T) {
 func TestPinToggle(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 100, 30)
-	id := must(st.List(memcore.Filter{}))[0].ID
+	id := must(st.List(context.Background(), memcore.Filter{}))[0].ID
 	press(m, keySpace)
-	if a, _, _ := st.Get(id); !a.Pin {
+	if a, _, _ := st.Get(context.Background(), id); !a.Pin {
 		t.Fatal("space did not pin")
 	}
 	press(m, runes("P"))
-	if a, _, _ := st.Get(id); a.Pin {
+	if a, _, _ := st.Get(context.Background(), id); a.Pin {
 		t.Fatal("P did not unpin")
 	}
 }
@@ -240,7 +241,7 @@ func TestShowAssociationsFromAtoms(t *testing.T) {
 	if m.Focus() != PaneAssoc {
 		t.Fatalf("focus %d", m.Focus())
 	}
-	want := must(st.List(memcore.Filter{}))[2]
+	want := must(st.List(context.Background(), memcore.Filter{}))[2]
 	if !strings.Contains(m.View(), want.Text[:30]) {
 		t.Fatalf("graph not centred on %q:\n%s", want.Text, m.View())
 	}
@@ -253,7 +254,7 @@ func TestForgetPinnedSaysSo(t *testing.T) {
 	m := newStatic(t, st, 120, 40)
 	a := m.Pane(PaneAtoms).(*views.Atoms)
 	for i := 0; i < 207; i++ {
-		if at, _, err := st.Get(a.SelectedID()); err == nil && at.Pin {
+		if at, _, err := st.Get(context.Background(), a.SelectedID()); err == nil && at.Pin {
 			press(m, runes("d"))
 			if m.mode != modePrompt || !strings.Contains(m.prompt.Question, "Forget pinned") || !strings.Contains(m.prompt.Question, "never be evicted") {
 				t.Fatalf("prompt %q", m.prompt.Question)
@@ -302,7 +303,7 @@ func TestAddNoteNeverCutsALongNote(t *testing.T) {
 	if !m.isErr || !strings.Contains(m.status, "an atom holds at most 300") {
 		t.Fatalf("status %q", m.status)
 	}
-	if n := len(must(st.List(memcore.Filter{}))); n != 207 {
+	if n := len(must(st.List(context.Background(), memcore.Filter{}))); n != 207 {
 		t.Fatalf("a cut note was stored: %d atoms", n)
 	}
 }
@@ -316,7 +317,7 @@ func TestCursorFollowsWhatChanged(t *testing.T) {
 	press(m, keyDown, keyDown, keyDown, runes("a"))
 	press(m, typed("Staging deploys need a second approver")...)
 	press(m, keyEnter)
-	if at, _, err := st.Get(a.SelectedID()); err != nil || at.Text != "Staging deploys need a second approver" {
+	if at, _, err := st.Get(context.Background(), a.SelectedID()); err != nil || at.Text != "Staging deploys need a second approver" {
 		t.Fatalf("after add the cursor is on %q (%v)", at.Text, err)
 	}
 	press(m, keyDown, keyDown)

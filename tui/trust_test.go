@@ -61,7 +61,7 @@ func TestQuarantineProvenanceSpoofNewlines(t *testing.T) {
 func TestScanRejectedPromoteAlwaysAsks(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 120, 40)
-	qs := must(st.Quarantined())
+	qs := must(st.Quarantined(context.Background()))
 	idx := -1
 	for i, q := range qs {
 		if strings.Contains(q.Reason, "bidi") {
@@ -83,7 +83,7 @@ func TestScanRejectedPromoteAlwaysAsks(t *testing.T) {
 		t.Fatalf("prompt does not show the findings: %q", q)
 	}
 	press(m, runes("n"))
-	if _, q, err := st.Get(qs[idx].ID); err != nil || q == nil {
+	if _, q, err := st.Get(context.Background(), qs[idx].ID); err != nil || q == nil {
 		t.Fatalf("entry left the quarantine after n: %v", err)
 	}
 	// A tainted entry alone is promoted at once (and u takes it back).
@@ -91,7 +91,7 @@ func TestScanRejectedPromoteAlwaysAsks(t *testing.T) {
 	if m.mode == modePrompt {
 		t.Fatalf("a single tainted entry asked: %q", m.prompt.Question)
 	}
-	if _, q, _ := st.Get(qs[1].ID); q != nil {
+	if _, q, _ := st.Get(context.Background(), qs[1].ID); q != nil {
 		t.Fatal("tainted entry not promoted")
 	}
 }
@@ -102,12 +102,12 @@ func TestBulkPromotePromptHidesScanRejected(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 120, 40)
 	rejected := 0
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		if views.ScanRejected(q) {
 			rejected++
 		}
 	}
-	n := len(must(st.Quarantined()))
+	n := len(must(st.Quarantined(context.Background())))
 	press(m, runes("2"), runes("A"), runes("p"))
 	want := fmt.Sprintf("Promote %d: %d tainted, %d scan-rejected", n, n-rejected, rejected)
 	if m.mode != modePrompt || !strings.Contains(m.prompt.Question, want) {
@@ -125,11 +125,11 @@ func TestBulkPromotePromptHidesScanRejected(t *testing.T) {
 // not the prompt's yes key.
 func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 	st, _ := demoStore(t)
-	before := must(st.UserModel())
-	pend := must(st.Pending())
+	before := must(st.UserModel(context.Background()))
+	pend := must(st.Pending(context.Background()))
 	m := newStatic(t, st, 120, 40)
 	press(m, runes("3"), runes("n"), runes("y"), runes("y"))
-	after := must(st.Pending())
+	after := must(st.Pending(context.Background()))
 	if len(after) != len(pend)-1 {
 		t.Fatalf("%d pending left, want %d", len(after), len(pend)-1)
 	}
@@ -140,7 +140,7 @@ func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 	}
 	for _, f := range umfield.Fields {
 		a, _ := before.Get(f)
-		b, _ := must(st.UserModel()).Get(f)
+		b, _ := must(st.UserModel(context.Background())).Get(f)
 		if a != b {
 			t.Errorf("%s changed from %q to %q: a y confirmed a review", f, a, b)
 		}
@@ -152,13 +152,13 @@ func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 func TestUndoEveryReviewAction(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 120, 40)
-	links := must(st.Stats()).Links
+	links := must(st.Stats(context.Background())).Links
 
 	// Forget the atom with the most links; undo brings back all of them.
 	var id string
 	most := -1
-	for _, a := range must(st.List(memcore.Filter{}))[:40] {
-		if n := len(must(st.Links(a.ID))); n > most {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{}))[:40] {
+		if n := len(must(st.Links(context.Background(), a.ID))); n > most {
 			id, most = a.ID, n
 		}
 	}
@@ -172,18 +172,18 @@ func TestUndoEveryReviewAction(t *testing.T) {
 		press(m, keyDown)
 	}
 	press(m, runes("d"), runes("y"))
-	if _, _, err := st.Get(id); err == nil {
+	if _, _, err := st.Get(context.Background(), id); err == nil {
 		t.Fatal("forget did nothing")
 	}
 	press(m, runes("u"))
-	if got := must(st.Stats()).Links; got != links {
+	if got := must(st.Stats(context.Background())).Links; got != links {
 		t.Fatalf("links after undoing a forget: %d, want %d", got, links)
 	}
 
 	// Promote a scan-rejected entry (asked, yes), then undo: it is back
 	// in the quarantine with its source class and reason.
 	var q memcore.QuarantinedAtom
-	for i, e := range must(st.Quarantined()) {
+	for i, e := range must(st.Quarantined(context.Background())) {
 		if views.ScanRejected(e) && strings.Contains(e.Reason, "bidi") {
 			q = e
 			press(m, runes("2"), runes("g"))
@@ -193,11 +193,11 @@ func TestUndoEveryReviewAction(t *testing.T) {
 		}
 	}
 	press(m, runes("p"), runes("y"))
-	if a, qq, err := st.Get(q.ID); err != nil || qq != nil || a.SourceClass != memcore.SourceUserApproved {
+	if a, qq, err := st.Get(context.Background(), q.ID); err != nil || qq != nil || a.SourceClass != memcore.SourceUserApproved {
 		t.Fatalf("promote: %v %v", err, qq != nil)
 	}
 	press(m, runes("u"))
-	a, qq, err := st.Get(q.ID)
+	a, qq, err := st.Get(context.Background(), q.ID)
 	if err != nil || qq == nil || a.SourceClass != q.SourceClass || qq.Reason != q.Reason {
 		t.Fatalf("undo promote: err %v, quarantined %v, source %s (want %s)", err, qq != nil, a.SourceClass, q.SourceClass)
 	}
@@ -205,26 +205,26 @@ func TestUndoEveryReviewAction(t *testing.T) {
 	// Confirm a list field (appends), then undo: the list is as before
 	// and the review is queued again.
 	var tools memcore.PendingReview
-	for _, p := range must(st.Pending()) {
+	for _, p := range must(st.Pending(context.Background())) {
 		if p.Field == "technical.tools" {
 			tools = p
 		}
 	}
-	prev, _ := must(st.UserModel()).Get("technical.tools")
+	prev, _ := must(st.UserModel(context.Background())).Get("technical.tools")
 	press(m, runes("3"))
 	for selectedID(m, PanePending) != tools.ID {
 		press(m, keyDown)
 	}
 	press(m, runes("c"))
-	if got, _ := must(st.UserModel()).Get("technical.tools"); !strings.Contains(got, tools.Value) {
+	if got, _ := must(st.UserModel(context.Background())).Get("technical.tools"); !strings.Contains(got, tools.Value) {
 		t.Fatalf("confirm did not append: %q", got)
 	}
 	press(m, runes("u"))
-	if got, _ := must(st.UserModel()).Get("technical.tools"); got != prev {
+	if got, _ := must(st.UserModel(context.Background())).Get("technical.tools"); got != prev {
 		t.Fatalf("undo confirm: tools %q, want %q", got, prev)
 	}
 	queued := false
-	for _, p := range must(st.Pending()) {
+	for _, p := range must(st.Pending(context.Background())) {
 		queued = queued || p.ID == tools.ID
 	}
 	if !queued {
@@ -232,13 +232,13 @@ func TestUndoEveryReviewAction(t *testing.T) {
 	}
 
 	// Reject, then undo.
-	n := len(must(st.Pending()))
+	n := len(must(st.Pending(context.Background())))
 	press(m, runes("g"), runes("n"), runes("y"))
-	if len(must(st.Pending())) != n-1 {
+	if len(must(st.Pending(context.Background()))) != n-1 {
 		t.Fatal("reject did nothing")
 	}
 	press(m, runes("u"))
-	if len(must(st.Pending())) != n {
+	if len(must(st.Pending(context.Background()))) != n {
 		t.Fatal("undo reject did not queue the review again")
 	}
 
@@ -258,7 +258,7 @@ func TestUndoEveryReviewAction(t *testing.T) {
 
 func mustGet(t *testing.T, st *memcore.Store, id string) memcore.Atom {
 	t.Helper()
-	a, _, err := st.Get(id)
+	a, _, err := st.Get(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestTUIRouteNeedsAPersonsAct(t *testing.T) {
 	press(m, paste("p"), paste("py"))
 	press(m, runes("Ap"), runes("yyy"))
 	press(m, runes("p"), runes("n"))
-	if _, q, _ := st.Get(res.Atom.ID); q == nil || reaches() {
+	if _, q, _ := st.Get(ctx, res.Atom.ID); q == nil || reaches() {
 		t.Fatal("the entry left the quarantine without a person's promote and y")
 	}
 	// The person's act: p on the entry (a scan-rejected entry always

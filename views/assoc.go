@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -43,13 +44,13 @@ func LoadGraph(d Deps, id string, depth int) tea.Cmd {
 		if d.Store == nil || id == "" {
 			return AssocLoadedMsg{ID: id, Depth: depth}
 		}
-		at, _, err := d.Store.Get(id)
+		at, _, err := d.Store.Get(context.Background(), id)
 		if err != nil {
 			return AssocLoadedMsg{ID: id, Depth: depth, Err: err}
 		}
 		g := Graph{Centre: at}
 		seen := map[string]bool{id: true}
-		links, err := d.Store.Links(id)
+		links, err := d.Store.Links(context.Background(), id)
 		if err != nil {
 			return AssocLoadedMsg{ID: id, Depth: depth, Err: err}
 		}
@@ -57,13 +58,13 @@ func LoadGraph(d Deps, id string, depth int) tea.Cmd {
 			seen[l.ID] = true
 		}
 		for _, l := range links {
-			n, _, err := d.Store.Get(l.ID)
+			n, _, err := d.Store.Get(context.Background(), l.ID)
 			if err != nil {
 				continue
 			}
 			e := GEdge{Kind: l.Kind, Atom: n}
 			if depth > 1 {
-				links2, err := d.Store.Links(l.ID)
+				links2, err := d.Store.Links(context.Background(), l.ID)
 				if err != nil {
 					return AssocLoadedMsg{ID: id, Depth: depth, Err: err}
 				}
@@ -75,7 +76,7 @@ func LoadGraph(d Deps, id string, depth int) tea.Cmd {
 						e.More++
 						continue
 					}
-					n2, _, err := d.Store.Get(l2.ID)
+					n2, _, err := d.Store.Get(context.Background(), l2.ID)
 					if err != nil {
 						continue
 					}

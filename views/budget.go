@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -40,15 +41,15 @@ func LoadBudget(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return BudgetLoadedMsg{}
 		}
-		stats, err := d.Store.Stats()
+		stats, err := d.Store.Stats(context.Background())
 		if err != nil {
 			return BudgetLoadedMsg{Err: err}
 		}
-		evict, err := d.Store.NextEvictions(10)
+		evict, err := d.Store.NextEvictions(context.Background(), 10)
 		if err != nil {
 			return BudgetLoadedMsg{Err: err}
 		}
-		quar, err := d.Store.Quarantined()
+		quar, err := d.Store.Quarantined(context.Background())
 		if err != nil {
 			return BudgetLoadedMsg{Err: err}
 		}
@@ -188,7 +189,7 @@ type compactCheckMsg struct {
 
 func compactCheckCmd(d Deps) func() tea.Msg {
 	return func() tea.Msg {
-		quar, err := d.Store.Quarantined()
+		quar, err := d.Store.Quarantined(context.Background())
 		if err != nil {
 			return compactCheckMsg{err: err}
 		}

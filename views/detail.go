@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -106,17 +107,17 @@ func (v *Detail) View() string {
 // DetailCmd reads an atom, its links and neighbours, and renders them.
 func DetailCmd(d Deps, id string, width int) tea.Cmd {
 	return func() tea.Msg {
-		at, q, err := d.Store.Get(id)
+		at, q, err := d.Store.Get(context.Background(), id)
 		if err != nil {
 			return DetailMsg{ID: id, Width: width, Err: err}
 		}
-		links, err := d.Store.Links(id)
+		links, err := d.Store.Links(context.Background(), id)
 		if err != nil {
 			return DetailMsg{ID: id, Width: width, Err: err}
 		}
 		var rel []related
 		for _, l := range links {
-			n, _, err := d.Store.Get(l.ID)
+			n, _, err := d.Store.Get(context.Background(), l.ID)
 			if err != nil {
 				continue
 			}

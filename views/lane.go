@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -22,7 +23,7 @@ type LaneLoadedMsg = LoadedMsg[memcore.LaneEntry]
 
 // LoadLane reads the lane, newest first.
 func LoadLane(d Deps) tea.Cmd {
-	return loadItems(d, func(st *memcore.Store) ([]memcore.LaneEntry, error) { return st.Lane() })
+	return loadItems(d, func(st *memcore.Store) ([]memcore.LaneEntry, error) { return st.Lane(context.Background()) })
 }
 
 // Lane is the pane of the lane.

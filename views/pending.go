@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -26,7 +27,7 @@ type PendingLoadedMsg = LoadedMsg[PItem]
 // LoadPending reads the queue and the current values.
 func LoadPending(d Deps) tea.Cmd {
 	return loadItems(d, func(st *memcore.Store) ([]PItem, error) {
-		um, err := st.UserModel()
+		um, err := st.UserModel(context.Background())
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -29,7 +30,7 @@ type QuarantineLoadedMsg = LoadedMsg[QItem]
 // LoadQuarantine reads the quarantine and scans each entry.
 func LoadQuarantine(d Deps) tea.Cmd {
 	return loadItems(d, func(st *memcore.Store) ([]QItem, error) {
-		quar, err := st.Quarantined()
+		quar, err := st.Quarantined(context.Background())
 		if err != nil {
 			return nil, err
 		}

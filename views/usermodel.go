@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -24,7 +25,7 @@ func LoadUserModel(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return UserModelLoadedMsg{}
 		}
-		m, err := d.Store.UserModel()
+		m, err := d.Store.UserModel(context.Background())
 		return UserModelLoadedMsg{Model: m, Err: err}
 	}
 }

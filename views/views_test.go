@@ -377,7 +377,7 @@ func runAll(cmd tea.Cmd) []tea.Msg {
 // the person says yes.
 func TestCompactBeforeTheBudgetLoadsStillAsks(t *testing.T) {
 	clock := now
-	st, err := memcore.Open(t.TempDir(), memcore.Options{Now: func() time.Time { return clock }})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{Now: func() time.Time { return clock }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func TestCompactBeforeTheBudgetLoadsStillAsks(t *testing.T) {
 			}
 		}
 	}
-	if q, _ := st.Quarantined(); len(q) != 1 {
+	if q, _ := st.Quarantined(ctx); len(q) != 1 {
 		t.Fatalf("c compacted before the person answered: %d entries left", len(q))
 	}
 	if confirm == nil || !strings.Contains(confirm.Question, "an expired quarantine entry you have not looked at") {
@@ -408,7 +408,7 @@ func TestCompactBeforeTheBudgetLoadsStillAsks(t *testing.T) {
 	for _, m := range runAll(confirm.Yes) {
 		runAll(b.Update(m))
 	}
-	if q, _ := st.Quarantined(); len(q) != 0 {
+	if q, _ := st.Quarantined(ctx); len(q) != 0 {
 		t.Fatalf("yes did not compact: %d entries left", len(q))
 	}
 }

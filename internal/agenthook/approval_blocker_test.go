@@ -1,6 +1,7 @@
 package agenthook_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,11 +76,11 @@ func TestRememberThatClauseNeverPromotesWhatTheAgentRead(t *testing.T) {
 			ctx, home := rememberThatSession(t, c.msg, nil)
 			st := testkit.OpenHome(t, home)
 			defer st.Close()
-			if q := must(st.Quarantined()); len(q) != 3 {
+			if q := must(st.Quarantined(context.Background())); len(q) != 3 {
 				t.Errorf("%d entries left in quarantine, want all 3 the agent read: %+v", len(q), q)
 			}
 			var said bool
-			for _, a := range must(st.List(memcore.Filter{})) {
+			for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 				if a.SourceClass != memcore.SourceUserSaid {
 					t.Errorf("%s atom %q: only the person's words may be live", a.SourceClass, a.Text)
 				}
@@ -88,7 +89,7 @@ func TestRememberThatClauseNeverPromotesWhatTheAgentRead(t *testing.T) {
 				}
 			}
 			if !said {
-				t.Errorf("the clause %q was not stored as the person's words: %+v", c.clause, must(st.List(memcore.Filter{})))
+				t.Errorf("the clause %q was not stored as the person's words: %+v", c.clause, must(st.List(context.Background(), memcore.Filter{})))
 			}
 			if !strings.Contains(ctx, "stored as the person's words") || !strings.Contains(ctx, c.clause) || strings.Contains(ctx, "approved into trusted memory") {
 				t.Errorf("the agent was not told what was stored:\n%s", ctx)
@@ -116,11 +117,11 @@ func TestNamedApprovalIsReportedToThePerson(t *testing.T) {
 			}
 			st := testkit.OpenHome(t, home)
 			defer st.Close()
-			live := must(st.List(memcore.Filter{}))
+			live := must(st.List(context.Background(), memcore.Filter{}))
 			if len(live) != 1 || live[0].SourceClass != memcore.SourceUserApproved || live[0].Origin == nil || live[0].Origin.SourceClass != memcore.SourceWeb {
 				t.Fatalf("want only the web page promoted, live: %+v", live)
 			}
-			if q := must(st.Quarantined()); len(q) != 2 {
+			if q := must(st.Quarantined(context.Background())); len(q) != 2 {
 				t.Errorf("%d entries left in quarantine, want the file and the MCP result", len(q))
 			}
 			log := readLog(home)

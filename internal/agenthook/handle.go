@@ -67,6 +67,11 @@ type Runtime struct {
 	marks map[string]mark // session → the newest typed turn handed to Later
 }
 
+// maxMarks bounds Runtime.marks (a serve process sees every session of
+// every agent): when it is full the marks are dropped, and previous falls
+// back to the session logs, which is what a fresh process reads.
+const maxMarks = 4096
+
 type mark struct {
 	turn int
 	at   time.Time
@@ -77,7 +82,7 @@ type mark struct {
 // been seen: the session log, or what this runtime queued since.
 func (rt *Runtime) previous(sid string) (turn int, msgAt, updated time.Time, ok bool) {
 	var a memcore.AgentSession
-	if list, err := rt.Store.AgentSessions(sid); err == nil && len(list) > 0 {
+	if list, err := rt.Store.AgentSessions(context.Background(), sid); err == nil && len(list) > 0 {
 		a, ok = list[0], true
 	}
 	turn, updated = a.Turn, a.Updated
@@ -101,7 +106,7 @@ func (rt *Runtime) note(sid string, turn int, at time.Time) {
 	if rt.marks == nil {
 		rt.marks = map[string]mark{}
 	}
-	if len(rt.marks) > 4096 {
+	if len(rt.marks) >= maxMarks {
 		clear(rt.marks)
 	}
 	rt.marks[sid] = mark{turn: turn, at: at}
@@ -332,7 +337,7 @@ func sessionStart(ctx context.Context, rt *Runtime, p Payload) ([]byte, error) {
 func approvalReport(st *memcore.Store, rr memcore.RecordResult) (block, logLine string) {
 	var lines, logs []string
 	for _, id := range rr.Promoted {
-		a, _, err := st.Get(id)
+		a, _, err := st.Get(context.Background(), id)
 		if err != nil {
 			continue
 		}

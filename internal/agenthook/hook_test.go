@@ -105,7 +105,7 @@ func TestUserPromptSubmitRecordsTypedPromptAndReturnsBlock(t *testing.T) {
 			st = testkit.OpenHome(t, home)
 			defer st.Close()
 			var said []memcore.Atom
-			for _, a := range must(st.List(memcore.Filter{})) {
+			for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 				if a.SourceClass == memcore.SourceUserSaid {
 					said = append(said, a)
 				}
@@ -154,7 +154,7 @@ func TestNonTypedPromptsAreTainted(t *testing.T) {
 	}
 	st := testkit.OpenHome(t, home)
 	defer st.Close()
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		t.Errorf("a non-typed prompt became a live atom: %s %q", a.SourceClass, a.Text)
 	}
 	if _, ok := sessionByID(st, "sess-t"); ok {
@@ -162,7 +162,7 @@ func TestNonTypedPromptsAreTainted(t *testing.T) {
 			t.Errorf("non-typed prompts recorded as the person's words: %+v", s.Messages)
 		}
 	}
-	q := must(st.Quarantined())
+	q := must(st.Quarantined(context.Background()))
 	if len(q) != len(cases) {
 		t.Fatalf("%d quarantine candidates, want %d (one per tainted prompt with --tool-results)", len(q), len(cases))
 	}
@@ -242,7 +242,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 		t.Fatalf("PostToolUse printed %q", r.stdout)
 	}
 	st := testkit.OpenHome(t, home)
-	if n := len(must(st.Quarantined())); n != 0 {
+	if n := len(must(st.Quarantined(context.Background()))); n != 0 {
 		t.Fatalf("PostToolUse stored %d entries without --tool-results", n)
 	}
 	st.Close()
@@ -269,7 +269,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	tool("Edit", map[string]any{"filePath": "/x/a.go"}, "--tool-results") // edits are not kept
 	st = testkit.OpenHome(t, home)
 	got := map[memcore.Source]string{}
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		got[q.SourceClass] = q.Text
 		if q.Context.SessionID != "s" || q.Context.Turn != 1 {
 			t.Errorf("quarantine context %+v", q.Context)
@@ -280,10 +280,10 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 			t.Errorf("%s result not quarantined as %s (have %v)", name, src, got)
 		}
 	}
-	if len(must(st.Quarantined())) != len(want) {
-		t.Errorf("%d quarantine entries, want %d", len(must(st.Quarantined())), len(want))
+	if len(must(st.Quarantined(context.Background()))) != len(want) {
+		t.Errorf("%d quarantine entries, want %d", len(must(st.Quarantined(context.Background()))), len(want))
 	}
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if a.SourceClass != memcore.SourceUserSaid {
 			t.Errorf("a tool result is live: %+v", a)
 		}
@@ -300,7 +300,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	st = testkit.OpenHome(t, home)
 	defer st.Close()
 	promoted := false
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if strings.Contains(a.Text, "Tuesday at noon") {
 			promoted = true
 		}
@@ -384,12 +384,12 @@ func TestGeminiAndCodexSpeakTheSameHook(t *testing.T) {
 	st = testkit.OpenHome(t, home)
 	defer st.Close()
 	said, web := 0, 0
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if a.SourceClass == memcore.SourceUserSaid && a.Context.SessionID == "g1" {
 			said++
 		}
 	}
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		if q.SourceClass == memcore.SourceWeb && strings.Contains(q.Text, "every contributor") {
 			web++
 		}
@@ -421,17 +421,17 @@ func TestAttackPastedLogInTypedPromptBecomesUserSaid(t *testing.T) {
 	}
 	st := testkit.OpenHome(t, home)
 	var sqlite bool
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if strings.Contains(a.Text, "fraud") {
 			t.Fatalf("the pasted log line is live as %s: %q", a.SourceClass, a.Text)
 		}
 		sqlite = sqlite || strings.Contains(a.Text, "sqlite") && a.SourceClass == memcore.SourceUserSaid
 	}
 	if !sqlite {
-		t.Fatalf("the person's own sentence is not user_said: %+v", must(st.List(memcore.Filter{})))
+		t.Fatalf("the person's own sentence is not user_said: %+v", must(st.List(context.Background(), memcore.Filter{})))
 	}
 	tainted := false
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		tainted = tainted || strings.Contains(q.Text, "fraud") && q.SourceClass == memcore.SourceToolOutput && strings.HasPrefix(q.Reason, "tainted: pasted log")
 	}
 	st.Close()
@@ -446,7 +446,7 @@ func TestAttackPastedLogInTypedPromptBecomesUserSaid(t *testing.T) {
 
 // sessionByID is the recorded session id, and whether there is one.
 func sessionByID(st *memcore.Store, id string) (memcore.AgentSession, bool) {
-	list, err := st.AgentSessions(id)
+	list, err := st.AgentSessions(context.Background(), id)
 	if err != nil || len(list) == 0 {
 		return memcore.AgentSession{}, false
 	}

@@ -1,6 +1,7 @@
 package agenthook_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,7 +27,7 @@ func prompted(t *testing.T, prompt string) ([]memcore.Atom, []memcore.Quarantine
 	}
 	st := testkit.OpenHome(t, home)
 	defer st.Close()
-	return must(st.List(memcore.Filter{})), must(st.Quarantined()), must(st.Lane())
+	return must(st.List(context.Background(), memcore.Filter{})), must(st.Quarantined(context.Background())), must(st.Lane(context.Background()))
 }
 
 // trusted returns the texts of the live atoms from the person's message.
@@ -162,7 +163,7 @@ func TestIssue21PromptTypedTwice(t *testing.T) {
 	if !ok || len(s.Messages) != 2 {
 		t.Fatalf("the session log holds %d typed messages, want 2", len(s.Messages))
 	}
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		if strings.Contains(q.Text, "linters") {
 			t.Errorf("a typed prompt was quarantined as not typed: %s %q (%s)", q.SourceClass, q.Text, q.Reason)
 		}
@@ -188,13 +189,13 @@ func TestIssue21NotificationJudgedWhole(t *testing.T) {
 	st := testkit.OpenHome(t, home)
 	defer st.Close()
 	var entry *memcore.QuarantinedAtom
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		if strings.Contains(q.Text, "The build finished") {
 			entry = &q
 		}
 	}
 	if entry == nil {
-		t.Fatalf("the notification was not kept as a quarantine candidate: %+v", must(st.Quarantined()))
+		t.Fatalf("the notification was not kept as a quarantine candidate: %+v", must(st.Quarantined(context.Background())))
 	}
 	if !strings.HasPrefix(entry.Reason, "scan_rejected") {
 		t.Errorf("the injection after the cut was not seen: reason %q", entry.Reason)
@@ -202,7 +203,7 @@ func TestIssue21NotificationJudgedWhole(t *testing.T) {
 	if strings.Contains(entry.Text, "<task-notification>") || strings.Contains(entry.Text, "<result>") {
 		t.Errorf("the excerpt kept the wrapper: %q", entry.Text)
 	}
-	for _, a := range must(st.List(memcore.Filter{})) {
+	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if strings.Contains(a.Text, "The build finished") {
 			t.Errorf("the notification was approved into trusted memory: %s %q", a.SourceClass, a.Text)
 		}

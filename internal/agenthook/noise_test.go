@@ -93,7 +93,7 @@ func TestToolResultWrappersStripped(t *testing.T) {
 	}
 	st := testkit.OpenHome(t, home)
 	defer st.Close()
-	q := must(st.Quarantined())
+	q := must(st.Quarantined(context.Background()))
 	if len(q) != 1 {
 		t.Fatalf("%d entries", len(q))
 	}
@@ -126,8 +126,8 @@ func TestQuarantineCandidatesDeduplicated(t *testing.T) {
 	tool("s", "WebFetch", "ok  \tgithub.com/x/parser\t0.3s")
 	st := testkit.OpenHome(t, home)
 	defer st.Close()
-	if n := len(must(st.Quarantined())); n != 3 {
-		for _, q := range must(st.Quarantined()) {
+	if n := len(must(st.Quarantined(context.Background()))); n != 3 {
+		for _, q := range must(st.Quarantined(context.Background())) {
 			t.Logf("%s %s %q", q.Context.SessionID, q.SourceClass, q.Text)
 		}
 		t.Fatalf("%d quarantine entries, want 3 (session s Bash, session t Bash, session s web)", n)
@@ -157,7 +157,7 @@ func TestLaunchAcknowledgementNotStored(t *testing.T) {
 	}
 	st := testkit.OpenHome(t, home)
 	defer st.Close()
-	for _, q := range must(st.Quarantined()) {
+	for _, q := range must(st.Quarantined(context.Background())) {
 		t.Errorf("an acknowledgement was stored: %s %q", q.SourceClass, q.Text)
 	}
 }

@@ -111,7 +111,7 @@ func TestEverySecretKindAtTheToolResultCut(t *testing.T) {
 			t.Fatalf("%s: %v", c.Kind, err)
 		}
 	}
-	q, err := st.Quarantined()
+	q, err := st.Quarantined(context.Background())
 	if err != nil || len(q) == 0 {
 		t.Fatalf("no tool result quarantined (%v)", err)
 	}

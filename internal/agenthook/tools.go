@@ -243,7 +243,7 @@ func quarantineText(ctx context.Context, rt *Runtime, p Payload, source memcore.
 func (rt *Runtime) seenCandidate(session string, source memcore.Source, text string) bool {
 	red, _ := scan.Redact(text)
 	key := textutil.Normalize(red)
-	q, err := rt.Store.Quarantined()
+	q, err := rt.Store.Quarantined(context.Background())
 	if err != nil {
 		return false
 	}

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -105,7 +106,7 @@ func TestExitCodes(t *testing.T) {
 
 func TestQuarantinePromoteAndScanRejected(t *testing.T) {
 	home := t.TempDir()
-	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
+	st, err := memcore.Open(context.Background(), filepath.Join(home, "memory", "extended"), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestExportImportLossless(t *testing.T) {
 	src := newHome(t)
 	run(t, src, "", "add", "Prefers table-driven tests with named subtests", "--type", "preference")
 	run(t, src, "", "add", "Decided to use PostgreSQL over MySQL", "--type", "decision", "--pin")
-	st, _ := memcore.Open(filepath.Join(src, "memory", "extended"), memcore.Options{})
+	st, _ := memcore.Open(context.Background(), filepath.Join(src, "memory", "extended"), memcore.Options{})
 	st.Add(t.Context(), memcore.AddRequest{Text: "page says port 3001", Source: memcore.SourceWeb})
 	testkit.QueuePending(t, filepath.Join(src, "memory", "extended"), memcore.PendingReview{Field: "style.tone", Value: "direct", Evidence: "said so", Confidence: 0.8})
 	st.Close()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"sort"
 	"strings"
@@ -177,7 +178,7 @@ func (a *app) withStore(cmd *cobra.Command, f func(st *memcore.Store) []cobra.Co
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	cfg := s.Extended // no memory LLM, no guard: completion only reads
-	st, err := memcore.Open(dir, memcore.Options{Config: &cfg, Embedder: emb, LockTimeout: completeLockTimeout})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{Config: &cfg, Embedder: emb, LockTimeout: completeLockTimeout})
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -206,13 +207,13 @@ func (a *app) atomIDs(live, quarantined bool) cobra.CompletionFunc {
 		return a.withStore(cmd, func(st *memcore.Store) []cobra.Completion {
 			var ids, texts []string
 			if live {
-				atoms, _ := st.List(memcore.Filter{})
+				atoms, _ := st.List(context.Background(), memcore.Filter{})
 				for _, x := range atoms {
 					ids, texts = append(ids, x.ID), append(texts, x.Text)
 				}
 			}
 			if quarantined {
-				qs, _ := st.Quarantined()
+				qs, _ := st.Quarantined(context.Background())
 				for _, x := range qs {
 					ids, texts = append(ids, x.ID), append(texts, x.Text)
 				}
@@ -227,7 +228,7 @@ func (a *app) pendingIDs(cmd *cobra.Command, args []string, prefix string) ([]co
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	return a.withStore(cmd, func(st *memcore.Store) []cobra.Completion {
-		ps, _ := st.Pending()
+		ps, _ := st.Pending(context.Background())
 		var ids, texts []string
 		for _, p := range ps {
 			ids, texts = append(ids, p.ID), append(texts, p.Field+" = "+p.Value)
@@ -240,11 +241,11 @@ func (a *app) contradictionIDs(cmd *cobra.Command, args []string, prefix string)
 	switch len(args) {
 	case 0:
 		return a.withStore(cmd, func(st *memcore.Store) []cobra.Completion {
-			cs, _ := st.Contradictions(false)
+			cs, _ := st.Contradictions(context.Background(), false)
 			var ids, texts []string
 			for _, x := range cs {
 				text := x.New
-				if n, _, err := st.Get(x.New); err == nil {
+				if n, _, err := st.Get(context.Background(), x.New); err == nil {
 					text = n.Text
 				}
 				ids, texts = append(ids, x.ID), append(texts, "newer: "+text)
@@ -264,7 +265,7 @@ func (a *app) contradictionIDs(cmd *cobra.Command, args []string, prefix string)
 // projects completes --project with the projects the store's atoms name.
 func (a *app) projects(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	return a.withStore(cmd, func(st *memcore.Store) []cobra.Completion {
-		s, err := st.Stats()
+		s, err := st.Stats(context.Background())
 		if err != nil {
 			return nil
 		}

@@ -32,19 +32,19 @@ func TestDemoOneClock(t *testing.T) {
 		}
 		ttl := st.Config().QuarantineTTLDays
 		var live []string
-		for _, q := range must(st.Quarantined()) {
+		for _, q := range must(st.Quarantined(ctx)) {
 			if exp := q.ExpiresAt(ttl); exp.After(time.Now()) {
 				live = append(live, q.ID)
 			}
 		}
 		// Ages match the demo as generated: the newest atom was two days
 		// old at the demo's epoch and is two days old now.
-		newest := must(st.List(memcore.Filter{}))[0]
+		newest := must(st.List(ctx, memcore.Filter{}))[0]
 		if age := time.Since(newest.CreatedAt); age < 48*time.Hour || age > 50*time.Hour {
 			t.Errorf("newest atom is %v old on the real clock, want about 2 days", age)
 		}
-		if len(live) == 0 || len(live) == len(must(st.Quarantined())) {
-			t.Fatalf("fixture: %d of %d quarantine entries live", len(live), len(must(st.Quarantined())))
+		if len(live) == 0 || len(live) == len(must(st.Quarantined(ctx))) {
+			t.Fatalf("fixture: %d of %d quarantine entries live", len(live), len(must(st.Quarantined(ctx))))
 		}
 		// The CLI, in another process's shoes, writes to the same home.
 		var o, e bytes.Buffer
@@ -53,11 +53,11 @@ func TestDemoOneClock(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("cli add: %d %s", code, e.String())
 		}
-		if _, err := st.Refresh(); err != nil {
+		if _, err := st.Refresh(ctx); err != nil {
 			t.Fatal(err)
 		}
 		for _, id := range live {
-			if _, q, err := st.Get(id); err != nil || q == nil {
+			if _, q, err := st.Get(ctx, id); err != nil || q == nil {
 				t.Errorf("quarantine entry %s, live on the TUI's clock, was removed by a CLI write: %v", id, err)
 			}
 		}
@@ -89,20 +89,20 @@ func TestDemoHasDecisionsWaiting(t *testing.T) {
 		if p := st.Problems(); len(p) > 0 {
 			t.Errorf("the demo store opens with problems: %+v", p)
 		}
-		cs := must(st.Contradictions(false))
+		cs := must(st.Contradictions(ctx, false))
 		if len(cs) == 0 {
 			t.Error("the demo has no contradiction waiting")
 		}
 		for _, c := range cs {
 			linked := false
-			for _, l := range must(st.Links(c.Old)) {
+			for _, l := range must(st.Links(ctx, c.Old)) {
 				linked = linked || l.ID == c.New && l.Kind == memcore.LinkSupersedes
 			}
 			if !linked {
 				t.Errorf("contradiction %s: its atoms are not linked as supersedes", c.ID)
 			}
 		}
-		lane := must(st.Lane())
+		lane := must(st.Lane(ctx))
 		if len(lane) == 0 {
 			t.Fatal("the demo has nothing in the lane")
 		}

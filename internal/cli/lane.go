@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -40,7 +41,7 @@ func cmdLane(c *ctx) error {
 	if s := c.p.flags["session"]; s != "" {
 		sessions = append(sessions, s)
 	}
-	entries, err := c.store.Lane(sessions...)
+	entries, err := c.store.Lane(context.Background(), sessions...)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,7 @@ import (
 // findings) is shown by `show`, in --json and in export.
 func TestShowAndExportCarryThePromotedOrigin(t *testing.T) {
 	home := newHome(t)
-	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{})
+	st, err := memcore.Open(context.Background(), filepath.Join(home, "memory", "extended"), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

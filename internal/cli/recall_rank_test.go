@@ -20,7 +20,7 @@ func openDemoCopy(t *testing.T) *memcore.Store {
 	if err := demo.Redate(dir, demo.Epoch, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	st, err := memcore.Open(dir, memcore.Options{})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

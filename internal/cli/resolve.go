@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -32,7 +33,7 @@ func resolveAtomID(c *ctx, arg string) (string, error) {
 	if want == "" {
 		return "", usagef("expected an atom id")
 	}
-	live, quar, err := c.store.IDsWithPrefix(want)
+	live, quar, err := c.store.IDsWithPrefix(context.Background(), want)
 	if err != nil {
 		return "", err
 	}
@@ -86,7 +87,7 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 		return ids[0], nil
 	case len(ids) > 1:
 		var lines []string
-		ps, err := c.store.Pending()
+		ps, err := c.store.Pending(context.Background())
 		if err != nil {
 			return "", err
 		}
@@ -97,7 +98,7 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 		}
 		return "", ambiguous(want, "pending reviews", lines)
 	}
-	if live, quar, err := c.store.IDsWithPrefix(want); err != nil {
+	if live, quar, err := c.store.IDsWithPrefix(context.Background(), want); err != nil {
 		return "", err
 	} else if len(live)+len(quar) > 0 {
 		return "", fmt.Errorf("%s is an atom id; %s takes a pending-review id (see odekmem pending)", want, c.cmd.Name())
@@ -106,7 +107,7 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 }
 
 func pendingWithPrefix(c *ctx, prefix string) ([]string, error) {
-	ps, err := c.store.Pending()
+	ps, err := c.store.Pending(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +121,7 @@ func pendingWithPrefix(c *ctx, prefix string) ([]string, error) {
 }
 
 func candidateLine(c *ctx, id string, quarantined bool) string {
-	a, _, err := c.store.Get(id)
+	a, _, err := c.store.Get(context.Background(), id)
 	if err != nil {
 		return id
 	}

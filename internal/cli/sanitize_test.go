@@ -33,7 +33,7 @@ const (
 func hostileHome(t *testing.T) (home string, live, quar string, pend string) {
 	home = newHome(t)
 	dir := filepath.Join(home, "memory", "extended")
-	st, err := memcore.Open(dir, memcore.Options{})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

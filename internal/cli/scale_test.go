@@ -172,7 +172,7 @@ func TestImportKilledKeepsEveryCommittedLine(t *testing.T) {
 			}
 		}
 	}
-	ref, err := memcore.Open(t.TempDir()+"/ref", memcore.Options{})
+	ref, err := memcore.Open(context.Background(), t.TempDir()+"/ref", memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestImportKilledKeepsEveryCommittedLine(t *testing.T) {
 func ids(t *testing.T, s *memcore.Store) map[string]bool {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := s.Export(&buf); err != nil {
+	if err := s.Export(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]bool{}

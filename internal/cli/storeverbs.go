@@ -3,6 +3,7 @@ package cli
 // The store-wide verbs: compact, stats, export, init and the TUI.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -39,7 +40,7 @@ func staleWords(n int) string {
 }
 
 func cmdStats(c *ctx) error {
-	st, err := c.store.Stats()
+	st, err := c.store.Stats(context.Background())
 	if err != nil {
 		return err
 	}
@@ -99,7 +100,7 @@ func cmdExport(c *ctx) error {
 		return usagef("expected export [FILE]")
 	}
 	if len(c.p.pos) == 0 || c.p.pos[0] == "-" {
-		return c.store.Export(c.env.Stdout)
+		return c.store.Export(context.Background(), c.env.Stdout)
 	}
 	return exportFile(c, c.p.pos[0])
 }
@@ -119,7 +120,7 @@ func exportFile(c *ctx, path string) error {
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	err = c.store.Export(f)
+	err = c.store.Export(context.Background(), f)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -158,7 +159,7 @@ func cmdInit(c *ctx) error {
 		return c.emitJSON(map[string]any{"store": dir, "created": !existed})
 	}
 	if existed {
-		stats, err := st.Stats()
+		stats, err := st.Stats(context.Background())
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -39,7 +40,7 @@ func cmdList(c *ctx) error {
 	if f.Source != "" && !vocab.ValidSource(f.Source) {
 		return usagef("unknown source %q: allowed %s", f.Source, strings.Join(vocab.SourceClasses, ", "))
 	}
-	atoms, err := c.store.List(f)
+	atoms, err := c.store.List(context.Background(), f)
 	if err != nil {
 		return err
 	}
@@ -89,13 +90,13 @@ func cmdShow(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	a, q, err := c.store.Get(id)
+	a, q, err := c.store.Get(context.Background(), id)
 	if err != nil {
 		return err
 	}
 	now, cfg := c.store.Now(), c.store.Config()
 	hl := cfg.HalfLifeFor(a) // per type; pinned atoms do not decay
-	links, err := c.store.Links(a.ID)
+	links, err := c.store.Links(context.Background(), a.ID)
 	if err != nil {
 		return err
 	}
@@ -154,7 +155,7 @@ func cmdShow(c *ctx) error {
 		}
 	}
 	for _, l := range r.Links {
-		la, _, err := c.store.Get(l.ID)
+		la, _, err := c.store.Get(context.Background(), l.ID)
 		if err == nil {
 			c.out("link:        %-8s %s  %s\n", l.Kind, l.ID, clip(la.Text, 60))
 		}

@@ -8,6 +8,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -533,7 +534,7 @@ func (s Settings) OpenStore(dir string, now func() time.Time, getenv func(string
 	if err != nil {
 		return nil, err
 	}
-	return memcore.Open(dir, opts)
+	return memcore.Open(context.Background(), dir, opts)
 }
 
 func lookupEnv(getenv func(string) string, name string) (string, bool) {

@@ -30,7 +30,7 @@ func openGenerated(t *testing.T, drop ...string) (*memcore.Store, map[string][]b
 			t.Fatal(err)
 		}
 	}
-	st, err := memcore.Open(dir, memcore.Options{Now: func() time.Time { return demoNow }})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{Now: func() time.Time { return demoNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestReviewFilesReadBackThroughMemcore(t *testing.T) {
 	}
 	var cf contradictionsFile
 	decodeBoth(t, files["contradictions.json"], &cf, &cf)
-	got, err := st.Contradictions(false)
+	got, err := st.Contradictions(context.Background(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestReviewFilesReadBackThroughMemcore(t *testing.T) {
 		if c.Resolution != "" || c.Method != "rule" {
 			t.Errorf("contradiction %s: %+v", c.ID, c)
 		}
-		links, err := st.Links(c.Old)
+		links, err := st.Links(context.Background(), c.Old)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestReviewFilesReadBackThroughMemcore(t *testing.T) {
 
 	var want []memcore.LaneEntry
 	decodeBoth(t, files["lane.json"], &want, &want)
-	lane, err := st.Lane()
+	lane, err := st.Lane(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestReviewFilesReadBackThroughMemcore(t *testing.T) {
 func TestContradictionsAreWhatMemcoreFinds(t *testing.T) {
 	st, files := openGenerated(t, "contradictions.json")
 	ctx := context.Background()
-	atoms, err := st.List(memcore.Filter{})
+	atoms, err := st.List(ctx, memcore.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

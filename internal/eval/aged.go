@@ -112,12 +112,12 @@ func RunAged(ctx context.Context, f AgedFixture, o Options) (AgedReport, error) 
 		}
 		opts.Embedder = emb
 	}
-	st, err := memcore.Open(dir, opts)
+	st, err := memcore.Open(ctx, dir, opts)
 	if err != nil {
 		return rep, err
 	}
 	defer st.Close()
-	stats, err := st.Stats()
+	stats, err := st.Stats(ctx)
 	if err != nil {
 		return rep, err
 	}

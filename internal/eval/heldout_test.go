@@ -90,7 +90,7 @@ func TestIndependentHeldOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("evaluation")
 	}
-	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func RunJudgement(ctx context.Context, recs []corpus.Record, o Options) (judge.R
 		}
 		opts.Embedder = emb
 	}
-	st, err := memcore.Open(dir, opts)
+	st, err := memcore.Open(ctx, dir, opts)
 	if err != nil {
 		return judge.Report{}, err
 	}

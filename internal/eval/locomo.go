@@ -273,12 +273,12 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 				}
 				opts.Embedder = emb
 			}
-			st, err := memcore.Open(dir, opts)
+			st, err := memcore.Open(ctx, dir, opts)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			stats, err := st.Stats()
+			stats, err := st.Stats(ctx)
 			if err != nil {
 				return err
 			}

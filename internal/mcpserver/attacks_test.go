@@ -46,7 +46,7 @@ func TestAttackMCPForgetOfProposalThePersonPinned(t *testing.T) {
 	if msg := toolErrorText(t, cs, "forget", map[string]any{"id": id}); !strings.Contains(msg, "reviewed") {
 		t.Errorf("forget of a memory the person pinned: %s", msg)
 	}
-	if a, _, err := st.Get(id); err != nil || !a.Pin {
+	if a, _, err := st.Get(ctx, id); err != nil || !a.Pin {
 		t.Fatalf("the pinned memory is gone: %+v %v", a, err)
 	}
 }
@@ -369,7 +369,7 @@ func TestMCPAnswersBeforeTheStoreOpens(t *testing.T) {
 	release := make(chan struct{})
 	srv := mcpserver.Start(func() (*memcore.Store, error) {
 		<-release
-		return memcore.Open(dir, memcore.Options{})
+		return memcore.Open(context.Background(), dir, memcore.Options{})
 	}, mcpserver.Options{OpenTimeout: 50 * time.Millisecond})
 	defer srv.Close()
 	cs := inMemory(t, srv)
@@ -407,7 +407,7 @@ func TestMCPRetriesAFailedOpen(t *testing.T) {
 		if broken.Load() {
 			return nil, errors.New("lock held by another process")
 		}
-		return memcore.Open(dir, memcore.Options{})
+		return memcore.Open(context.Background(), dir, memcore.Options{})
 	}, mcpserver.Options{})
 	cs := inMemory(t, srv)
 	if msg := toolErrorText(t, cs, "list_pending", nil); !strings.Contains(msg, "could not be opened: lock held") {

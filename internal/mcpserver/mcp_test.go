@@ -261,7 +261,7 @@ func TestStdioSubprocess(t *testing.T) {
 
 	// Verbatim from a message a hook recorded for this same session: the
 	// person's own words, trusted. A paraphrase or a negated span is not.
-	st, err := memcore.Open(testkit.StoreDir(home), memcore.Options{})
+	st, err := memcore.Open(ctx, testkit.StoreDir(home), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestStdioSubprocess(t *testing.T) {
 	// Issue 21: "save that" points two messages back; the person's earlier
 	// typed message in the session vouches for its words, and "Don't …"
 	// is a statement.
-	st, err = memcore.Open(testkit.StoreDir(home), memcore.Options{})
+	st, err = memcore.Open(ctx, testkit.StoreDir(home), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestHTTPAddressPolicy(t *testing.T) {
 }
 
 func TestHTTPRejectsForeignHost(t *testing.T) {
-	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +387,7 @@ func TestHTTPRejectsForeignHost(t *testing.T) {
 // case-insensitive, so "bearer" and "BEARER" with the right token pass the
 // check; another scheme or a wrong token does not.
 func TestHTTPBearerSchemeIsCaseInsensitive(t *testing.T) {
-	st, err := memcore.Open(t.TempDir(), memcore.Options{})
+	st, err := memcore.Open(context.Background(), t.TempDir(), memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

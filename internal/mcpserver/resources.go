@@ -39,7 +39,7 @@ func (s *Server) readUserModel(ctx context.Context, req *mcp.ReadResourceRequest
 	if err != nil {
 		return nil, toolErr(err)
 	}
-	model, err := st.UserModel()
+	model, err := st.UserModel(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*
 	if err != nil {
 		return nil, toolErr(err)
 	}
-	st, err := store.Stats()
+	st, err := store.Stats(ctx)
 	if err != nil {
 		return nil, err
 	}

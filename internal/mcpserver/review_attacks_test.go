@@ -56,7 +56,7 @@ func TestMCPForgetOfPersonsMemoryViaDuplicateRemember(t *testing.T) {
 		if !res.IsError {
 			t.Errorf("forget of the person's %s atom %s succeeded after a duplicate remember (returned id %s)", src, r.Atom.ID, id)
 		}
-		if _, _, err := st.Get(r.Atom.ID); err != nil {
+		if _, _, err := st.Get(ctx, r.Atom.ID); err != nil {
 			t.Fatalf("the person's %s memory is gone: %v", src, err)
 		}
 	}
@@ -79,7 +79,7 @@ func TestMCPForgetOfQuarantinedEvidenceViaDuplicateRemember(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.Get(r.Atom.ID); err != nil {
+	if _, _, err := st.Get(ctx, r.Atom.ID); err != nil {
 		t.Fatalf("the quarantined web evidence is gone (forget error=%v): %v", res.IsError, err)
 	}
 }
@@ -110,7 +110,7 @@ func TestMCPForgetOfApprovedMemoryViaVerbatimRefresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.Get(r.Atom.ID); err != nil {
+	if _, _, err := st.Get(ctx, r.Atom.ID); err != nil {
 		t.Fatalf("the person's approved memory is gone (forget error=%v): %v", res.IsError, err)
 	}
 	if !res.IsError {

@@ -317,7 +317,7 @@ func (s *Server) turn(st *memcore.Store, req *mcp.CallToolRequest) memcore.Turn 
 	// The agent session's own id: a proposal waits in quarantine under
 	// it, where the person's inline approval in that session finds it.
 	t.SessionID = ref.ID
-	list, err := st.AgentSessions(ref.ID)
+	list, err := st.AgentSessions(context.Background(), ref.ID)
 	if err != nil {
 		return t
 	}

@@ -112,7 +112,7 @@ func StoreDir(home string) string { return filepath.Join(home, "memory", "extend
 // closed when tb ends (closing it earlier is fine).
 func OpenHome(tb testing.TB, home string) *memcore.Store {
 	tb.Helper()
-	st, err := memcore.Open(StoreDir(home), memcore.Options{})
+	st, err := memcore.Open(context.Background(), StoreDir(home), memcore.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func SeedHome(tb testing.TB, name string, n int) string {
 	tb.Helper()
 	home := filepath.Join(os.TempDir(), fmt.Sprintf("odekmem-%s-%d-%d", name, n, os.Getuid()))
 	os.RemoveAll(home)
-	st, err := memcore.Open(StoreDir(home), memcore.Options{})
+	st, err := memcore.Open(context.Background(), StoreDir(home), memcore.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func SeedHome(tb testing.TB, name string, n int) string {
 	if _, err := st.Compact(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	if st, err := st.Stats(); err != nil || st.Live < n*99/100 {
+	if st, err := st.Stats(ctx); err != nil || st.Live < n*99/100 {
 		tb.Fatalf("fixture holds %d atoms, want about %d", st.Live, n)
 	}
 	tb.Cleanup(func() { os.RemoveAll(home) })

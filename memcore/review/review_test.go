@@ -14,7 +14,7 @@ import (
 func open(t *testing.T) (*memcore.Store, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "extended")
-	st, err := memcore.Open(dir, memcore.Options{})
+	st, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestPromoteIsThePersonsAndUndoable(t *testing.T) {
 	if !web.Quarantined || found(t, st, "ledger payouts retries", web.Atom.ID) {
 		t.Fatalf("a web page's text is recallable before a person promoted it: %+v", web)
 	}
-	q := must(st.Quarantined())
+	q := must(st.Quarantined(ctx))
 	if len(q) != 1 || q[0].ID != web.Atom.ID || q[0].Reason != "tainted" || q[0].SourceClass != memcore.SourceWeb || q[0].QuarantinedAt.IsZero() {
 		t.Fatalf("quarantine %+v", q)
 	}
@@ -68,7 +68,7 @@ func TestPromoteIsThePersonsAndUndoable(t *testing.T) {
 	if label := must(rv.Undo(ctx)); label != "promote "+a.ID[:8] {
 		t.Fatalf("undo said %q", label)
 	}
-	if _, quarantined, err := st.Get(a.ID); err != nil || quarantined == nil || found(t, st, "ledger payouts retries", a.ID) {
+	if _, quarantined, err := st.Get(ctx, a.ID); err != nil || quarantined == nil || found(t, st, "ledger payouts retries", a.ID) {
 		t.Fatalf("after undo the atom is not back in quarantine: %v %v", quarantined, err)
 	}
 	if _, err := rv.Undo(ctx); !errors.Is(err, review.ErrNothingToUndo) {
@@ -88,16 +88,16 @@ func TestPinListStatsCompact(t *testing.T) {
 	if p := must(rv.SetPin(ctx, a.Atom.ID, true)); !p.Pin {
 		t.Fatal("not pinned")
 	}
-	if got, _, _ := st.Get(a.Atom.ID); !got.Pin {
+	if got, _, _ := st.Get(ctx, a.Atom.ID); !got.Pin {
 		t.Fatal("the pin did not reach the store")
 	}
-	if l := must(st.List(memcore.Filter{Type: "DECISION", Project: "payments-api"})); len(l) != 1 || l[0].ID != a.Atom.ID {
+	if l := must(st.List(ctx, memcore.Filter{Type: "DECISION", Project: "payments-api"})); len(l) != 1 || l[0].ID != a.Atom.ID {
 		t.Fatalf("list by type and project: %+v", l)
 	}
-	if _, err := st.List(memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
+	if _, err := st.List(ctx, memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
 		t.Fatalf("unknown type: %v", err)
 	}
-	s := must(st.Stats())
+	s := must(st.Stats(ctx))
 	if s.Dir != dir || s.Live != 2 || s.Pinned != 1 || s.Quarantine != 1 || s.ByType["decision"] != 1 || s.TotalBytes <= 0 || s.CapBytes != 100<<20 ||
 		s.Index.Fingerprint == "" || s.Index.Vectors != 2 {
 		t.Fatalf("stats %+v", s)
@@ -105,7 +105,7 @@ func TestPinListStatsCompact(t *testing.T) {
 	if c := must(st.Compact(ctx)); c.Vectors != 2 || c.Before <= 0 {
 		t.Fatalf("compact %+v", c)
 	}
-	if _, err := rv.SetPin(ctx, must(st.Quarantined())[0].ID, true); !errors.Is(err, memcore.ErrNotLive) {
+	if _, err := rv.SetPin(ctx, must(st.Quarantined(ctx))[0].ID, true); !errors.Is(err, memcore.ErrNotLive) {
 		t.Fatalf("pin of a quarantined atom: %v", err)
 	}
 }
@@ -120,17 +120,17 @@ func TestPendingInferencesWaitForThePerson(t *testing.T) {
 	testkit.QueuePending(t, dir,
 		memcore.PendingReview{ID: "p-tone", Field: "style.tone", Value: "direct", Evidence: "asked for no preamble", Confidence: 0.8},
 		memcore.PendingReview{ID: "p-lang", Field: "technical.primary_language", Value: "Rust", Confidence: 0.4})
-	if ps := must(st.Pending()); len(ps) != 2 || ps[0].Field != "style.tone" || ps[0].Evidence == "" {
+	if ps := must(st.Pending(ctx)); len(ps) != 2 || ps[0].Field != "style.tone" || ps[0].Evidence == "" {
 		t.Fatalf("pending %+v", ps)
 	}
-	if len(must(st.UserModel()).Values()) != 0 {
+	if len(must(st.UserModel(ctx)).Values()) != 0 {
 		t.Fatal("the user model holds a value nobody confirmed")
 	}
 	if p := must(rv.Confirm(ctx, "p-tone")); p.Value != "direct" {
 		t.Fatalf("confirm %+v", p)
 	}
 	must(rv.Reject(ctx, "p-lang"))
-	if m := must(st.UserModel()).Values(); len(m) != 1 || m[0] != [2]string{"style.tone", "direct"} {
+	if m := must(st.UserModel(ctx)).Values(); len(m) != 1 || m[0] != [2]string{"style.tone", "direct"} {
 		t.Fatalf("user model %+v", m)
 	}
 	if _, err := rv.Confirm(ctx, "../p"); !errors.Is(err, memcore.ErrInvalidID) {
@@ -138,7 +138,7 @@ func TestPendingInferencesWaitForThePerson(t *testing.T) {
 	}
 	must(rv.Undo(ctx)) // the reject
 	must(rv.Undo(ctx)) // the confirm
-	if m, ps := must(st.UserModel()).Values(), must(st.Pending()); len(m) != 0 || len(ps) != 2 {
+	if m, ps := must(st.UserModel(ctx)).Values(), must(st.Pending(ctx)); len(m) != 0 || len(ps) != 2 {
 		t.Fatalf("after undo: model %+v, pending %+v", m, ps)
 	}
 }
@@ -154,7 +154,7 @@ func TestContradictionsReachThePerson(t *testing.T) {
 	defer hook.Close(ctx)
 	must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to use RabbitMQ for order events.", SessionID: "s1"}))
 	rr := must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to move order events from RabbitMQ to Kafka.", SessionID: "s1"}))
-	cs := must(st.Contradictions(false))
+	cs := must(st.Contradictions(ctx, false))
 	if len(cs) != 1 || len(rr.Contradictions) != 1 || rr.Contradictions[0].ID != cs[0].ID {
 		t.Fatalf("contradictions %+v, recorded %+v", cs, rr.Contradictions)
 	}
@@ -172,7 +172,7 @@ func TestContradictionsReachThePerson(t *testing.T) {
 		t.Fatal("the superseded decision is recalled first")
 	}
 	c := must(rv.Resolve(ctx, cs[0].ID, memcore.ResolveKeepOld))
-	if c.Resolution != memcore.ResolveKeepOld || len(must(st.Contradictions(false))) != 0 || len(must(st.Contradictions(true))) != 1 {
+	if c.Resolution != memcore.ResolveKeepOld || len(must(st.Contradictions(ctx, false))) != 0 || len(must(st.Contradictions(ctx, true))) != 1 {
 		t.Fatalf("resolved %+v", c)
 	}
 	if top() != c.Old {
@@ -193,7 +193,7 @@ func TestUndoTakesBackTheResolveNotAnEarlierAct(t *testing.T) {
 	must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to use RabbitMQ for order events.", SessionID: "s1"}))
 	must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to move order events from RabbitMQ to Kafka.", SessionID: "s1"}))
 	must(rv.Reject(ctx, "p-lang"))
-	cs := must(st.Contradictions(false))
+	cs := must(st.Contradictions(ctx, false))
 	if len(cs) != 1 {
 		t.Fatalf("contradictions %+v", cs)
 	}
@@ -201,13 +201,13 @@ func TestUndoTakesBackTheResolveNotAnEarlierAct(t *testing.T) {
 	if label := must(rv.Undo(ctx)); label != "resolve "+cs[0].ID[:8]+" keep-old" {
 		t.Fatalf("undo took back %q", label)
 	}
-	if open := must(st.Contradictions(false)); len(open) != 1 || open[0].Resolution != "" {
+	if open := must(st.Contradictions(ctx, false)); len(open) != 1 || open[0].Resolution != "" {
 		t.Fatalf("the contradiction is not open again: %+v", open)
 	}
-	if len(must(st.Pending())) != 0 {
+	if len(must(st.Pending(ctx))) != 0 {
 		t.Fatal("undo of the resolve brought back the rejected review")
 	}
-	if label := must(rv.Undo(ctx)); label != "reject technical.primary_language" || len(must(st.Pending())) != 1 {
+	if label := must(rv.Undo(ctx)); label != "reject technical.primary_language" || len(must(st.Pending(ctx))) != 1 {
 		t.Fatalf("second undo: %q", label)
 	}
 }

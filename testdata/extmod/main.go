@@ -135,7 +135,7 @@ func run() error {
 		return fmt.Errorf("chat: %w", err)
 	}
 	cfg := memcore.Config{SemanticSearchTopK: 8} // every other field: its default
-	st, err := memcore.Open(filepath.Join(home, "memory", "extended"), memcore.Options{Config: &cfg, Embedder: emb, LLM: chat})
+	st, err := memcore.Open(ctx, filepath.Join(home, "memory", "extended"), memcore.Options{Config: &cfg, Embedder: emb, LLM: chat})
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
@@ -212,7 +212,7 @@ func run() error {
 	// promote" command would use it: the quarantined tool proposal is not
 	// recalled until the person promotes it, and undo takes that back.
 	rv := review.New(st)
-	quarantined, err := st.Quarantined()
+	quarantined, err := st.Quarantined(ctx)
 	if err != nil || len(quarantined) != 1 || !strings.Contains(quarantined[0].Text, "password") {
 		return fmt.Errorf("quarantine %+v: %v", quarantined, err)
 	}
@@ -236,7 +236,7 @@ func run() error {
 		return fmt.Errorf("undo %q: %v", label, err)
 	}
 	fmt.Println("review: promote, then undo:", len(quarantined), "quarantined")
-	stats, err := st.Stats()
+	stats, err := st.Stats(ctx)
 	if err != nil {
 		return fmt.Errorf("stats: %w", err)
 	}
