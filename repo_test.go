@@ -1,8 +1,13 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -71,5 +76,96 @@ func TestFrontEndsUseThePublicAPI(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// publicPackages are the packages an agent author can import: everything
+// they export is bound by semver.
+var publicPackages = []string{"memcore", "memcore/review", "memcore/llm", "memcore/openai"}
+
+// maxPublicNames bounds the importable surface (issue 23: at most 120).
+// Lower it when a cut lands; raise it only with a reason in the commit.
+const maxPublicNames = 205
+
+// publicNames lists the importable names of the package in dir: its
+// exported package-level identifiers and the exported methods of its
+// exported types (interface methods included), as "Type.Method". Exported
+// struct fields are not counted.
+func publicNames(t *testing.T, dir string) []string {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range pkgs {
+		for _, f := range p.Files {
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					if !d.Name.IsExported() {
+						continue
+					}
+					if d.Recv == nil {
+						names = append(names, d.Name.Name)
+						continue
+					}
+					typ := d.Recv.List[0].Type
+					if star, ok := typ.(*ast.StarExpr); ok {
+						typ = star.X
+					}
+					if id, ok := typ.(*ast.Ident); ok && id.IsExported() {
+						names = append(names, id.Name+"."+d.Name.Name)
+					}
+				case *ast.GenDecl:
+					for _, spec := range d.Specs {
+						switch s := spec.(type) {
+						case *ast.TypeSpec:
+							if !s.Name.IsExported() {
+								continue
+							}
+							names = append(names, s.Name.Name)
+							if it, ok := s.Type.(*ast.InterfaceType); ok {
+								for _, m := range it.Methods.List {
+									for _, n := range m.Names {
+										if n.IsExported() {
+											names = append(names, s.Name.Name+"."+n.Name)
+										}
+									}
+								}
+							}
+						case *ast.ValueSpec:
+							for _, n := range s.Names {
+								if n.IsExported() {
+									names = append(names, n.Name)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// TestPublicSurface fails when the importable surface grows past
+// maxPublicNames, so that it cannot grow silently: a front end that needs
+// something gets a general method, not one more name (docs/library.md).
+func TestPublicSurface(t *testing.T) {
+	total := 0
+	var all []string
+	for _, pkg := range publicPackages {
+		names := publicNames(t, filepath.FromSlash(pkg))
+		t.Logf("%s: %d", pkg, len(names))
+		total += len(names)
+		for _, n := range names {
+			all = append(all, pkg+"."+n)
+		}
+	}
+	t.Logf("importable names: %d", total)
+	if total > maxPublicNames {
+		t.Errorf("%d importable names, more than %d:\n%s", total, maxPublicNames, strings.Join(all, "\n"))
 	}
 }
