@@ -5,16 +5,20 @@ import (
 	"sort"
 )
 
-// Association kinds.
+// Association kinds, the values of Link.Kind.
 const (
-	LinkTemporal = "temporal"
-	LinkTask     = "task"
-	LinkSemantic = "semantic"
+	linkTemporal = "temporal"
+	linkTask     = "task"
+	linkSemantic = "semantic"
 )
 
 // Link is one association from an atom to a neighbour.
 type Link struct {
-	ID   string `json:"id"`
+	ID string `json:"id"`
+	// Kind is "temporal" (a few turns apart in one session), "task"
+	// (goals, decisions … of one project), "semantic" (a search hit of
+	// the atom's text) or "supersedes" (one replaced the other); empty
+	// for a link whose kind was not recorded.
 	Kind string `json:"kind,omitempty"`
 }
 

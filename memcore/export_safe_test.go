@@ -36,7 +36,7 @@ func TestExportIsTerminalSafe(t *testing.T) {
 		t.Fatalf("export lacks the escapes:\n%s", out.String())
 	}
 	path := filepath.Join(t.TempDir(), "export.jsonl")
-	if err := st.ExportFile(ctx, path); err != nil {
+	if err := memcore.ExportFile(st, ctx, path); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, out.Bytes()) {

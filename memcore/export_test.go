@@ -5,6 +5,17 @@ import "context"
 // Test-only access for the black-box tests in package memcore_test. These
 // are internal steps of the Hook and the Store, not part of the API.
 
+// The association kinds (Link.Kind).
+const (
+	LinkTemporal   = linkTemporal
+	LinkTask       = linkTask
+	LinkSemantic   = linkSemantic
+	LinkSupersedes = linkSupersedes
+)
+
+// ExportFile writes the export to a new file at path (exportFile).
+func ExportFile(s *Store, ctx context.Context, path string) error { return s.exportFile(ctx, path) }
+
 // QueuePending adds an inference to pending_review (as the Hook's
 // user-state inference does).
 var QueuePending = (*Store).queuePending

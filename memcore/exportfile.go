@@ -12,12 +12,12 @@ import (
 	"github.com/odekmem/odekmem/internal/disk"
 )
 
-// ExportFile writes Export's output to a new file at path, never through a
+// exportFile writes Export's output to a new file at path, never through a
 // symbolic link or into a file someone else prepared: a new file is created
 // exclusively with mode 0600; an existing regular file is replaced
 // atomically, never opened; a link or anything but a regular file is
 // refused. On error nothing is left at a path that did not exist.
-func (s *Store) ExportFile(ctx context.Context, path string) error {
+func (s *Store) exportFile(ctx context.Context, path string) error {
 	return writeNewFile(path, func(w io.Writer) error { return s.Export(ctx, w) })
 }
 

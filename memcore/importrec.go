@@ -96,9 +96,9 @@ func (p *recordParser) parse(line int, b []byte) importItem {
 			return it
 		}
 		switch rec.LinkKind {
-		case "", LinkTemporal, LinkTask, LinkSemantic:
+		case "", linkTemporal, linkTask, linkSemantic:
 		default:
-			it.fail("unknown link kind %q: allowed %s, %s, %s", truncateRunes(rec.LinkKind, 40), LinkTemporal, LinkTask, LinkSemantic)
+			it.fail("unknown link kind %q: allowed %s, %s, %s", truncateRunes(rec.LinkKind, 40), linkTemporal, linkTask, linkSemantic)
 			return it
 		}
 		it.kind, it.link = itemLink, linkRequest{A: rec.A, B: rec.B, Kind: rec.LinkKind}

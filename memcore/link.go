@@ -67,7 +67,7 @@ func (s *Store) associationLinks(ctx context.Context, a Atom) []linkRequest {
 			}
 			if a.Context.SessionID != "" && b.Context.SessionID == a.Context.SessionID {
 				if d := b.Context.Turn - a.Context.Turn; d >= -temporalWindow && d <= temporalWindow {
-					links = append(links, linkRequest{a.ID, b.ID, LinkTemporal})
+					links = append(links, linkRequest{a.ID, b.ID, linkTemporal})
 				}
 			}
 			if taskTypes[a.Type] && taskTypes[b.Type] && a.Context.Project != "" && b.Context.Project == a.Context.Project && len(task) < maxTaskLinks {
@@ -75,7 +75,7 @@ func (s *Store) associationLinks(ctx context.Context, a Atom) []linkRequest {
 			}
 		}
 		for _, b := range task {
-			links = append(links, linkRequest{a.ID, b.ID, LinkTask})
+			links = append(links, linkRequest{a.ID, b.ID, linkTask})
 		}
 	})
 	if k := s.cfg.AssociationSemanticTopK; k > 0 {
@@ -86,7 +86,7 @@ func (s *Store) associationLinks(ctx context.Context, a Atom) []linkRequest {
 				if r.Atom.ID == a.ID || added >= k {
 					continue
 				}
-				links = append(links, linkRequest{a.ID, r.Atom.ID, LinkSemantic})
+				links = append(links, linkRequest{a.ID, r.Atom.ID, linkSemantic})
 				added++
 			}
 		}

@@ -185,7 +185,7 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"KeepSession":   func() error { _, _, err := st.KeepSession(ctx, "s1"); return err },
 		"Drop":          func() error { _, _, err := st.Drop(ctx, "0123abcd"); return err },
 		"IDsWithPrefix": func() error { _, _, err := st.IDsWithPrefix(ctx, id[:4]); return err },
-		"ExportFile":    func() error { return st.ExportFile(ctx, filepath.Join(t.TempDir(), "export.jsonl")) },
+		"ExportFile":    func() error { return memcore.ExportFile(st, ctx, filepath.Join(t.TempDir(), "export.jsonl")) },
 		"RecordAgentMessage": func() error {
 			_, err := st.RecordAgentMessage(ctx, "claude-code", "s1", "/p", "hi", time.Now())
 			return err

@@ -56,7 +56,7 @@ type Options struct {
 	// a flagged entry, gets its verdict. nil means none.
 	Guard *guard.Guard
 	// LockTimeout bounds the wait for the store's lock file while another
-	// process holds it; zero means DefaultLockTimeout (30 s). The ctx of
+	// process holds it; zero means 30 s. The ctx of
 	// each call can end the wait sooner.
 	LockTimeout time.Duration
 }

@@ -40,9 +40,9 @@ const (
 	ResolveKeepBoth = "keep-both"
 )
 
-// LinkSupersedes is the association kind between a superseded atom and its
+// linkSupersedes is the association kind between a superseded atom and its
 // successor.
-const LinkSupersedes = "supersedes"
+const linkSupersedes = "supersedes"
 
 // Contradiction is a pair of atoms where the newer one replaces the older.
 type Contradiction struct {
@@ -278,7 +278,7 @@ func (s *Store) detectContradictions(ctx context.Context, id string, c llm.Clien
 			}
 			c := Contradiction{ID: vocab.NewID(), Old: h.old.ID, New: a.ID, Subject: textutil.TruncateChars(h.subject, 120), Method: h.method, CreatedAt: s.now().UTC()}
 			s.contra = append(s.contra, c)
-			s.graph.link(c.Old, c.New, LinkSupersedes)
+			s.graph.link(c.Old, c.New, linkSupersedes)
 			out = append(out, c)
 		}
 		t.contra, t.assoc = len(out) > 0, len(out) > 0

@@ -194,7 +194,7 @@ func TestAttackExportThroughSymlink(t *testing.T) {
 	os.WriteFile(victim, []byte("export PATH=$HOME/bin:$PATH\n"), 0o600)
 	p := filepath.Join(d, "memory.jsonl")
 	os.Symlink(victim, p)
-	if err := s.ExportFile(context.Background(), p); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if err := memcore.ExportFile(s, context.Background(), p); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("export through a link: %v", err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "export PATH=$HOME/bin:$PATH\n" {
@@ -218,7 +218,7 @@ func TestAttackExportIntoAttackerOwnedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	if err := s.ExportFile(context.Background(), p); err != nil {
+	if err := memcore.ExportFile(s, context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Lstat(p)
@@ -240,7 +240,7 @@ func TestAttackExportIntoAttackerOwnedFile(t *testing.T) {
 func TestExportCreatesNewFileExclusively(t *testing.T) {
 	s := stExportStore(t)
 	p := filepath.Join(t.TempDir(), "new.jsonl")
-	if err := s.ExportFile(context.Background(), p); err != nil {
+	if err := memcore.ExportFile(s, context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Lstat(p)

@@ -69,10 +69,6 @@ func componentOf(rel string) string {
 	}
 }
 
-// DefaultLockTimeout bounds the wait for another process's store lock when
-// Options.LockTimeout is zero.
-const DefaultLockTimeout = lockfile.DefaultTimeout
-
 // openLock opens the store's lock file; a symbolic link there is an unsafe
 // store, never followed.
 func openLock(path string, timeout time.Duration) (*lockfile.Lock, error) {

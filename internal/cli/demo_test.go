@@ -96,7 +96,7 @@ func TestDemoHasDecisionsWaiting(t *testing.T) {
 		for _, c := range cs {
 			linked := false
 			for _, l := range must(st.Links(ctx, c.Old)) {
-				linked = linked || l.ID == c.New && l.Kind == memcore.LinkSupersedes
+				linked = linked || l.ID == c.New && l.Kind == "supersedes"
 			}
 			if !linked {
 				t.Errorf("contradiction %s: its atoms are not linked as supersedes", c.ID)

@@ -6,8 +6,6 @@ package main
 import (
 	"sort"
 	"strings"
-
-	"github.com/odekmem/odekmem/memcore"
 )
 
 // associate derives link pairs. Kinds, in order of precedence:
@@ -49,7 +47,7 @@ func associate(atoms []*liveAtom, pairs []supersedePair) (map[string]map[string]
 		return false
 	}
 	for _, p := range pairs {
-		link(p.older, p.newer, memcore.LinkSupersedes)
+		link(p.older, p.newer, linkSupersedes)
 	}
 	for i := 1; i < len(atoms); i++ {
 		a, b := atoms[i-1], atoms[i]
@@ -109,7 +107,7 @@ func setRelated(atoms []*liveAtom, links map[string]map[string]bool, kinds map[s
 		}
 		var ids []string
 		for o := range links[a.ID] {
-			if kinds[pairKey(a.ID, o)] != memcore.LinkSupersedes {
+			if kinds[pairKey(a.ID, o)] != linkSupersedes {
 				ids = append(ids, o)
 			}
 		}
@@ -137,3 +135,7 @@ func tagChars(s string) string {
 	}
 	return b.String()
 }
+
+// linkSupersedes is the Link.Kind memcore records between a superseded
+// atom and its successor (see memcore.Link).
+const linkSupersedes = "supersedes"

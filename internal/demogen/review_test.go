@@ -66,7 +66,7 @@ func TestReviewFilesReadBackThroughMemcore(t *testing.T) {
 		}
 		linked := false
 		for _, l := range links {
-			linked = linked || l.ID == c.New && l.Kind == memcore.LinkSupersedes
+			linked = linked || l.ID == c.New && l.Kind == linkSupersedes
 		}
 		if !linked {
 			t.Errorf("contradiction %s: %s and %s are not linked as supersedes", c.ID, c.Old, c.New)

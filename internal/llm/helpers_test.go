@@ -55,7 +55,7 @@ func (f *fakeServer) requests() []map[string]any {
 	return append([]map[string]any(nil), f.bodies...)
 }
 
-func (f *fakeServer) client(t *testing.T) *openai.Chat {
+func (f *fakeServer) client(t *testing.T) Client {
 	t.Helper()
 	c, err := openai.NewChat(openai.ChatConfig{BaseURL: f.URL + "/v1", Model: "test-model", MaxTokens: 321, Temperature: 0.2, Timeout: 5 * time.Second})
 	if err != nil {

@@ -43,9 +43,9 @@ type ChatConfig struct {
 	HTTPClient *http.Client
 }
 
-// Chat is an llm.Client over openai-go v3 chat completions. It is safe for
+// chat is an llm.Client over openai-go v3 chat completions. It is safe for
 // concurrent use.
-type Chat struct {
+type chat struct {
 	cfg     ChatConfig
 	client  openai.Client
 	timeout time.Duration
@@ -54,12 +54,13 @@ type Chat struct {
 	noJSONMode atomic.Bool
 }
 
-var _ llm.Client = (*Chat)(nil)
+var _ llm.Client = (*chat)(nil)
 
-// NewChat validates cfg and returns the client. It does not contact the
+// NewChat validates cfg and returns the client: an llm.Client over
+// openai-go v3 chat completions, safe for concurrent use. It does not contact the
 // server. Base URL, key and retry policy (no retries) are passed to
 // openai-go explicitly.
-func NewChat(cfg ChatConfig) (*Chat, error) {
+func NewChat(cfg ChatConfig) (llm.Client, error) {
 	if strings.TrimSpace(cfg.BaseURL) == "" {
 		return nil, errors.New("openai: new chat: base URL is required")
 	}
@@ -85,16 +86,16 @@ func NewChat(cfg ChatConfig) (*Chat, error) {
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	return &Chat{cfg: cfg, client: openai.NewClient(opts...), timeout: cfg.Timeout}, nil
+	return &chat{cfg: cfg, client: openai.NewClient(opts...), timeout: cfg.Timeout}, nil
 }
 
 // jsonModeDisabled reports whether the server rejected response_format
 // and the client stopped sending it.
-func (o *Chat) jsonModeDisabled() bool { return o.noJSONMode.Load() }
+func (o *chat) jsonModeDisabled() bool { return o.noJSONMode.Load() }
 
 // Complete sends one chat completion and returns the first choice's content,
 // trimmed. Errors name the step, the model and the base URL.
-func (o *Chat) Complete(ctx context.Context, req llm.Request) (string, error) {
+func (o *chat) Complete(ctx context.Context, req llm.Request) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 
@@ -114,11 +115,11 @@ func (o *Chat) Complete(ctx context.Context, req llm.Request) (string, error) {
 	return out, nil
 }
 
-func (o *Chat) wrap(step string, err error) error {
+func (o *chat) wrap(step string, err error) error {
 	return fmt.Errorf("openai: %s (model %q at %s): %w", step, o.cfg.Model, o.cfg.BaseURL, err)
 }
 
-func (o *Chat) call(ctx context.Context, req llm.Request, useJSON bool) (string, error) {
+func (o *chat) call(ctx context.Context, req llm.Request, useJSON bool) (string, error) {
 	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(o.cfg.Model)}
 	if req.System != "" {
 		params.Messages = append(params.Messages, openai.SystemMessage(req.System))

@@ -8,7 +8,7 @@
 //	…
 //	emb, err := openai.NewEmbedder(openai.EmbedderConfig{BaseURL: "http://localhost:11434/v1", Model: "nomic-embed-text"})
 //	…
-//	st, err := memcore.Open(dir, memcore.Options{LLM: chat, Embedder: emb})
+//	st, err := memcore.Open(ctx, dir, memcore.Options{LLM: chat, Embedder: emb})
 //
 // memcore itself does not import this package: an agent that passes its
 // own clients, or none (rule-based tasks and the offline hash embedder),

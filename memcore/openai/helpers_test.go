@@ -52,13 +52,13 @@ func (f *fakeServer) requests() []map[string]any {
 	return append([]map[string]any(nil), f.bodies...)
 }
 
-func (f *fakeServer) client(t *testing.T) *Chat {
+func (f *fakeServer) client(t *testing.T) *chat {
 	t.Helper()
 	c, err := NewChat(ChatConfig{BaseURL: f.URL + "/v1", Model: "test-model", MaxTokens: 321, Temperature: 0.2, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return c.(*chat)
 }
 
 // completion writes a chat.completion body with content.
