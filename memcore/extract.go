@@ -47,7 +47,7 @@ func pastedReason(k provenance.Kind) string {
 // extracted is what one message gives per-turn extraction.
 type extracted struct {
 	add  []AddRequest
-	lane []LaneRequest
+	lane []LaneEntry
 	how  string // "judge" or "llm"
 	warn []string
 }
@@ -158,7 +158,7 @@ func (h *Hook) fromJudge(res judge.Result, msg string, at AtomContext, when time
 			ex.add = append(ex.add, AddRequest{Text: c.Text, Type: Type(c.Type), Confidence: 0.5, Source: Source(c.Kind.Source()),
 				quarantineReason: pastedReason(c.Kind), CreatedAt: when, Context: at})
 		case judge.Lane:
-			ex.lane = append(ex.lane, LaneRequest{Text: c.Text, Type: Type(c.Type), Why: c.Why, Message: msg, Context: at, CreatedAt: when})
+			ex.lane = append(ex.lane, LaneEntry{Text: c.Text, Type: Type(c.Type), Why: c.Why, Message: msg, Context: at, CreatedAt: when})
 		}
 	}
 	return ex
@@ -196,7 +196,7 @@ func (h *Hook) fromLLM(ctx context.Context, res judge.Result, msg string, at Ato
 				ex.add = append(ex.add, AddRequest{Text: c.Text, Type: Type(c.Type), Confidence: c.Confidence, Source: Source(s.Kind.Source()),
 					quote: c.Quote, quarantineReason: pastedReason(s.Kind), CreatedAt: when, Context: at})
 			default:
-				ex.lane = append(ex.lane, LaneRequest{Text: c.Text, Type: Type(c.Type), Quote: c.Quote,
+				ex.lane = append(ex.lane, LaneEntry{Text: c.Text, Type: Type(c.Type), Quote: c.Quote,
 					Why: "the memory LLM's quote does not verify: " + why, Message: msg, Context: at, CreatedAt: when})
 			}
 		}

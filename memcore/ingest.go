@@ -22,14 +22,14 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 	}
 	var reqs []AddRequest
 	var owner []int // index into turns of each request
-	var laneReqs []LaneRequest
+	var laneReqs []LaneEntry
 	var laneOwner []int
 	flush := func() error {
 		// The lane's candidates, one write for the batch: each turn's
 		// entries (and those the scanner sent to the quarantine instead)
 		// in its result.
 		if len(laneReqs) > 0 {
-			byTurn := map[int][]LaneRequest{}
+			byTurn := map[int][]LaneEntry{}
 			var order []int
 			for k, r := range laneReqs {
 				if byTurn[laneOwner[k]] == nil {

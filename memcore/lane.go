@@ -133,21 +133,12 @@ func (s *Store) Lane(ctx context.Context, sessions ...string) ([]LaneEntry, erro
 	return list, nil
 }
 
-// LaneRequest is a candidate for the lane (per-turn extraction makes
-// them).
-type LaneRequest struct {
-	Text                string
-	Type                Type
-	Quote, Why, Message string
-	Context             AtomContext
-	CreatedAt           time.Time
-}
-
 // AddLane puts candidates in the lane. A text the scanner blocks never
 // waits there: it is stored as the person's words would be, which puts it
 // in the quarantine with the scanner's reason. An entry whose text is
-// already in the lane or already a live atom is left out.
-func (s *Store) AddLane(ctx context.Context, reqs []LaneRequest) ([]LaneEntry, []AddResult, error) {
+// already in the lane or already a live atom is left out. The IDs of reqs
+// are ignored: the lane gives each entry its own.
+func (s *Store) AddLane(ctx context.Context, reqs []LaneEntry) ([]LaneEntry, []AddResult, error) {
 	var entries []LaneEntry
 	var blocked []AddResult
 	for _, r := range reqs {

@@ -178,7 +178,7 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"AgentSessions":  func() error { _, err := st.AgentSessions(ctx); return err },
 		"Lane":           func() error { _, err := st.Lane(ctx); return err },
 		"AddLane": func() error {
-			_, _, err := st.AddLane(ctx, []memcore.LaneRequest{{Text: "we deploy on fridays", Message: "we deploy on fridays"}})
+			_, _, err := st.AddLane(ctx, []memcore.LaneEntry{{Text: "we deploy on fridays", Message: "we deploy on fridays"}})
 			return err
 		},
 		"Keep":          func() error { _, _, err := st.Keep(ctx, "0123abcd"); return err },

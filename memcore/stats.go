@@ -104,22 +104,17 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	return st, nil
 }
 
-// EvictionCandidate is an atom eviction would remove next.
-type EvictionCandidate struct {
-	Atom      Atom    `json:"atom"`
-	Retention float64 `json:"retention"`
-}
-
 // NextEvictions lists the n unpinned live atoms with the lowest retention
 // (each at its type's half-life), in the order eviction would take them;
-// none for n ≤ 0.
-func (s *Store) NextEvictions(ctx context.Context, n int) ([]EvictionCandidate, error) {
-	var out []EvictionCandidate
+// none for n ≤ 0. Each Scored carries the atom and its Retention; the
+// fields of a search (similarities, ranks, Composite) are zero.
+func (s *Store) NextEvictions(ctx context.Context, n int) ([]Scored, error) {
+	var out []Scored
 	if err := s.read(ctx, func() {
 		now := s.now()
 		for _, e := range s.order {
 			if !e.atom.Pin {
-				out = append(out, EvictionCandidate{Atom: cloneAtom(e.atom), Retention: e.atom.retention(now, s.evictHalfLife(e))})
+				out = append(out, Scored{Atom: cloneAtom(e.atom), Retention: e.atom.retention(now, s.evictHalfLife(e))})
 			}
 		}
 	}); err != nil {

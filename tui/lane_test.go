@@ -17,7 +17,7 @@ func laneStore(t *testing.T) *memcore.Store {
 	t.Helper()
 	st, _ := demoStoreWithout(t, "lane.json")
 	ctx := context.Background()
-	for _, r := range []memcore.LaneRequest{
+	for _, r := range []memcore.LaneEntry{
 		{Text: "Give me the shell command first, then the explanation.", Type: "preference", Why: "a command that may be meant for this task only",
 			Message: "Give me the shell command first, then the explanation. Now, the flaky test…", Context: memcore.AtomContext{SessionID: "s-lane-a", Turn: 1}},
 		{Text: "We only follow our own style guide here.", Type: "convention", Why: "right under a paste, may be its last line",
@@ -25,7 +25,7 @@ func laneStore(t *testing.T) *memcore.Store {
 		{Text: "Staging resets every night at two.", Type: "fact", Why: "may be a one-off remark (score 0.41)",
 			Message: "Staging resets every night at two.", Context: memcore.AtomContext{SessionID: "s-lane-b", Turn: 1}},
 	} {
-		if _, _, err := st.AddLane(ctx, []memcore.LaneRequest{r}); err != nil {
+		if _, _, err := st.AddLane(ctx, []memcore.LaneEntry{r}); err != nil {
 			t.Fatal(err)
 		}
 	}

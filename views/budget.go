@@ -18,7 +18,7 @@ import (
 // BudgetLoadedMsg carries the store's size budget and what goes next.
 type BudgetLoadedMsg struct {
 	Stats    memcore.Stats
-	Evict    []memcore.EvictionCandidate
+	Evict    []memcore.Scored
 	Expiring []QItem
 	Done     int64
 	Total    int64

@@ -78,7 +78,7 @@ func TestControlSequencesNeverReachTheTerminal(t *testing.T) {
 	b := NewBudget(d)
 	b.SetSize(120, 60)
 	b.Update(BudgetLoadedMsg{Stats: memcore.Stats{CapBytes: 1 << 20, Components: map[string]int64{"atoms\x1b": 10},
-		ByType: map[memcore.Type]int{memcore.Type(hostile): 1}}, Evict: []memcore.EvictionCandidate{{Atom: at}}})
+		ByType: map[memcore.Type]int{memcore.Type(hostile): 1}}, Evict: []memcore.Scored{{Atom: at}}})
 	assertSafe(t, "budget", b.View())
 
 	u := NewUserModel(d)
