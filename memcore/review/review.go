@@ -20,15 +20,15 @@ import (
 	"github.com/odekmem/odekmem/memcore"
 )
 
-// Depth bounds a Session's history: older acts can no longer be undone.
-const Depth = 256
+// depth bounds a Session's history: older acts can no longer be undone.
+const depth = 256
 
 // ErrNothingToUndo means Undo found no act left to take back.
 var ErrNothingToUndo = errors.New("nothing to undo")
 
 // Session is one person's review of a store: their acts and the history
 // Undo takes back. It is safe for concurrent use; the history lives in
-// memory and keeps the latest Depth acts.
+// memory and keeps the latest 256 acts.
 type Session struct {
 	st *memcore.Store
 
@@ -50,7 +50,7 @@ func (s *Session) record(u memcore.Undo, err error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.acts) == Depth {
+	if len(s.acts) == depth {
 		s.acts = append(s.acts[:0], s.acts[1:]...)
 	}
 	s.acts = append(s.acts, u)
@@ -141,13 +141,6 @@ func (s *Session) Undo(ctx context.Context) (string, error) {
 	s.acts = s.acts[:len(s.acts)-1]
 	s.mu.Unlock()
 	return u.String(), u.Apply(ctx)
-}
-
-// Len is the number of acts Undo can still take back.
-func (s *Session) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.acts)
 }
 
 // EditUserModel sets or (with an empty value) removes a confirmed
