@@ -44,7 +44,6 @@ type Hook struct {
 	inferring atomic.Bool
 	inferWG   sync.WaitGroup
 	// Inferences counts user-state inference runs (for tests and stats).
-	inferences atomic.Int64
 	warnMu     sync.Mutex
 	warnings   []string
 }

@@ -43,7 +43,6 @@ func (h *Hook) maybeInfer(turn int, project string) bool {
 	go func() {
 		defer h.inferWG.Done()
 		defer h.inferring.Store(false)
-		h.inferences.Add(1)
 		if err := h.infer(h.bgCtx); err != nil {
 			h.warnMu.Lock()
 			h.warnings = append(h.warnings, "user-state inference: "+err.Error())
@@ -107,9 +106,6 @@ func (h *Hook) infer(ctx context.Context) error {
 	}
 	return nil
 }
-
-// Inferences is how many background user-state inferences have started.
-func (h *Hook) Inferences() int64 { return h.inferences.Load() }
 
 // wait blocks until background inference finishes (Close does this too).
 func (h *Hook) wait() { h.inferWG.Wait() }

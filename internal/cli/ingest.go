@@ -219,6 +219,9 @@ func (in *ingester) flushPersons() error {
 		}
 		in.sum.Promoted += len(rr.Promoted)
 		in.sum.Links += rr.Links
+		if rr.Inference {
+			in.sum.Inferences++
+		}
 		in.warn(rr.Warnings...)
 	}
 	return err
@@ -398,7 +401,6 @@ func cmdIngest(c *ctx) error {
 	if runErr != nil {
 		return fmt.Errorf("ingest: line %d: %w", lr.Line(), runErr)
 	}
-	in.sum.Inferences = in.h.Inferences()
 	in.warn(in.h.Warnings()...)
 	sum := in.sum
 	if c.json {
