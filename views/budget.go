@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/odekmem/odekmem/internal/humanize"
 	"github.com/odekmem/odekmem/keymap"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -212,8 +213,10 @@ func (b *Budget) startCompact() tea.Cmd {
 type compactStartMsg struct{}
 
 // CompactWords says what a compaction did in words (see
-// memcore.CompactResult.String).
-func CompactWords(r memcore.CompactResult) string { return r.String() }
+// humanize.Compaction).
+func CompactWords(r memcore.CompactResult) string {
+	return humanize.Compaction(r.Before, r.After, r.Reclaimed, r.Expired, r.Vectors)
+}
 
 func (b *Budget) render() {
 	s := b.d.Styles

@@ -24,7 +24,7 @@ func cmdCompact(c *ctx) error {
 	if c.json {
 		return c.emitJSON(r)
 	}
-	c.out("compacted: %s\n", r) // in words: "grew by 188.0 KiB: the vector cache was rebuilt (…)"
+	c.out("compacted: %s\n", humanize.Compaction(r.Before, r.After, r.Reclaimed, r.Expired, r.Vectors)) // in words: "grew by 188.0 KiB: the vector cache was rebuilt (…)"
 	return nil
 }
 

@@ -63,3 +63,34 @@ func Until(d time.Duration) string {
 		return fmt.Sprintf("%dd", ceil(d, 24*time.Hour))
 	}
 }
+
+// Compaction says what a compaction did in words, for people (the TUI and
+// the CLI print it; --json carries memcore.CompactResult's numbers): the
+// expired quarantine entries it dropped first, then the size change and
+// why, for example "dropped 1 expired quarantine entry; grew by 188.0 KiB:
+// the vector cache was rebuilt (1004.0 KiB → 1.2 MiB, 205 vectors)" or
+// "reclaimed 12.0 KiB (1.0 MiB → 1016.0 KiB)". The arguments are
+// CompactResult's fields.
+func Compaction(before, after, reclaimed int64, expired, vectors int) string {
+	var out string
+	switch {
+	case reclaimed > 0:
+		out = fmt.Sprintf("reclaimed %s (%s → %s)", Bytes(reclaimed), Bytes(before), Bytes(after))
+	case reclaimed < 0:
+		noun := "vectors"
+		if vectors == 1 {
+			noun = "vector"
+		}
+		out = fmt.Sprintf("grew by %s: the vector cache was rebuilt (%s → %s, %d %s)",
+			Bytes(-reclaimed), Bytes(before), Bytes(after), vectors, noun)
+	default:
+		out = fmt.Sprintf("same size (%s)", Bytes(after))
+	}
+	switch {
+	case expired == 1:
+		out = "dropped 1 expired quarantine entry; " + out
+	case expired > 1:
+		out = fmt.Sprintf("dropped %d expired quarantine entries; %s", expired, out)
+	}
+	return out
+}

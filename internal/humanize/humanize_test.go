@@ -43,3 +43,19 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestCompaction(t *testing.T) {
+	for _, c := range []struct {
+		before, after, reclaimed int64
+		expired, vectors         int
+		want                     string
+	}{
+		{2048, 1024, 1024, 0, 0, "reclaimed 1.0 KiB (2.0 KiB → 1.0 KiB)"},
+		{1024, 2048, -1024, 1, 1, "dropped 1 expired quarantine entry; grew by 1.0 KiB: the vector cache was rebuilt (1.0 KiB → 2.0 KiB, 1 vector)"},
+		{1024, 1024, 0, 3, 0, "dropped 3 expired quarantine entries; same size (1.0 KiB)"},
+	} {
+		if got := Compaction(c.before, c.after, c.reclaimed, c.expired, c.vectors); got != c.want {
+			t.Errorf("Compaction(%d, %d, %d, %d, %d) = %q, want %q", c.before, c.after, c.reclaimed, c.expired, c.vectors, got, c.want)
+		}
+	}
+}
