@@ -44,7 +44,7 @@ func TestFailedCommitLeavesMemoryAsOnDisk(t *testing.T) {
 		if _, q, err := s.Get(ctx, quar.Atom.ID); err != nil || q == nil {
 			t.Fatalf("%s: quarantined entry: %v %v", when, q, err)
 		}
-		if ps := must(s.Pending(ctx)); len(ps) != 1 || ps[0].ID != p.ID {
+		if ps := must(s.UserModel(ctx)).Pending; len(ps) != 1 || ps[0].ID != p.ID {
 			t.Fatalf("%s: pending %+v", when, ps)
 		}
 		if v, _ := must(s.UserModel(ctx)).Get("style.tone"); v != "" {

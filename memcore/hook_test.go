@@ -207,7 +207,7 @@ func TestPendingInferenceNeverReachesAPromptUntilConfirmed(t *testing.T) {
 	ctx := context.Background()
 	h.RecordUserMessage(ctx, memcore.Turn{Message: "I prefer short answers", SessionID: "s1"})
 	memcore.WaitHook(h)
-	pend := must(st.Pending(ctx))
+	pend := must(st.UserModel(ctx)).Pending
 	if len(pend) != 1 || pend[0].Field != "style.tone" || pend[0].Value != "sardonic" {
 		t.Fatalf("pending: %+v", pend)
 	}
@@ -521,8 +521,8 @@ func TestBlockedInferenceWaitsInQuarantine(t *testing.T) {
 	if err := memcore.Infer(h, context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(must(st.Pending(context.Background()))) != 0 {
-		t.Fatalf("a blocked value was queued for review: %+v", must(st.Pending(context.Background())))
+	if len(must(st.UserModel(context.Background())).Pending) != 0 {
+		t.Fatalf("a blocked value was queued for review: %+v", must(st.UserModel(context.Background())).Pending)
 	}
 	q := must(st.Quarantined(context.Background()))
 	if len(q) != 1 || q[0].SourceClass != memcore.SourceInferred || !strings.HasPrefix(q[0].Reason, "scan_rejected") {

@@ -170,7 +170,6 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"List":           func() error { _, err := st.List(ctx, memcore.Filter{}); return err },
 		"Quarantined":    func() error { _, err := st.Quarantined(ctx); return err },
 		"UserModel":      func() error { _, err := st.UserModel(ctx); return err },
-		"Pending":        func() error { _, err := st.Pending(ctx); return err },
 		"Links":          func() error { _, err := st.Links(ctx, id); return err },
 		"Stats":          func() error { _, err := st.Stats(ctx); return err },
 		"NextEvictions":  func() error { _, err := st.NextEvictions(ctx, 3); return err },
@@ -240,7 +239,7 @@ func TestHookCloseWaitsForInference(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Close returned only after the inference wrote its result.
-	if p := must(st.Pending(context.Background())); len(p) != 1 || p[0].Value != "direct" {
+	if p := must(st.UserModel(context.Background())).Pending; len(p) != 1 || p[0].Value != "direct" {
 		t.Fatalf("pending after Close: %+v", p)
 	}
 	if _, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: "more", SessionID: "s1"}); !errors.Is(err, memcore.ErrClosed) {
@@ -272,8 +271,8 @@ func TestHookCloseCancelsWhenCtxEnds(t *testing.T) {
 	if time.Since(start) > 20*time.Second {
 		t.Fatal("Close did not cancel the hanging inference")
 	}
-	if len(must(st.Pending(context.Background()))) != 0 {
-		t.Fatalf("a cancelled inference queued %+v", must(st.Pending(context.Background())))
+	if len(must(st.UserModel(context.Background())).Pending) != 0 {
+		t.Fatalf("a cancelled inference queued %+v", must(st.UserModel(context.Background())).Pending)
 	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)

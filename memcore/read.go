@@ -93,23 +93,15 @@ func (s *Store) Quarantined(ctx context.Context) ([]QuarantinedAtom, error) {
 	return out, nil
 }
 
-// UserModel returns a copy of the user model including pending reviews.
+// UserModel returns a copy of the user model, with the inferences that
+// wait for a person in Pending, oldest first.
 func (s *Store) UserModel(ctx context.Context) (UserModel, error) {
 	var m UserModel
 	if err := s.read(ctx, func() { m = s.model.clone() }); err != nil {
 		return UserModel{}, err
 	}
-	return m, nil
-}
-
-// Pending returns pending reviews, oldest first.
-func (s *Store) Pending(ctx context.Context) ([]PendingReview, error) {
-	m, err := s.UserModel(context.Background())
-	if err != nil {
-		return nil, err
-	}
 	sortPending(m.Pending)
-	return m.Pending, nil
+	return m, nil
 }
 
 // Links returns a live or quarantined atom's associations; ErrNotFound

@@ -294,7 +294,7 @@ func TestStoreConfirmReject(t *testing.T) {
 			t.Fatalf("%s=%s not applied: %+v", c.field, c.value, m)
 		}
 	}
-	if len(must(s.Pending(ctx))) != 0 {
+	if len(must(s.UserModel(ctx)).Pending) != 0 {
 		t.Fatal("confirmed entries still pending")
 	}
 	// Reject removes without applying.
@@ -305,7 +305,7 @@ func TestStoreConfirmReject(t *testing.T) {
 	if _, _, err := s.Reject(ctx, p.ID); err != nil {
 		t.Fatal(err)
 	}
-	if must(s.UserModel(ctx)).Style.Tone != "warm" || len(must(s.Pending(ctx))) != 0 {
+	if must(s.UserModel(ctx)).Style.Tone != "warm" || len(must(s.UserModel(ctx)).Pending) != 0 {
 		t.Fatal("reject applied or kept the entry")
 	}
 	if _, _, err := s.Confirm(ctx, p.ID); !errors.Is(err, memcore.ErrNotFound) {
@@ -323,7 +323,7 @@ func TestStoreConfirmReject(t *testing.T) {
 	if _, _, err := s.Confirm(ctx, stID(500)); !errors.Is(err, memcore.ErrUnknownField) {
 		t.Fatalf("unknown field: %v", err)
 	}
-	if len(must(s.Pending(ctx))) != 1 {
+	if len(must(s.UserModel(ctx)).Pending) != 1 {
 		t.Fatal("entry with an unknown field was dropped")
 	}
 	if _, _, err := memcore.QueuePending(s, ctx, memcore.PendingReview{Field: "nope.nothing", Value: "x"}); !errors.Is(err, memcore.ErrUnknownField) {

@@ -250,7 +250,8 @@ func (t *Tool) ListPending(ctx context.Context) ([]PendingReview, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ps, err := t.store.Pending(ctx)
+	um, err := t.store.UserModel(ctx)
+	ps := um.Pending
 	if err != nil {
 		return nil, err
 	}

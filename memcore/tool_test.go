@@ -66,7 +66,7 @@ func TestToolCannotConfirmPromoteOrUnpin(t *testing.T) {
 			t.Fatalf("%s: %+v", args, r)
 		}
 	}
-	if must(st.UserModel(ctx)).Style.Tone != "" || len(must(st.Pending(ctx))) != 1 {
+	if must(st.UserModel(ctx)).Style.Tone != "" || len(must(st.UserModel(ctx)).Pending) != 1 {
 		t.Fatalf("confirmation went through")
 	}
 	list := hTool(t, tool, `{"action":"list_pending_review"}`, memcore.Turn{})
@@ -74,7 +74,7 @@ func TestToolCannotConfirmPromoteOrUnpin(t *testing.T) {
 		t.Fatalf("list_pending_review: %+v", list)
 	}
 	rej := hTool(t, tool, `{"action":"reject_pending_review","pending_id":"`+p.ID+`"}`, memcore.Turn{})
-	if !rej.OK || len(must(st.Pending(ctx))) != 0 {
+	if !rej.OK || len(must(st.UserModel(ctx)).Pending) != 0 {
 		t.Fatalf("reject: %+v", rej)
 	}
 }

@@ -227,8 +227,8 @@ func TestInferredStyleMustBeEnumerated(t *testing.T) {
 	if err := memcore.Infer(h, context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if v := must(st.UserModel(context.Background())).Style.Verbosity; v != "" || len(must(st.Pending(context.Background()))) != 0 {
-		t.Fatalf("free-text style applied or queued: %q %+v", v, must(st.Pending(context.Background())))
+	if v := must(st.UserModel(context.Background())).Style.Verbosity; v != "" || len(must(st.UserModel(context.Background())).Pending) != 0 {
+		t.Fatalf("free-text style applied or queued: %q %+v", v, must(st.UserModel(context.Background())).Pending)
 	}
 	if q := must(st.Quarantined(context.Background())); len(q) != 1 || q[0].SourceClass != memcore.SourceInferred {
 		t.Fatalf("the refused inference is not waiting for a person: %+v", q)

@@ -86,7 +86,7 @@ func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 			t.Errorf("%s = %q after undo, want %q", c.field, got, c.prev)
 		}
 		found := false
-		for _, q := range must(st.Pending(ctx)) {
+		for _, q := range must(st.UserModel(ctx)).Pending {
 			found = found || q.ID == p.ID
 		}
 		if !found {
@@ -135,7 +135,7 @@ func TestUndoTakesBackActsNewestFirst(t *testing.T) {
 		}
 		switch i {
 		case 0:
-			if ps := must(st.Pending(ctx)); len(ps) != 1 || ps[0].ID != p.ID {
+			if ps := must(st.UserModel(ctx)).Pending; len(ps) != 1 || ps[0].ID != p.ID {
 				t.Fatalf("rejected review not queued again: %+v", ps)
 			}
 		case 1:

@@ -307,7 +307,7 @@ func TestCompactWordsAndAsks(t *testing.T) {
 func TestSmallerThings(t *testing.T) {
 	st, _ := demoStore(t)
 	m := newStatic(t, st, 100, 30)
-	pend := must(st.Pending(context.Background()))
+	pend := must(st.UserModel(context.Background())).Pending
 	for _, p := range pend[1:] {
 		if _, _, err := st.Reject(context.Background(), p.ID); err != nil {
 			t.Fatal(err)
@@ -394,7 +394,7 @@ func TestMouseClicks(t *testing.T) {
 	tm.Send(click(spans[PanePending][0]+2, 1))
 	waitOut(t, tm, "Pending reviews")
 	tm.Send(click(5, 3+2)) // third pending row
-	waitOut(t, tm, "field      "+must(st.Pending(context.Background()))[2].Field)
+	waitOut(t, tm, "field      "+must(st.UserModel(context.Background())).Pending[2].Field)
 	fm := finish(t, tm)
 	if got := selectedID(fm, PaneAtoms); got != atoms[5].ID {
 		t.Errorf("click selected %s, want row 5 %s", got, atoms[5].ID)

@@ -53,7 +53,7 @@ func TestE2EPromote(t *testing.T) {
 func TestE2EConfirmReject(t *testing.T) {
 	t.Parallel()
 	st, dir := demoStore(t)
-	pend := must(st.Pending(context.Background()))
+	pend := must(st.UserModel(context.Background())).Pending
 	first, second := pend[0], pend[1]
 	tm := startApp(t, st)
 	waitOut(t, tm, "Atoms 207")

@@ -175,7 +175,7 @@ func TestCursorAfterFilterEveryPane(t *testing.T) {
 	}
 	press(m, runes("3"), runes("G"), runes("/"))
 	press(m, typed("field:style")...)
-	for _, p := range must(st.Pending(context.Background())) {
+	for _, p := range must(st.UserModel(context.Background())).Pending {
 		if strings.HasPrefix(p.Field, "style.") {
 			first = p.ID
 			break

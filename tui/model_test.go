@@ -46,7 +46,7 @@ func TestConfirmUnknownFieldStays(t *testing.T) {
 	if !m.isErr || !strings.Contains(m.status, "unknown user-model field") {
 		t.Fatalf("status %q (err=%v)", m.status, m.isErr)
 	}
-	if n := len(must(st.Pending(context.Background()))); n != 1 {
+	if n := len(must(st.UserModel(context.Background())).Pending); n != 1 {
 		t.Fatalf("%d pending after failed confirm, want 1", n)
 	}
 	if !strings.Contains(m.View(), "1 inference waiting") {

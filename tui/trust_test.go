@@ -126,10 +126,10 @@ func TestBulkPromotePromptHidesScanRejected(t *testing.T) {
 func TestPromptYesKeyConfirmsNextPending(t *testing.T) {
 	st, _ := demoStore(t)
 	before := must(st.UserModel(context.Background()))
-	pend := must(st.Pending(context.Background()))
+	pend := must(st.UserModel(context.Background())).Pending
 	m := newStatic(t, st, 120, 40)
 	press(m, runes("3"), runes("n"), runes("y"), runes("y"))
-	after := must(st.Pending(context.Background()))
+	after := must(st.UserModel(context.Background())).Pending
 	if len(after) != len(pend)-1 {
 		t.Fatalf("%d pending left, want %d", len(after), len(pend)-1)
 	}
@@ -205,7 +205,7 @@ func TestUndoEveryReviewAction(t *testing.T) {
 	// Confirm a list field (appends), then undo: the list is as before
 	// and the review is queued again.
 	var tools memcore.PendingReview
-	for _, p := range must(st.Pending(context.Background())) {
+	for _, p := range must(st.UserModel(context.Background())).Pending {
 		if p.Field == "technical.tools" {
 			tools = p
 		}
@@ -224,7 +224,7 @@ func TestUndoEveryReviewAction(t *testing.T) {
 		t.Fatalf("undo confirm: tools %q, want %q", got, prev)
 	}
 	queued := false
-	for _, p := range must(st.Pending(context.Background())) {
+	for _, p := range must(st.UserModel(context.Background())).Pending {
 		queued = queued || p.ID == tools.ID
 	}
 	if !queued {
@@ -232,13 +232,13 @@ func TestUndoEveryReviewAction(t *testing.T) {
 	}
 
 	// Reject, then undo.
-	n := len(must(st.Pending(context.Background())))
+	n := len(must(st.UserModel(context.Background())).Pending)
 	press(m, runes("g"), runes("n"), runes("y"))
-	if len(must(st.Pending(context.Background()))) != n-1 {
+	if len(must(st.UserModel(context.Background())).Pending) != n-1 {
 		t.Fatal("reject did nothing")
 	}
 	press(m, runes("u"))
-	if len(must(st.Pending(context.Background()))) != n {
+	if len(must(st.UserModel(context.Background())).Pending) != n {
 		t.Fatal("undo reject did not queue the review again")
 	}
 

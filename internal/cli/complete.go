@@ -228,7 +228,8 @@ func (a *app) pendingIDs(cmd *cobra.Command, args []string, prefix string) ([]co
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	return a.withStore(cmd, func(st *memcore.Store) []cobra.Completion {
-		ps, _ := st.Pending(context.Background())
+		um, _ := st.UserModel(context.Background())
+		ps := um.Pending
 		var ids, texts []string
 		for _, p := range ps {
 			ids, texts = append(ids, p.ID), append(texts, p.Field+" = "+p.Value)

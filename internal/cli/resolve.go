@@ -87,7 +87,8 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 		return ids[0], nil
 	case len(ids) > 1:
 		var lines []string
-		ps, err := c.store.Pending(context.Background())
+		um, err := c.store.UserModel(context.Background())
+		ps := um.Pending
 		if err != nil {
 			return "", err
 		}
@@ -107,7 +108,8 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 }
 
 func pendingWithPrefix(c *ctx, prefix string) ([]string, error) {
-	ps, err := c.store.Pending(context.Background())
+	um, err := c.store.UserModel(context.Background())
+	ps := um.Pending
 	if err != nil {
 		return nil, err
 	}

@@ -138,7 +138,8 @@ func cmdPending(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	ps, err := c.store.Pending(context.Background())
+	um, err := c.store.UserModel(context.Background())
+	ps := um.Pending
 	if err != nil {
 		return err
 	}

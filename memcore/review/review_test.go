@@ -120,7 +120,7 @@ func TestPendingInferencesWaitForThePerson(t *testing.T) {
 	testkit.QueuePending(t, dir,
 		memcore.PendingReview{ID: "p-tone", Field: "style.tone", Value: "direct", Evidence: "asked for no preamble", Confidence: 0.8},
 		memcore.PendingReview{ID: "p-lang", Field: "technical.primary_language", Value: "Rust", Confidence: 0.4})
-	if ps := must(st.Pending(ctx)); len(ps) != 2 || ps[0].Field != "style.tone" || ps[0].Evidence == "" {
+	if ps := must(st.UserModel(ctx)).Pending; len(ps) != 2 || ps[0].Field != "style.tone" || ps[0].Evidence == "" {
 		t.Fatalf("pending %+v", ps)
 	}
 	if len(must(st.UserModel(ctx)).Values()) != 0 {
@@ -138,7 +138,7 @@ func TestPendingInferencesWaitForThePerson(t *testing.T) {
 	}
 	must(rv.Undo(ctx)) // the reject
 	must(rv.Undo(ctx)) // the confirm
-	if m, ps := must(st.UserModel(ctx)).Values(), must(st.Pending(ctx)); len(m) != 0 || len(ps) != 2 {
+	if m, ps := must(st.UserModel(ctx)).Values(), must(st.UserModel(ctx)).Pending; len(m) != 0 || len(ps) != 2 {
 		t.Fatalf("after undo: model %+v, pending %+v", m, ps)
 	}
 }
@@ -204,10 +204,10 @@ func TestUndoTakesBackTheResolveNotAnEarlierAct(t *testing.T) {
 	if open := must(st.Contradictions(ctx, false)); len(open) != 1 || open[0].Resolution != "" {
 		t.Fatalf("the contradiction is not open again: %+v", open)
 	}
-	if len(must(st.Pending(ctx))) != 0 {
+	if len(must(st.UserModel(ctx)).Pending) != 0 {
 		t.Fatal("undo of the resolve brought back the rejected review")
 	}
-	if label := must(rv.Undo(ctx)); label != "reject technical.primary_language" || len(must(st.Pending(ctx))) != 1 {
+	if label := must(rv.Undo(ctx)); label != "reject technical.primary_language" || len(must(st.UserModel(ctx)).Pending) != 1 {
 		t.Fatalf("second undo: %q", label)
 	}
 }
