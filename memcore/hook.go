@@ -43,9 +43,8 @@ type Hook struct {
 
 	inferring atomic.Bool
 	inferWG   sync.WaitGroup
-	// Inferences counts user-state inference runs (for tests and stats).
-	warnMu     sync.Mutex
-	warnings   []string
+	warnMu    sync.Mutex
+	warnings  []string
 }
 
 type sessionState struct {
