@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,17 +42,17 @@ type ContradictionEntry struct {
 }
 
 func contradictionEntries(c *ctx, all bool) ([]ContradictionEntry, error) {
-	cs, err := c.store.Contradictions(context.Background(), all)
+	cs, err := c.store.Contradictions(c, all)
 	if err != nil {
 		return nil, err
 	}
 	out := []ContradictionEntry{}
 	for _, x := range cs {
 		e := ContradictionEntry{Contradiction: x}
-		if a, _, err := c.store.Get(context.Background(), x.Old); err == nil {
+		if a, _, err := c.store.Get(c, x.Old); err == nil {
 			e.OldText, e.OldType = a.Text, a.Type
 		}
-		if a, _, err := c.store.Get(context.Background(), x.New); err == nil {
+		if a, _, err := c.store.Get(c, x.New); err == nil {
 			e.NewText, e.NewType = a.Text, a.Type
 		}
 		out = append(out, e)
@@ -89,7 +88,7 @@ func cmdResolve(c *ctx) error {
 		return err
 	}
 	want := strings.ToLower(strings.TrimSpace(c.p.pos[0]))
-	cs, err := c.store.Contradictions(context.Background(), true)
+	cs, err := c.store.Contradictions(c, true)
 	if err != nil {
 		return err
 	}
@@ -138,7 +137,7 @@ func checkSupersedes(c *ctx, res memcore.AddResult) {
 	}
 	for _, x := range res.Contradictions {
 		old := x.Old
-		if a, _, err := c.store.Get(context.Background(), x.Old); err == nil {
+		if a, _, err := c.store.Get(c, x.Old); err == nil {
 			old += " (" + clip(a.Text, 60) + ")"
 		}
 		c.warn("supersedes %s; decide with odekmem resolve %s keep-new|keep-old|keep-both", old, x.ID[:8])

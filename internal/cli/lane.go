@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -41,7 +40,7 @@ func cmdLane(c *ctx) error {
 	if s := c.p.flags["session"]; s != "" {
 		sessions = append(sessions, s)
 	}
-	entries, err := c.store.Lane(context.Background(), sessions...)
+	entries, err := c.store.Lane(c, sessions...)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -33,7 +32,7 @@ func resolveAtomID(c *ctx, arg string) (string, error) {
 	if want == "" {
 		return "", usagef("expected an atom id")
 	}
-	live, quar, err := c.store.IDsWithPrefix(context.Background(), want)
+	live, quar, err := c.store.IDsWithPrefix(c, want)
 	if err != nil {
 		return "", err
 	}
@@ -87,7 +86,7 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 		return ids[0], nil
 	case len(ids) > 1:
 		var lines []string
-		um, err := c.store.UserModel(context.Background())
+		um, err := c.store.UserModel(c)
 		ps := um.Pending
 		if err != nil {
 			return "", err
@@ -99,7 +98,7 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 		}
 		return "", ambiguous(want, "pending reviews", lines)
 	}
-	if live, quar, err := c.store.IDsWithPrefix(context.Background(), want); err != nil {
+	if live, quar, err := c.store.IDsWithPrefix(c, want); err != nil {
 		return "", err
 	} else if len(live)+len(quar) > 0 {
 		return "", fmt.Errorf("%s is an atom id; %s takes a pending-review id (see odekmem pending)", want, c.cmd.Name())
@@ -108,7 +107,7 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 }
 
 func pendingWithPrefix(c *ctx, prefix string) ([]string, error) {
-	um, err := c.store.UserModel(context.Background())
+	um, err := c.store.UserModel(c)
 	ps := um.Pending
 	if err != nil {
 		return nil, err
@@ -123,7 +122,7 @@ func pendingWithPrefix(c *ctx, prefix string) ([]string, error) {
 }
 
 func candidateLine(c *ctx, id string, quarantined bool) string {
-	a, _, err := c.store.Get(context.Background(), id)
+	a, _, err := c.store.Get(c, id)
 	if err != nil {
 		return id
 	}

@@ -3,7 +3,6 @@ package cli
 // The review verbs: forget, promote, pin, and the quarantine and pending-review queues a person works through.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -65,7 +64,7 @@ func cmdPin(c *ctx, pin bool) error {
 	}
 	a, err := review.New(c.store).SetPin(c, id, pin)
 	if errors.Is(err, memcore.ErrNotLive) {
-		if _, q, gerr := c.store.Get(context.Background(), id); gerr == nil && q != nil {
+		if _, q, gerr := c.store.Get(c, id); gerr == nil && q != nil {
 			return fmt.Errorf("that atom (%s) is quarantined: promote it first (odekmem promote %s)", id, id[:min(len(id), 8)])
 		}
 	}
@@ -91,7 +90,7 @@ type QuarantineEntry struct {
 }
 
 func cmdQuarantine(c *ctx) error {
-	qs, err := c.store.Quarantined(context.Background())
+	qs, err := c.store.Quarantined(c)
 	if err != nil {
 		return err
 	}
@@ -134,11 +133,11 @@ type PendingEntry struct {
 }
 
 func cmdPending(c *ctx) error {
-	m, err := c.store.UserModel(context.Background())
+	m, err := c.store.UserModel(c)
 	if err != nil {
 		return err
 	}
-	um, err := c.store.UserModel(context.Background())
+	um, err := c.store.UserModel(c)
 	ps := um.Pending
 	if err != nil {
 		return err
@@ -214,7 +213,7 @@ func cmdModel(c *ctx) error {
 	pos := c.p.pos
 	switch {
 	case len(pos) == 0:
-		m, err := c.store.UserModel(context.Background())
+		m, err := c.store.UserModel(c)
 		if err != nil {
 			return err
 		}
@@ -247,7 +246,7 @@ func cmdModel(c *ctx) error {
 		if err := review.New(c.store).EditUserModel(c, field, value); err != nil {
 			return err
 		}
-		m, err := c.store.UserModel(context.Background())
+		m, err := c.store.UserModel(c)
 		if err != nil {
 			return err
 		}

@@ -40,7 +40,7 @@ func staleWords(n int) string {
 }
 
 func cmdStats(c *ctx) error {
-	st, err := c.store.Stats(context.Background())
+	st, err := c.store.Stats(c)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func cmdExport(c *ctx) error {
 		return usagef("expected export [FILE]")
 	}
 	if len(c.p.pos) == 0 || c.p.pos[0] == "-" {
-		return c.store.Export(context.Background(), c.env.Stdout)
+		return c.store.Export(c, c.env.Stdout)
 	}
 	return exportFile(c, c.p.pos[0])
 }
@@ -120,7 +120,7 @@ func exportFile(c *ctx, path string) error {
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	err = c.store.Export(context.Background(), f)
+	err = c.store.Export(c, f)
 	if err == nil {
 		err = f.Sync()
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -40,7 +39,7 @@ func cmdList(c *ctx) error {
 	if f.Source != "" && !vocab.ValidSource(f.Source) {
 		return usagef("unknown source %q: allowed %s", f.Source, strings.Join(vocab.SourceClasses, ", "))
 	}
-	atoms, err := c.store.List(context.Background(), f)
+	atoms, err := c.store.List(c, f)
 	if err != nil {
 		return err
 	}
@@ -90,13 +89,13 @@ func cmdShow(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	a, q, err := c.store.Get(context.Background(), id)
+	a, q, err := c.store.Get(c, id)
 	if err != nil {
 		return err
 	}
 	now, cfg := c.store.Now(), c.store.Config()
 	hl := cfg.HalfLifeFor(a) // per type; pinned atoms do not decay
-	links, err := c.store.Links(context.Background(), a.ID)
+	links, err := c.store.Links(c, a.ID)
 	if err != nil {
 		return err
 	}
@@ -155,7 +154,7 @@ func cmdShow(c *ctx) error {
 		}
 	}
 	for _, l := range r.Links {
-		la, _, err := c.store.Get(context.Background(), l.ID)
+		la, _, err := c.store.Get(c, l.ID)
 		if err == nil {
 			c.out("link:        %-8s %s  %s\n", l.Kind, l.ID, clip(la.Text, 60))
 		}
