@@ -14,7 +14,8 @@ import (
 // those methods wrap it with %w and a short lowercase step, so test with
 // errors.Is. After Close every method that can fail returns ErrClosed;
 // any method that reads or writes the store can return ErrLockTimeout,
-// ErrUnsafeStore and its ctx's error (every such method takes a ctx), and the others below are returned only where named.
+// ErrUnsafeStore and its ctx's error (every such method takes a ctx), and
+// the others below are returned only where named.
 
 // ErrNotFound means no live or quarantined atom, pending review or
 // contradiction has the given id. Returned by Get, Links, Forget, Promote,

@@ -54,7 +54,7 @@ func (h *Hook) resumeBlock(ctx context.Context, t Turn, st *sessionState, now ti
 		cancel()
 		if err != nil {
 			warn("return-after-break summary: %v (rule-based summary used)", err)
-		} else if scan.Scan(s).Blocked() || mentionsOtherProject(s, t.Project, h.store) {
+		} else if scan.Scan(s).Blocked() || mentionsOtherProject(ctx, s, t.Project, h.store) {
 			warn("return-after-break summary rejected (scan or other project); rule-based summary used")
 		} else {
 			summary = s
@@ -81,9 +81,9 @@ func roundGap(d time.Duration) string {
 
 // mentionsOtherProject reports whether text names a project other than p
 // that the store knows.
-func mentionsOtherProject(text, p string, s *Store) bool {
+func mentionsOtherProject(ctx context.Context, text, p string, s *Store) bool {
 	lower := strings.ToLower(text)
-	st, err := s.Stats(context.Background())
+	st, err := s.Stats(ctx)
 	if err != nil {
 		return false
 	}
