@@ -30,8 +30,8 @@ func SocketPath(storeDir string) string { return hookproto.SocketPath(storeDir) 
 
 // OpenStore opens the configured store with its embedder, memory LLM and
 // guard, as the CLI does.
-func OpenStore(s config.Settings) (*memcore.Store, error) {
-	return s.OpenStore(s.StoreDir(), nil, nil)
+func OpenStore(ctx context.Context, s config.Settings) (*memcore.Store, error) {
+	return s.OpenStore(ctx, s.StoreDir(), nil, nil)
 }
 
 // WithHookTimeout bounds a memory LLM call inside a hook to half the
@@ -128,7 +128,7 @@ func call(ctx context.Context, s config.Settings, a hookproto.Args, payload []by
 		}
 	}
 	t0 := time.Now()
-	st, err := OpenStore(WithHookTimeout(s, a.Timeout))
+	st, err := OpenStore(ctx, WithHookTimeout(s, a.Timeout))
 	t.Open = time.Since(t0)
 	if err != nil {
 		return nil, "", err

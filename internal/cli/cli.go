@@ -305,7 +305,7 @@ func checkStoreExists(dir string, use storeUse, create bool) error {
 func openStore(c *ctx, dir string) (*memcore.Store, error) { return openStoreWith(c, dir, nil) }
 
 func openStoreWith(c *ctx, dir string, now func() time.Time) (*memcore.Store, error) {
-	st, err := c.settings.OpenStore(dir, now, c.env.Getenv)
+	st, err := c.settings.OpenStore(c, dir, now, c.env.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}

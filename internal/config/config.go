@@ -529,12 +529,12 @@ func (s Settings) StoreOptions(now func() time.Time, getenv func(string) string)
 // with StoreOptions. The CLI, the MCP server, the per-prompt hook and
 // serve all open through here, so none of them can skip the guard a
 // person configured.
-func (s Settings) OpenStore(dir string, now func() time.Time, getenv func(string) string) (*memcore.Store, error) {
+func (s Settings) OpenStore(ctx context.Context, dir string, now func() time.Time, getenv func(string) string) (*memcore.Store, error) {
 	opts, err := s.StoreOptions(now, getenv)
 	if err != nil {
 		return nil, err
 	}
-	return memcore.Open(context.Background(), dir, opts)
+	return memcore.Open(ctx, dir, opts)
 }
 
 func lookupEnv(getenv func(string) string, name string) (string, bool) {

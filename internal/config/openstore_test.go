@@ -41,7 +41,7 @@ func TestOpenStoreWiresTheGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := s.OpenStore(filepath.Join(home, "store"), nil, func(string) string { return "" })
+	st, err := s.OpenStore(context.Background(), filepath.Join(home, "store"), nil, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}

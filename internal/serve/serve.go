@@ -87,7 +87,7 @@ func Run(ctx context.Context, s config.Settings, o Options) error {
 		ln.Close()
 		return err
 	}
-	st, err := agenthook.OpenStore(agenthook.WithHookTimeout(s, 10*time.Second))
+	st, err := agenthook.OpenStore(ctx, agenthook.WithHookTimeout(s, 10*time.Second))
 	if err != nil {
 		ln.Close()
 		return err
