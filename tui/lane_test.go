@@ -81,6 +81,9 @@ func TestE2ELane(t *testing.T) {
 	if k := keptNow(t, st, all); len(k) != 0 {
 		t.Fatalf("undo left %v live", k)
 	}
+	if n := len(must(st.Lane(context.Background()))); n != 3 {
+		t.Fatalf("%d entries after the undo, want 3", n)
+	}
 	// Drop the selected entry.
 	send(tm, runes("n"))
 	waitOut(t, tm, "dropped", "Lane 2")
@@ -104,11 +107,12 @@ func TestE2ELane(t *testing.T) {
 			}
 		}
 	}
-	// One u takes the whole session back. The status comes after the
-	// store's undo has finished; a reload racing it may show the lane
-	// count first.
+	// One u takes the whole session back. Each wait is on the act's own
+	// status, which comes after the store's act has finished (a reload
+	// racing it may redraw the tab bar before or after; the store is
+	// checked instead).
 	send(tm, runes("u"))
-	waitOut(t, tm, "undid keep session", "Lane 2")
+	waitOut(t, tm, "undid keep session")
 	finish(t, tm)
 	if k := keptNow(t, st, all); len(k) != 0 {
 		t.Fatalf("undo of the bulk keep left %v live", k)

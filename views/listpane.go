@@ -80,6 +80,9 @@ func (f *filterBar) fullHelp(groups ...[]key.Binding) [][]key.Binding {
 type LoadedMsg[T any] struct {
 	Items []T
 	Err   error
+	// Seq is the load's number in its pane (0 from a loader called
+	// directly): a pane never lets an older load replace a newer one.
+	Seq uint64
 }
 
 // listPane is what the review panes (Pending, Quarantine, Contradictions)
@@ -102,9 +105,13 @@ type listPane[T any] struct {
 	selID  string
 	loaded bool
 	err    error
-	width  int
-	height int
-	listH  int
+	// seq numbers the loads started; shown is the newest applied. Loads
+	// run concurrently, and one started before an act may finish after
+	// the reload that followed it: it is dropped, not drawn.
+	seq, shown uint64
+	width      int
+	height     int
+	listH      int
 
 	id func(T) string
 	// match reports whether an item passes the filter (used with bar).
@@ -136,7 +143,25 @@ func loadItems[T any](d Deps, read func(*memcore.Store) ([]T, error)) tea.Cmd {
 }
 
 // Init loads the items.
-func (l *listPane[T]) Init() tea.Cmd { return l.load(l.d) }
+func (l *listPane[T]) Init() tea.Cmd { return l.reload() }
+
+// reload starts a numbered load.
+func (l *listPane[T]) reload() tea.Cmd {
+	cmd := l.load(l.d)
+	if cmd == nil {
+		return nil
+	}
+	l.seq++
+	n := l.seq
+	return func() tea.Msg {
+		msg := cmd()
+		if m, ok := msg.(LoadedMsg[T]); ok {
+			m.Seq = n
+			return m
+		}
+		return msg
+	}
+}
 
 // filterText is the filter as typed, "" when there is none.
 func (l *listPane[T]) filterText() string {
@@ -228,13 +253,19 @@ func (l *listPane[T]) refresh() {
 func (l *listPane[T]) updateList(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case LoadedMsg[T]:
+		if msg.Seq != 0 {
+			if msg.Seq < l.shown {
+				return nil, true // an older load than the one on screen
+			}
+			l.shown = msg.Seq
+		}
 		l.err = msg.Err
 		if msg.Err == nil {
 			l.SetItems(msg.Items)
 		}
 		return nil, true
 	case ReloadMsg:
-		return l.load(l.d), true
+		return l.reload(), true
 	case tea.MouseMsg:
 		if l.cur.HandleNav(msg, l.nav) || l.cur.Click(msg, 1) {
 			l.selID = l.SelectedID()

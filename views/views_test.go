@@ -506,3 +506,20 @@ func TestAtomMarkdownShowsQuoteAndEvidence(t *testing.T) {
 		}
 	}
 }
+
+// A load started before an act can finish after the reload that followed
+// the act; the pane keeps the newer list (the lane's tab showed a count
+// from before an undo once, in TestE2ELane under load).
+func TestListPaneDropsAnOlderLoad(t *testing.T) {
+	p := NewLane(testDeps())
+	entry := func(id string) memcore.LaneEntry { return memcore.LaneEntry{ID: id, Text: "entry " + id} }
+	p.Update(LaneLoadedMsg{Items: []memcore.LaneEntry{entry("a"), entry("b")}, Seq: 2})
+	p.Update(LaneLoadedMsg{Items: []memcore.LaneEntry{entry("a")}, Seq: 1})
+	if got := p.Title(); got != "Lane 2" {
+		t.Fatalf("after a newer then an older load, title %q, want Lane 2", got)
+	}
+	p.Update(LaneLoadedMsg{Items: []memcore.LaneEntry{entry("c")}, Seq: 3})
+	if got := p.Title(); got != "Lane 1" {
+		t.Fatalf("after the newest load, title %q, want Lane 1", got)
+	}
+}
