@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -44,13 +43,13 @@ func LoadGraph(d Deps, id string, depth int) tea.Cmd {
 		if d.Store == nil || id == "" {
 			return AssocLoadedMsg{ID: id, Depth: depth}
 		}
-		at, _, err := d.Store.Get(context.Background(), id)
+		at, _, err := d.Store.Get(d.Ctx, id)
 		if err != nil {
 			return AssocLoadedMsg{ID: id, Depth: depth, Err: err}
 		}
 		g := Graph{Centre: at}
 		seen := map[string]bool{id: true}
-		links, err := d.Store.Links(context.Background(), id)
+		links, err := d.Store.Links(d.Ctx, id)
 		if err != nil {
 			return AssocLoadedMsg{ID: id, Depth: depth, Err: err}
 		}
@@ -58,13 +57,13 @@ func LoadGraph(d Deps, id string, depth int) tea.Cmd {
 			seen[l.ID] = true
 		}
 		for _, l := range links {
-			n, _, err := d.Store.Get(context.Background(), l.ID)
+			n, _, err := d.Store.Get(d.Ctx, l.ID)
 			if err != nil {
 				continue
 			}
 			e := GEdge{Kind: l.Kind, Atom: n}
 			if depth > 1 {
-				links2, err := d.Store.Links(context.Background(), l.ID)
+				links2, err := d.Store.Links(d.Ctx, l.ID)
 				if err != nil {
 					return AssocLoadedMsg{ID: id, Depth: depth, Err: err}
 				}
@@ -76,7 +75,7 @@ func LoadGraph(d Deps, id string, depth int) tea.Cmd {
 						e.More++
 						continue
 					}
-					n2, _, err := d.Store.Get(context.Background(), l2.ID)
+					n2, _, err := d.Store.Get(d.Ctx, l2.ID)
 					if err != nil {
 						continue
 					}

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -113,7 +112,7 @@ func LoadAtoms(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return AtomsLoadedMsg{}
 		}
-		atoms, err := d.Store.List(context.Background(), memcore.Filter{})
+		atoms, err := d.Store.List(d.Ctx, memcore.Filter{})
 		if err != nil {
 			return AtomsLoadedMsg{Err: err}
 		}
@@ -504,7 +503,7 @@ func AddCmd(d Deps, text string) func() tea.Msg {
 		st := fmt.Sprintf("added note %s (selected)", ShortID(res.Atom.ID))
 		if n := len(res.Contradictions); n > 0 {
 			old := "an older memory"
-			if a, _, err := d.Store.Get(context.Background(), res.Contradictions[0].Old); err == nil {
+			if a, _, err := d.Store.Get(d.Ctx, res.Contradictions[0].Old); err == nil {
 				old = "“" + Cut(Line(a.Text), 40) + "”"
 			}
 			if n > 1 {

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -42,15 +41,15 @@ func LoadBudget(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return BudgetLoadedMsg{}
 		}
-		stats, err := d.Store.Stats(context.Background())
+		stats, err := d.Store.Stats(d.Ctx)
 		if err != nil {
 			return BudgetLoadedMsg{Err: err}
 		}
-		evict, err := d.Store.NextEvictions(context.Background(), 10)
+		evict, err := d.Store.NextEvictions(d.Ctx, 10)
 		if err != nil {
 			return BudgetLoadedMsg{Err: err}
 		}
-		quar, err := d.Store.Quarantined(context.Background())
+		quar, err := d.Store.Quarantined(d.Ctx)
 		if err != nil {
 			return BudgetLoadedMsg{Err: err}
 		}
@@ -190,7 +189,7 @@ type compactCheckMsg struct {
 
 func compactCheckCmd(d Deps) func() tea.Msg {
 	return func() tea.Msg {
-		quar, err := d.Store.Quarantined(context.Background())
+		quar, err := d.Store.Quarantined(d.Ctx)
 		if err != nil {
 			return compactCheckMsg{err: err}
 		}

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -28,14 +27,14 @@ type ContradictionsLoadedMsg = LoadedMsg[CItem]
 // LoadContradictions reads the pending contradictions and their atoms.
 func LoadContradictions(d Deps) tea.Cmd {
 	return loadItems(d, func(st *memcore.Store) ([]CItem, error) {
-		cs, err := st.Contradictions(context.Background(), false)
+		cs, err := st.Contradictions(d.Ctx, false)
 		if err != nil {
 			return nil, err
 		}
 		var items []CItem
 		for _, c := range cs {
-			o, _, err1 := st.Get(context.Background(), c.Old)
-			n, _, err2 := st.Get(context.Background(), c.New)
+			o, _, err1 := st.Get(d.Ctx, c.Old)
+			n, _, err2 := st.Get(d.Ctx, c.New)
 			if err1 != nil || err2 != nil {
 				continue
 			}

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -107,17 +106,17 @@ func (v *Detail) View() string {
 // DetailCmd reads an atom, its links and neighbours, and renders them.
 func DetailCmd(d Deps, id string, width int) tea.Cmd {
 	return func() tea.Msg {
-		at, q, err := d.Store.Get(context.Background(), id)
+		at, q, err := d.Store.Get(d.Ctx, id)
 		if err != nil {
 			return DetailMsg{ID: id, Width: width, Err: err}
 		}
-		links, err := d.Store.Links(context.Background(), id)
+		links, err := d.Store.Links(d.Ctx, id)
 		if err != nil {
 			return DetailMsg{ID: id, Width: width, Err: err}
 		}
 		var rel []related
 		for _, l := range links {
-			n, _, err := d.Store.Get(context.Background(), l.ID)
+			n, _, err := d.Store.Get(d.Ctx, l.ID)
 			if err != nil {
 				continue
 			}

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -23,7 +22,7 @@ type LaneLoadedMsg = LoadedMsg[memcore.LaneEntry]
 
 // LoadLane reads the lane, newest first.
 func LoadLane(d Deps) tea.Cmd {
-	return loadItems(d, func(st *memcore.Store) ([]memcore.LaneEntry, error) { return st.Lane(context.Background()) })
+	return loadItems(d, func(st *memcore.Store) ([]memcore.LaneEntry, error) { return st.Lane(d.Ctx) })
 }
 
 // Lane is the pane of the lane.

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -27,7 +26,7 @@ type PendingLoadedMsg = LoadedMsg[PItem]
 // LoadPending reads the queue and the current values.
 func LoadPending(d Deps) tea.Cmd {
 	return loadItems(d, func(st *memcore.Store) ([]PItem, error) {
-		um, err := st.UserModel(context.Background())
+		um, err := st.UserModel(d.Ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -30,7 +29,7 @@ type QuarantineLoadedMsg = LoadedMsg[QItem]
 // LoadQuarantine reads the quarantine and scans each entry.
 func LoadQuarantine(d Deps) tea.Cmd {
 	return loadItems(d, func(st *memcore.Store) ([]QItem, error) {
-		quar, err := st.Quarantined(context.Background())
+		quar, err := st.Quarantined(d.Ctx)
 		if err != nil {
 			return nil, err
 		}

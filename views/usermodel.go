@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -25,7 +24,7 @@ func LoadUserModel(d Deps) tea.Cmd {
 		if d.Store == nil {
 			return UserModelLoadedMsg{}
 		}
-		m, err := d.Store.UserModel(context.Background())
+		m, err := d.Store.UserModel(d.Ctx)
 		return UserModelLoadedMsg{Model: m, Err: err}
 	}
 }
