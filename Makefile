@@ -24,11 +24,13 @@ test: need-cc
 
 # The long tier (.ci/run runs it after make test): the crash test's 200
 # SIGKILLs, two writer processes with 500 atoms each, odek's unlocked
-# writer racing odekmem, a 5,000-line import. Each logs its random seed;
-# ODEKMEM_SEED=<seed> replays a run.
-SOAK := TestCrashKill9|TestTwoWriterProcesses|TestConcurrentOdekWriterLosesNothing|TestImportStreamsInBatchesWithProgress
+# writer racing odekmem, a 5,000-line import, every generated credential
+# through every write path (make test sends each through some of them in
+# turn). Each logs its random seed; ODEKMEM_SEED=<seed> replays a run.
+SOAK := TestCrashKill9|TestTwoWriterProcesses|TestConcurrentOdekWriterLosesNothing|TestImportStreamsInBatchesWithProgress|TestEverySecretKindEveryWritePath
 soak: need-cc
 	ODEKMEM_SOAK=1 $(GO) test -race -count=1 -timeout 60m -run '^($(SOAK))$$' -v ./memcore/
+	ODEKMEM_SOAK=1 $(GO) test -race -count=1 -timeout 30m -run '^TestEverySecretKindCLIAddAndIngest$$' ./internal/cli/
 
 # The real-agent tier (.ci/run runs it after make test; README "Agents"):
 # pinned Claude Code, Codex CLI and Gemini CLI installed from npm into a

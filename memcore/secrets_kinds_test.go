@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/odekmem/odekmem/internal/testcreds"
+	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
 
@@ -26,6 +27,7 @@ func TestEverySecretKindEveryWritePath(t *testing.T) {
 	type secret struct{ name, s string }
 	var secrets []secret
 	n := 0
+	all := testkit.Soak()
 	for _, c := range testcreds.Creds(3) {
 		for _, v := range testcreds.Variants(c) {
 			n++
@@ -35,16 +37,28 @@ func TestEverySecretKindEveryWritePath(t *testing.T) {
 			if _, err := st.Add(ctx, memcore.AddRequest{Text: "our deploy config: " + text, Source: memcore.SourceUserApproved}); err != nil {
 				t.Fatalf("%s: trusted add: %v", name, err)
 			}
-			if _, err := st.Add(ctx, memcore.AddRequest{Text: "env dump: " + text, Source: memcore.SourceToolOutput}); err != nil {
-				t.Fatalf("%s: tainted add: %v", name, err)
+			// Every secret through the trusted Add; the four other paths
+			// in turn (each still sees every kind across the seeds and
+			// variants), and every path for every secret in make soak.
+			path := func(k int) bool { return all || n%4 == k }
+			if path(0) {
+				if _, err := st.Add(ctx, memcore.AddRequest{Text: "env dump: " + text, Source: memcore.SourceToolOutput}); err != nil {
+					t.Fatalf("%s: tainted add: %v", name, err)
+				}
 			}
-			h.RecordUserMessage(ctx, memcore.Turn{Message: "I always use this for staging deploys: " + text, SessionID: "s"})
-			arg, _ := json.Marshal(map[string]string{"action": "add_atom", "content": "the CI setting is " + text})
-			tool.CallJSON(ctx, arg, memcore.Turn{Message: "remember that the CI setting is " + text})
-			line, _ := json.Marshal(map[string]any{"kind": "atom", "id": fmt.Sprintf("%030x%02d", n, n%100), "source_class": "user_said", "type": "fact",
-				"created_at": time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), "context": map[string]any{}, "text": "imported " + text})
-			if _, err := st.Import(ctx, bytes.NewReader(append(line, '\n')), memcore.ImportOptions{}); err != nil {
-				t.Fatalf("%s: import: %v", name, err)
+			if path(1) {
+				h.RecordUserMessage(ctx, memcore.Turn{Message: "I always use this for staging deploys: " + text, SessionID: "s"})
+			}
+			if path(2) {
+				arg, _ := json.Marshal(map[string]string{"action": "add_atom", "content": "the CI setting is " + text})
+				tool.CallJSON(ctx, arg, memcore.Turn{Message: "remember that the CI setting is " + text})
+			}
+			if path(3) {
+				line, _ := json.Marshal(map[string]any{"kind": "atom", "id": fmt.Sprintf("%030x%02d", n, n%100), "source_class": "user_said", "type": "fact",
+					"created_at": time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), "context": map[string]any{}, "text": "imported " + text})
+				if _, err := st.Import(ctx, bytes.NewReader(append(line, '\n')), memcore.ImportOptions{}); err != nil {
+					t.Fatalf("%s: import: %v", name, err)
+				}
 			}
 		}
 	}
@@ -59,5 +73,5 @@ func TestEverySecretKindEveryWritePath(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d secrets (kinds × plain/zero-width split/fullwidth) × 5 write paths: %d leaked", len(secrets), leaked)
+	t.Logf("%d secrets (kinds × plain/zero-width split/fullwidth) × trusted Add and the other four write paths (in turn outside make soak): %d leaked", len(secrets), leaked)
 }
