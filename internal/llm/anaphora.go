@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/odekmem/odekmem/internal/lazyre"
+	"github.com/odekmem/odekmem/internal/textutil"
 )
 
 // Referent is a candidate antecedent for anaphora resolution: a recent
@@ -225,7 +226,7 @@ var (
 // auth package", "Prefers table-driven tests" → "table-driven tests". It
 // never returns the whole atom sentence.
 func NounPhrase(text string) string {
-	t := trimSentence(oneLine(text))
+	t := trimSentence(textutil.OneLine(text))
 	if t == "" {
 		return ""
 	}

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/textutil"
 	"math"
 	"strconv"
 	"strings"
@@ -122,7 +123,7 @@ func candidatesFrom(items []map[string]any) []Candidate {
 		qv, _ := lookup(it, "quote")
 		q, _ := qv.(string)
 		out = append(out, Candidate{Text: text, Type: NormalizeType(ts), Confidence: confidence(cv, DefaultConfidence),
-			Quote: clip(strings.TrimSpace(q), maxCandidateRunes)})
+			Quote: textutil.Clip(strings.TrimSpace(q), maxCandidateRunes)})
 	}
 	return out
 }

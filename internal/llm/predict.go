@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/textutil"
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/lazyre"
@@ -52,7 +53,7 @@ func PredictIntents(ctx context.Context, c Client, message string, recent []stri
 		}
 	}
 	if um := strings.TrimSpace(userModel); um != "" && um != "{}" {
-		b.WriteString("\nUser model:\n" + clip(um, 4000) + "\n")
+		b.WriteString("\nUser model:\n" + textutil.Clip(um, 4000) + "\n")
 	}
 	arr, err := askArray(ctx, c, "predict intents", prompt(fmt.Sprintf(PredictPrompt, max), b.String()))
 	if err != nil {

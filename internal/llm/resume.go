@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/textutil"
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/lazyre"
@@ -55,7 +56,7 @@ func ResumeSummary(ctx context.Context, c Client, project string, atoms []string
 	if m := fence.FindStringSubmatch(s); m != nil {
 		s = m[1]
 	}
-	s = strings.Trim(oneLine(s), "\"'` ")
+	s = strings.Trim(textutil.OneLine(s), "\"'` ")
 	if loc := reResumeStart.FindStringIndex(s); loc != nil {
 		s = "Where you left off" + s[loc[1]:]
 	} else if s != "" {
@@ -117,10 +118,10 @@ func ResumeRules(project string, atoms []string) string {
 	if p := cleanText(project, 80); p != "" {
 		b.WriteString("in " + p + ", ")
 	}
-	b.WriteString(clip(toSecond(trimSentence(cleanText(atoms[where], maxAtomRunes))), 180))
+	b.WriteString(textutil.Clip(toSecond(trimSentence(cleanText(atoms[where], maxAtomRunes))), 180))
 	b.WriteString(". Next likely step: ")
 	if step >= 0 && stepText != "" {
-		b.WriteString(clip(toSecond(cleanText(stepText, maxAtomRunes)), 160))
+		b.WriteString(textutil.Clip(toSecond(cleanText(stepText, maxAtomRunes)), 160))
 	} else {
 		b.WriteString("continue from there")
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/odekmem/odekmem/internal/lazyre"
+	"github.com/odekmem/odekmem/internal/textutil"
 )
 
 // Confidence the rule-based extractor assigns, by type. They sit a little
@@ -114,13 +115,13 @@ var (
 
 func ruleError(s string) (string, bool) {
 	if m := reErrClass.FindString(s); m != "" {
-		return "User encountered " + clip(trimSentence(m), maxRuleText), true
+		return "User encountered " + textutil.Clip(trimSentence(m), maxRuleText), true
 	}
 	if m := reErrKeyword.FindString(s); m != "" {
-		return "User encountered " + clip(lowerFirst(trimSentence(m)), maxRuleText), true
+		return "User encountered " + textutil.Clip(lowerFirst(trimSentence(m)), maxRuleText), true
 	}
 	if reErrKeeps.MatchString(s) {
-		return "User reported: " + clip(toThird(lowerFirst(trimSentence(s))), maxRuleText), true
+		return "User reported: " + textutil.Clip(toThird(lowerFirst(trimSentence(s))), maxRuleText), true
 	}
 	return "", false
 }
@@ -292,7 +293,7 @@ func contentless(s string) bool {
 // rem cleans a captured remainder: trailing punctuation, third person,
 // length.
 func rem(s string) string {
-	return clip(toThird(trimSentence(s)), maxRuleText)
+	return textutil.Clip(toThird(trimSentence(s)), maxRuleText)
 }
 
 var (
@@ -348,7 +349,7 @@ func classifySentence(s string) (text, typ string, ok bool) {
 		return "", "", false
 	}
 	q = strings.TrimRight(q, "?! ")
-	return "User asked: " + clip(lowerFirst(q), maxRuleText) + "?", "question", true
+	return "User asked: " + textutil.Clip(lowerFirst(q), maxRuleText) + "?", "question", true
 }
 
 var irregularPast = setOf(`broke went did had was were saw got made took gave came ran ate wrote thought knew felt found left told`)

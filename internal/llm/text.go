@@ -6,33 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/odekmem/odekmem/internal/lazyre"
+	"github.com/odekmem/odekmem/internal/textutil"
 )
-
-// oneLine collapses every run of whitespace (newlines included) to one space
-// and trims the ends.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// clip returns s cut to at most n runes, preferring a word boundary in the
-// last fifth, with no marker added. It never splits a UTF-8 sequence.
-func clip(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)[:n]
-	cut := len(r)
-	for i := len(r) - 1; i >= n*4/5; i-- {
-		if unicode.IsSpace(r[i]) {
-			cut = i
-			break
-		}
-	}
-	return strings.TrimRightFunc(string(r[:cut]), func(c rune) bool {
-		return unicode.IsSpace(c) || c == ',' || c == ';' || c == ':'
-	})
-}
 
 // cleanText normalises a model- or user-supplied string: control characters
 // removed, whitespace collapsed, clipped to n runes.
@@ -46,7 +21,7 @@ func cleanText(s string, n int) string {
 		}
 		return r
 	}, s)
-	return clip(oneLine(s), n)
+	return textutil.Clip(textutil.OneLine(s), n)
 }
 
 var thinkBlock = lazyre.New(`(?is)<think(?:ing)?>.*?</think(?:ing)?>`)

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"github.com/odekmem/odekmem/internal/textutil"
 	"strings"
 	"testing"
 )
@@ -36,10 +37,10 @@ func TestExtractStripsUntrusted(t *testing.T) {
 }
 
 func TestClip(t *testing.T) {
-	if got := clip("hello wonderful world", 17); got != "hello wonderful" {
+	if got := textutil.Clip("hello wonderful world", 17); got != "hello wonderful" {
 		t.Errorf("clip = %q", got)
 	}
-	if got := clip("äöüäöü", 3); got != "äöü" {
+	if got := textutil.Clip("äöüäöü", 3); got != "äöü" {
 		t.Errorf("clip runes = %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/textutil"
 	"slices"
 	"strings"
 )
@@ -94,7 +95,7 @@ func InferUserState(ctx context.Context, c Client, current string, atoms []strin
 	if cur == "" {
 		cur = "{}"
 	}
-	b.WriteString(clip(cur, 8000))
+	b.WriteString(textutil.Clip(cur, 8000))
 	b.WriteString("\n\nRecent statements by the user (oldest first):\n")
 	if len(atoms) > maxPromptAtoms {
 		atoms = atoms[len(atoms)-maxPromptAtoms:]

@@ -88,3 +88,30 @@ func NormalHash(s string) uint64 {
 	}
 	return h
 }
+
+// OneLine collapses every run of white space (newlines included) to one
+// space and trims the ends.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Clip cuts s to at most n runes, preferring a word boundary in the last
+// fifth, with no marker added, and trims trailing spaces and , ; : left at
+// the cut. It never splits a UTF-8 sequence; n ≤ 0 gives "".
+func Clip(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n]
+	cut := len(r)
+	for i := len(r) - 1; i >= n*4/5; i-- {
+		if unicode.IsSpace(r[i]) {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRightFunc(string(r[:cut]), func(c rune) bool {
+		return unicode.IsSpace(c) || c == ',' || c == ';' || c == ':'
+	})
+}

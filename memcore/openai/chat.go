@@ -5,13 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/textutil"
 	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -164,7 +163,7 @@ func (o *chat) call(ctx context.Context, req llm.Request, useJSON bool) (string,
 	content := strings.TrimSpace(res.Choices[0].Message.Content)
 	if content == "" {
 		if r := strings.TrimSpace(res.Choices[0].Message.Refusal); r != "" {
-			return "", fmt.Errorf("%w: model refused: %s", ErrEmptyReply, clip(r, 200))
+			return "", fmt.Errorf("%w: model refused: %s", ErrEmptyReply, textutil.Clip(r, 200))
 		}
 		return "", fmt.Errorf("%w: empty message content (finish_reason %q)", ErrEmptyReply, res.Choices[0].FinishReason)
 	}
@@ -181,7 +180,7 @@ type HTTPError struct {
 func (e *HTTPError) Error() string {
 	msg := fmt.Sprintf("HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	if b := strings.TrimSpace(e.Body); b != "" {
-		msg += ": " + clip(oneLine(b), 300)
+		msg += ": " + textutil.Clip(textutil.OneLine(b), 300)
 	}
 	return msg
 }
@@ -246,29 +245,4 @@ func rejectsJSONMode(err error) bool {
 	}
 	b := strings.ToLower(h.Body)
 	return strings.Contains(b, "response_format") || strings.Contains(b, "json")
-}
-
-// oneLine collapses every run of whitespace to one space and trims the ends.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// clip returns s cut to at most n runes, preferring a word boundary in the
-// last fifth. It never splits a UTF-8 sequence.
-func clip(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)[:n]
-	cut := len(r)
-	for i := len(r) - 1; i >= n*4/5; i-- {
-		if unicode.IsSpace(r[i]) {
-			cut = i
-			break
-		}
-	}
-	return strings.TrimRightFunc(string(r[:cut]), func(c rune) bool {
-		return unicode.IsSpace(c) || c == ',' || c == ';' || c == ':'
-	})
 }
