@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/cputime"
 	"github.com/odekmem/odekmem/internal/provenance"
 	"github.com/odekmem/odekmem/internal/textclf"
 )
@@ -120,9 +121,11 @@ func BenchmarkJudge300(b *testing.B) {
 	ds := make([]time.Duration, 0, b.N)
 	cs := make([]time.Duration, 0, b.N)
 	for i := 0; i < b.N; i++ {
-		t0, c0 := time.Now(), threadCPU()
+		t0 := time.Now()
+		c0, _ := cputime.Thread()
 		Judge(msg)
-		cs = append(cs, threadCPU()-c0)
+		c1, _ := cputime.Thread()
+		cs = append(cs, c1-c0)
 		ds = append(ds, time.Since(t0))
 	}
 	b.StopTimer()

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/cputime"
 	"github.com/odekmem/odekmem/internal/scan"
 )
 
@@ -47,17 +48,17 @@ func BenchmarkScanLatency300(b *testing.B) {
 		("Authorization: Bearer abcdefghijklmnop123 " + strings.Repeat("ghp_"+strings.Repeat("Ab1", 12)+" ", 7))[:300],
 		strings.Repeat("a\u200bb ", 60),
 	}
-	defer lockThread()()
+	defer cputime.LockThread()()
 	var wall, cpu []time.Duration
 	i := 0
 	for b.Loop() {
 		in := inputs[i%len(inputs)]
 		i++
-		c0, ok := threadCPU()
+		c0, ok := cputime.Thread()
 		t0 := time.Now()
 		scan.Scan(in)
 		wall = append(wall, time.Since(t0))
-		if c1, ok2 := threadCPU(); ok && ok2 {
+		if c1, ok2 := cputime.Thread(); ok && ok2 {
 			cpu = append(cpu, c1-c0)
 		}
 	}
@@ -95,17 +96,17 @@ func BenchmarkScanLatency300Model(b *testing.B) {
 			b.Fatalf("benign input blocked: %q", in)
 		}
 	}
-	defer lockThread()()
+	defer cputime.LockThread()()
 	var wall, cpu []time.Duration
 	i := 0
 	for b.Loop() {
 		in := inputs[i%len(inputs)]
 		i++
-		c0, ok := threadCPU()
+		c0, ok := cputime.Thread()
 		t0 := time.Now()
 		scan.Scan(in)
 		wall = append(wall, time.Since(t0))
-		if c1, ok2 := threadCPU(); ok && ok2 {
+		if c1, ok2 := cputime.Thread(); ok && ok2 {
 			cpu = append(cpu, c1-c0)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odekmem/odekmem/internal/cputime"
 	"github.com/odekmem/odekmem/internal/embed"
 )
 
@@ -167,15 +168,15 @@ func BenchmarkQuantSearch(b *testing.B) {
 			// the searching thread, which a loaded machine's scheduler does
 			// not inflate; zero where the platform cannot say).
 			lat := func(e *Exact) (p50, p99, c50, c99 float64) {
-				defer lockThread()()
+				defer cputime.LockThread()()
 				d := make([]time.Duration, len(qs))
 				c := make([]time.Duration, len(qs))
 				for i, v := range qs {
-					c0, _ := threadCPU()
+					c0, _ := cputime.Thread()
 					t0 := time.Now()
 					e.Search(v, 40, nil)
 					d[i] = time.Since(t0)
-					c1, _ := threadCPU()
+					c1, _ := cputime.Thread()
 					c[i] = c1 - c0
 				}
 				slices.Sort(d)
