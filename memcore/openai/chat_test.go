@@ -56,7 +56,7 @@ func TestCompleteSendsConfig(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("messages = %v, want %v", got, want)
 	}
-	if auth := f.headers[0].Get("Authorization"); auth != "Bearer unused" {
+	if auth := f.Headers()[0].Get("Authorization"); auth != "Bearer unused" {
 		t.Errorf("Authorization = %q, want the placeholder key, not the environment's", auth)
 	}
 }
