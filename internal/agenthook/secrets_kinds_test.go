@@ -64,13 +64,9 @@ func TestEverySecretKindThroughTheHookBinary(t *testing.T) {
 		send()
 	}
 	blobs := map[string]string{"hook output": out.String()}
-	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			blobs[p] = string(b)
-		}
-		return nil
-	})
+	for p, b := range testcreds.Files(home) {
+		blobs[p] = b
+	}
 	if _, ok := blobs[filepath.Join(home, "memory", "extended", "agent_sessions.json")]; !ok {
 		t.Fatal("no agent session log written: the prompts did not reach it")
 	}

@@ -2,8 +2,6 @@ package agenthook_test
 
 import (
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -62,13 +60,9 @@ func TestEveryShapeThroughTheHook(t *testing.T) {
 	h.Close(ctx)
 	st.Close()
 	blobs := map[string]string{}
-	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			blobs[p] = redactionMarker.ReplaceAllString(string(b), "[]")
-		}
-		return nil
-	})
+	for p, b := range testcreds.Files(home) {
+		blobs[p] = redactionMarker.ReplaceAllString(b, "[]")
+	}
 	if _, ok := blobs[filepath.Join(home, "memory", "extended", "agent_sessions.json")]; !ok {
 		t.Fatal("no agent session log written: the prompts did not reach it")
 	}

@@ -2,9 +2,6 @@ package cli_test
 
 import (
 	"encoding/json"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -51,13 +48,9 @@ func TestEverySecretKindCLIAddAndIngest(t *testing.T) {
 	}
 	echoed.WriteString(r.stdout + r.stderr)
 	blobs := map[string]string{"stdout/stderr": echoed.String()}
-	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			blobs[p] = string(b)
-		}
-		return nil
-	})
+	for p, b := range testcreds.Files(home) {
+		blobs[p] = b
+	}
 	for _, s := range secrets {
 		for name, b := range blobs {
 			if l := testcreds.Leaks(b, s); l != "" {
@@ -88,13 +81,9 @@ func TestEverySecretKindAtTheIngestCut(t *testing.T) {
 		t.Fatalf("ingest: %+v", r)
 	}
 	blobs := map[string]string{"stdout/stderr": r.stdout + r.stderr}
-	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			blobs[p] = string(b)
-		}
-		return nil
-	})
+	for p, b := range testcreds.Files(home) {
+		blobs[p] = b
+	}
 	stored := false
 	for name, b := range blobs {
 		stored = stored || strings.HasSuffix(name, "quarantine.json") && strings.Contains(b, "build step ok")

@@ -2,9 +2,6 @@ package cli_test
 
 import (
 	"encoding/json"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,13 +46,9 @@ func TestEveryShapeCLIAddAndIngest(t *testing.T) {
 	}
 	echoed.WriteString(r.stdout + r.stderr)
 	blobs := map[string]string{"stdout/stderr": echoed.String()}
-	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			blobs[p] = redactionMarker.ReplaceAllString(string(b), "[]")
-		}
-		return nil
-	})
+	for p, b := range testcreds.Files(home) {
+		blobs[p] = redactionMarker.ReplaceAllString(b, "[]")
+	}
 	leaked := 0
 	for _, s := range secrets {
 		for name, b := range blobs {

@@ -3,9 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,13 +50,9 @@ func TestEverySecretKindThroughMCPRemember(t *testing.T) {
 	}
 	st.Close()
 	blobs := map[string]string{"tool results": results.String()}
-	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			blobs[p] = string(b)
-		}
-		return nil
-	})
+	for p, b := range testcreds.Files(home) {
+		blobs[p] = b
+	}
 	leaked := 0
 	for _, s := range secrets {
 		for name, b := range blobs {

@@ -7,7 +7,10 @@ package testcreds
 import (
 	"encoding/base64"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -309,4 +312,19 @@ func Variants(c Cred) []struct{ Name, Text, Secret string } {
 		{"zero_width_split", ZeroWidthSplit(c.Text, c.Secret), c.Secret},
 		{"fullwidth", Fullwidth(c.Text), Fullwidth(c.Secret)},
 	}
+}
+
+// Files reads every regular file under dir, path → text, for a test to
+// search for secrets that reached disk (unreadable entries are skipped).
+func Files(dir string) map[string]string {
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, err := os.ReadFile(p); err == nil {
+				out[p] = string(b)
+			}
+		}
+		return nil
+	})
+	return out
 }
