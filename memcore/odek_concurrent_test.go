@@ -212,7 +212,7 @@ func TestConcurrentOdekWriterLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := emb.texts.Load(); got > 1 {
-		t.Errorf("reopening after odek's cache write embedded %d texts (want only the query)", got)
+		t.Errorf("reopening after odek's cache write embedded %d texts (want only the query); the latest: %q", got, emb.recent())
 	}
 	recovered, live := 0, 0
 	for id := range odekAcked {
@@ -235,4 +235,47 @@ func TestConcurrentOdekWriterLosesNothing(t *testing.T) {
 	}
 	t.Logf("%d+%d adds: odekmem re-added dropped records in %d loads; odek atoms %d live, %d adopted as recovered; %d texts embedded during the run",
 		n, n, readded, live, recovered, embeddedDuringRun)
+}
+
+// TestCompactWritesWhatItsReloadFound: an atom another writer added since
+// this process last read the store is loaded by Compact's own write and
+// embedded once that write has committed. Compaction rewrites the vector
+// cache; the cache it leaves must hold that atom too, or every later
+// process embeds it again on open.
+func TestCompactWritesWhatItsReloadFound(t *testing.T) {
+	dir := stDir(t)
+	emb := &stCountingEmbedder{Hash: embed.NewHash(768)}
+	ctx := context.Background()
+	s := stOpen(t, dir, memcore.Options{Embedder: emb})
+	for i := 0; i < 3; i++ {
+		stAdd(t, s, memcore.AddRequest{Text: fmt.Sprintf("odekmem note %d about the deploy pipeline", i), Source: memcore.SourceUserApproved})
+	}
+	// odek adds an atom behind this process's back.
+	id := stHex(16)
+	if err := stOdekWrite(filepath.Join(dir, "chunks", id+".md"), []byte("odek remembered that staging uses blue-green deploys"), 0); err != nil {
+		t.Fatal(err)
+	}
+	var recs []json.RawMessage
+	if err := json.Unmarshal(stReadFile(t, filepath.Join(dir, "atoms.json")), &recs); err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := json.Marshal(map[string]any{"id": id, "source_class": "user_approved", "type": "fact",
+		"created_at": time.Now().UTC().Format(time.RFC3339Nano), "context": map[string]any{"session_id": "odek"}})
+	b, _ := json.MarshalIndent(append(recs, rec), "", "  ")
+	if err := stOdekWrite(filepath.Join(dir, "atoms.json"), b, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	emb.texts.Store(0)
+	s2 := stOpen(t, dir, memcore.Options{Embedder: emb})
+	if _, err := s2.Search(ctx, "deploys", memcore.SearchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := emb.texts.Load(); got != 1 {
+		t.Errorf("opening a store compacted after another writer's add embedded %d texts (want only the query): %q", got, emb.recent())
+	}
 }

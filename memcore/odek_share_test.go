@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -316,12 +317,27 @@ func TestUnknownFieldsSurviveEveryWrite(t *testing.T) {
 type stCountingEmbedder struct {
 	*embed.Hash
 	calls, texts atomic.Int64
+	mu           sync.Mutex
+	last         []string // the texts of the latest calls, for a failure's message
 }
 
 func (e *stCountingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	e.calls.Add(1)
 	e.texts.Add(int64(len(texts)))
+	e.mu.Lock()
+	e.last = append(e.last, texts...)
+	if len(e.last) > 8 {
+		e.last = e.last[len(e.last)-8:]
+	}
+	e.mu.Unlock()
 	return e.Hash.Embed(ctx, texts)
+}
+
+// recent returns the texts of the latest calls (at most eight).
+func (e *stCountingEmbedder) recent() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.last...)
 }
 
 func stRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }

@@ -182,6 +182,18 @@ func (s *Store) compact(ctx context.Context, expire bool) (CompactResult, error)
 		})
 		return nil
 	})
+	if err != nil {
+		return r, err
+	}
+	// Atoms another process added since this one last read are loaded by
+	// the write above and embedded once it has committed, after the cache
+	// was written: write it again, or every later open embeds them.
+	if _, _, unsaved := s.vec.Stats(); unsaved > 0 {
+		err = s.update(ctx, func(t *tx) error {
+			t.vectors = true
+			return nil
+		})
+	}
 	return r, err
 }
 
