@@ -91,17 +91,17 @@ type modelHit struct {
 	why          string
 }
 
-// scoreModel runs the learned detector over a view. It reports a hit when
-// the probability reaches the model's threshold; with no usable model it
-// reports nothing.
-func scoreModel(v string, sum *featSummary) (modelHit, bool) {
+// modelBest runs the learned detector over a view and returns its highest
+// probability with the window that scored it (ok false with no usable
+// model or an empty view).
+func modelBest(v string, sum *featSummary) (best modelHit, ok bool) {
 	m, err := learned.Model()
 	if err != nil || len(v) == 0 {
 		return modelHit{}, false
 	}
 	var d [nDense]float32
 	fillDense(d[:], v, sum)
-	best := modelHit{p: -1}
+	best = modelHit{p: -1}
 	score := func(a, b int) {
 		if p := m.Score(v[a:b], d[:]); p > best.p {
 			best = modelHit{p: p, a: a, b: b}
@@ -129,9 +129,20 @@ func scoreModel(v string, sum *featSummary) (modelHit, bool) {
 		}
 	}
 	best.threshold = m.Threshold()
-	if best.p < best.threshold {
+	return best, true
+}
+
+// scoreModel runs the learned detector over a view. It reports a hit when
+// the probability reaches the model's threshold; with no usable model it
+// reports nothing.
+func scoreModel(v string, sum *featSummary) (modelHit, bool) {
+	best, ok := modelBest(v, sum)
+	if !ok || best.p < best.threshold {
 		return modelHit{}, false
 	}
+	m, _ := learned.Model()
+	var d [nDense]float32
+	fillDense(d[:], v, sum)
 	var parts []string
 	for _, c := range m.Explain(v[best.a:best.b], d[:], 6) {
 		parts = append(parts, c.String())

@@ -198,7 +198,10 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 		b := st.orig(h.b-1) + 1
 		emit(h.rule, h.reason, a, b)
 	}
-	if len(out) > 0 || len(text) == 0 {
+	if len(out) > 0 {
+		vetoSoft(out, v.s, &sum)
+	}
+	if hasBlock(out) || len(text) == 0 {
 		return out
 	}
 	// Disguises: the whole text is the span. The learned detector also
@@ -260,6 +263,53 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 		emit(ModelRule, mh.why, a, b)
 	}
 	return out
+}
+
+// softRules are the plain-view rules whose wording also fits ordinary
+// text addressed to agents — conventions in an AGENTS.md, documentation,
+// security write-ups — and which made most false blocks on the training
+// sources. When a text's only blocks are theirs and the learned detector
+// reads the text as ordinary (probability below modelVeto), they warn
+// instead of blocking: the reviewer still sees them. Decoded or disguised
+// text, credentials, hidden characters and the exact attack phrasings
+// never take this path, and neither do the rules' other verdicts.
+var softRules = map[string]bool{
+	"conditional_trigger": true, "html_comment_instruction": true, "planted_command": true, "exfiltrate_secrets": true,
+	"score_addresses_the_agent": true, "score_override_of_instructions": true, "score_exfiltration_sink": true,
+	"score_hide_from_the_person": true, "score_names_the_agent": true, "score_persona": true,
+	"score_deceive_the_person": true, "score_personal_data_request": true,
+}
+
+// modelVeto is the learned detector's probability below which a soft
+// rule's block becomes a warning. Chosen on the training sources: below
+// it lay 22 of their rule-only false blocks and none of their attacks.
+const modelVeto = 0.10
+
+// vetoSoft turns the blocks in out into warnings when every one is a soft
+// rule's and the learned detector scores the view below modelVeto.
+func vetoSoft(out []Finding, view string, sum *featSummary) {
+	for _, f := range out {
+		if f.Severity == Block && !softRules[f.Rule] {
+			return
+		}
+	}
+	mh, ok := modelBest(view, sum)
+	if !ok || mh.p >= modelVeto {
+		return
+	}
+	for i := range out {
+		out[i].Severity = Warn
+		out[i].Reason += fmt.Sprintf(" — a warning, not a block: the learned detector reads the text as ordinary (p=%.2f < %.2f)", mh.p, modelVeto)
+	}
+}
+
+func hasBlock(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == Block {
+			return true
+		}
+	}
+	return false
 }
 
 // hiddenAsSpace replaces every hidden character and escape sequence of text
