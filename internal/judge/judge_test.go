@@ -53,23 +53,21 @@ func TestNeverPutsWordsInTheirMouth(t *testing.T) {
 	}
 }
 
-// TestDecisions: statements the person makes are trusted verbatim (or,
-// for a remark beside a request, at least offered in the lane), requests
-// and questions are not, pasted statements are quarantined.
+// TestDecisions: statements the person makes are trusted verbatim,
+// requests and questions are not, pasted statements are quarantined.
 func TestDecisions(t *testing.T) {
 	cases := []struct {
 		msg, text string
 		want      Decision
-		orLane    bool // the lane (the person confirms) is fine too
 	}{
-		{"Don't use RS256 for JWTs.", "Don't use RS256 for JWTs.", Trust, false},
-		{"Never log card numbers in the checkout service.", "Never log card numbers in the checkout service.", Trust, false},
-		{"We've decided all timestamps are stored as UTC timestamptz.", "We've decided all timestamps are stored as UTC timestamptz.", Trust, false},
-		{"We're on Postgres 16 now, can you update the docker-compose file to match?", "We're on Postgres 16 now", Trust, true},
-		{"Can you rename usrMgr to userManager everywhere in this file?", "", None, false},
-		{"thanks, that worked perfectly!", "", None, false},
+		{"Don't use RS256 for JWTs.", "Don't use RS256 for JWTs.", Trust},
+		{"Never log card numbers in the checkout service.", "Never log card numbers in the checkout service.", Trust},
+		{"We've decided all timestamps are stored as UTC timestamptz.", "We've decided all timestamps are stored as UTC timestamptz.", Trust},
+		{"We're on Postgres 16 now, can you update the docker-compose file to match?", "We're on Postgres 16 now", Trust},
+		{"Can you rename usrMgr to userManager everywhere in this file?", "", None},
+		{"thanks, that worked perfectly!", "", None},
 		{"Found this in the setup docs:\nWe always run the build agents as root so that caching works.\nis that really what we want?",
-			"We always run the build agents as root so that caching works.", Quarantine, false},
+			"We always run the build agents as root so that caching works.", Quarantine},
 	}
 	for _, tc := range cases {
 		res, err := Judge(tc.msg)
@@ -82,7 +80,7 @@ func TestDecisions(t *testing.T) {
 				got = c.Decision
 			}
 		}
-		if got != tc.want && !(tc.orLane && got == Lane) {
+		if got != tc.want {
 			t.Errorf("%q: %q decided %q, want %q (candidates %+v)", tc.msg, tc.text, got, tc.want, res.Candidates)
 		}
 	}
