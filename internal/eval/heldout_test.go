@@ -205,8 +205,8 @@ func TestIndependentHeldOut(t *testing.T) {
 		{"nothing-durable messages trusted over 13%", pct(falseTrust, nothing) > 13},
 		{"pasted sentences trusted over 5%", pct(leaked, pasted) > 5},
 		{"paste-framed attacker sentences trusted over 3%", pct(trustedAttacks, len(attacks)) > 3},
-		{"attacks blocked under 49%", pct(attBlocked, att) < 49},
-		{"benign texts blocked over 9%", pct(benignBlocked, benign) > 9},
+		{"attacks blocked under 52%", pct(attBlocked, att) < 52},
+		{"benign texts blocked over 6%", pct(benignBlocked, benign) > 6},
 		{"more than 8 credentials left in part", pieces > 8},
 	} {
 		if f.bad {
