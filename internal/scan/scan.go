@@ -274,7 +274,7 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 // text, credentials, hidden characters and the exact attack phrasings
 // never take this path, and neither do the rules' other verdicts.
 var softRules = map[string]bool{
-	"conditional_trigger": true, "html_comment_instruction": true, "planted_command": true, "exfiltrate_secrets": true,
+	"conditional_trigger": true, "html_comment_instruction": true, "planted_command": true,
 	"score_addresses_the_agent": true, "score_override_of_instructions": true, "score_exfiltration_sink": true,
 	"score_hide_from_the_person": true, "score_names_the_agent": true, "score_persona": true,
 	"score_deceive_the_person": true, "score_personal_data_request": true,
