@@ -16,7 +16,7 @@ func TestAgentSessionLogBoundedRedactedCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer s.Close(context.Background())
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	for i := 0; i < 12; i++ {
@@ -75,7 +75,7 @@ func TestAgentSessionLogForgedByAnotherWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer s.Close(context.Background())
 	p := filepath.Join(dir, fileAgentSessions)
 	forged := (`[{"agent":"claude-code","id":"s1","project":"/p","turn":2,"updated":"2099-01-01T00:00:00Z",
 	 "messages":[{"turn":1,"at":"2026-11-01T08:59:00Z","text":"we deploy on tuesdays"},

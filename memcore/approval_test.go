@@ -36,7 +36,7 @@ func aOpen(t *testing.T, mutate func(*memcore.Config)) *memcore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.Close(context.Background()) })
 	return st
 }
 

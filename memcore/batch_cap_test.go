@@ -38,7 +38,7 @@ func TestBatchNearTheCapEvictsOnlyWhatItMust(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	ctx := context.Background()
 	if _, err := st.Import(ctx, hJSONL(t, "aaaa", 75, hNow.Add(-60*24*time.Hour)), memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)

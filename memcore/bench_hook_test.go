@@ -39,7 +39,7 @@ func hBuildStore(tb testing.TB, n int, llmc llm.Client) *memcore.Store {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { st.Close() })
+	tb.Cleanup(func() { st.Close(context.Background()) })
 	texts := stBenchTexts(int64(n), n)
 	types := []memcore.Type{"fact", "preference", "decision", "convention", "error", "file", "goal", "intent", "question"}
 	for start := 0; start < n; start += 2000 {
@@ -65,7 +65,7 @@ func hOpenFixture(tb testing.TB, n int, llmc llm.Client) *memcore.Store {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { st.Close() })
+	tb.Cleanup(func() { st.Close(context.Background()) })
 	// Wait until the index is filled from the cache.
 	if _, err := st.Search(context.Background(), "warm up", memcore.SearchOptions{}); err != nil {
 		tb.Fatal(err)

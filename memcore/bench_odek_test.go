@@ -46,7 +46,7 @@ func BenchmarkOpenAfterOdek(b *testing.B) {
 			if st := must(s.Stats(ctx)); st.Index.Stale != 0 || st.Index.Vectors != must(s.Stats(ctx)).Live {
 				b.Fatalf("open after odek re-embedded %d atoms (vectors %d)", st.Index.Stale, st.Index.Vectors)
 			}
-			s.Close()
+			s.Close(context.Background())
 			b.StartTimer()
 		}
 		b.StopTimer()

@@ -72,7 +72,7 @@ func stFixture(b testing.TB, n int) string {
 	if got := must(s.Stats(ctx)).Live; got < n*99/100 {
 		b.Fatalf("fixture holds %d atoms, want about %d", got, n)
 	}
-	s.Close()
+	s.Close(context.Background())
 	b.Logf("fixture %d atoms built in %s", n, time.Since(start).Round(time.Millisecond))
 	stFixDirs[n] = dir
 	return dir
@@ -88,7 +88,7 @@ func stOpenCopy(b *testing.B, n int) *memcore.Store {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { s.Close() })
+	b.Cleanup(func() { s.Close(context.Background()) })
 	return s
 }
 
@@ -145,7 +145,7 @@ func BenchmarkOpen(b *testing.B) {
 				if st := must(s.Stats(ctx)); st.Index.Stale != 0 || st.Index.Vectors != must(s.Stats(ctx)).Live {
 					b.Fatalf("open re-embedded %d atoms (vectors %d): cache not used", st.Index.Stale, st.Index.Vectors)
 				}
-				s.Close()
+				s.Close(context.Background())
 				b.StartTimer()
 			}
 			b.StopTimer()
@@ -163,7 +163,7 @@ func BenchmarkList(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer s.Close()
+			defer s.Close(context.Background())
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if len(must(s.List(context.Background(), memcore.Filter{}))) == 0 {

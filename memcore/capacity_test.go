@@ -28,7 +28,7 @@ func TestCapacity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer s.Close(context.Background())
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(18000))
 	const batch = 250

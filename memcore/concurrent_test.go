@@ -37,7 +37,7 @@ func TestWriterChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer s.Close(context.Background())
 	seed, _ := strconv.ParseInt(os.Getenv(stWriterSeed), 10, 64)
 	r := rand.New(rand.NewSource(seed))
 	for i := 0; i < n; i++ {
@@ -56,7 +56,7 @@ func TestTwoWriterProcesses(t *testing.T) {
 	dir := stDir(t)
 	// Create the store first so both children find it.
 	s0 := stOpen(t, dir, memcore.Options{})
-	s0.Close()
+	s0.Close(context.Background())
 	type child struct {
 		cmd *exec.Cmd
 		out strings.Builder

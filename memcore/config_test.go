@@ -133,7 +133,7 @@ func TestConfigThreeConstructionsOneStore(t *testing.T) {
 					t.Fatal(err)
 				}
 				got = append(got, st.Config())
-				st.Close()
+				st.Close(context.Background())
 			}
 			for i, name := range []string{"DefaultConfig() edited", "JSON decoded"} {
 				if d := configDiff(got[0], got[i+1]); d != "" {
@@ -148,7 +148,7 @@ func TestConfigThreeConstructionsOneStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer st.Close()
+			defer st.Close(context.Background())
 			if d := configDiff(got[0], st.Config()); d != "" {
 				t.Errorf("reopening with the store's Config changed it: %s", d)
 			}
@@ -271,7 +271,7 @@ func TestConfigLiteralTurnsFeaturesOff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { st.Close() })
+		t.Cleanup(func() { st.Close(context.Background()) })
 		return st
 	}
 	add := func(t *testing.T, st *memcore.Store, text string, src memcore.Source) memcore.AddResult {

@@ -34,7 +34,7 @@ func stSeedStore(t *testing.T) (string, []string) {
 	if _, err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 	return dir, ids
 }
 
@@ -213,13 +213,13 @@ func TestCorruptionRecovery(t *testing.T) {
 			}
 			// The store still works.
 			stAdd(t, s, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "written after recovery"})
-			s.Close()
+			s.Close(context.Background())
 			stCheckTree(t, dir)
 			s2, err := memcore.Open(context.Background(), dir, memcore.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer s2.Close()
+			defer s2.Close(context.Background())
 			if p := s2.Problems(); len(p) != 0 {
 				t.Fatalf("second open reported again: %v", p)
 			}

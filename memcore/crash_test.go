@@ -179,7 +179,7 @@ func TestCrashKill9(t *testing.T) {
 		for _, a := range must(s.List(context.Background(), memcore.Filter{})) {
 			live[a.ID] = a.Text
 		}
-		s.Close()
+		s.Close(context.Background())
 		for id, text := range acked {
 			if forgot[id] {
 				if _, ok := live[id]; ok {

@@ -125,7 +125,7 @@ func TestCatchUpEmbeddingHonoursContext(t *testing.T) {
 	// whose embedding hangs on this side too; its own embedder is fast.
 	other := stOpen(t, dir, memcore.Options{Embedder: embed.NewHash(768)})
 	stAdd(t, other, memcore.AddRequest{Text: "SLOW deploys happen on fridays", Source: memcore.SourceUserApproved})
-	other.Close()
+	other.Close(context.Background())
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

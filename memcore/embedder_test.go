@@ -49,7 +49,7 @@ func TestAgentEmbedder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	for _, text := range []string{"the ledger uses PostgreSQL", "deploys happen on fridays", "the cache is redis"} {
 		if _, err := st.Add(ctx, memcore.AddRequest{Text: text, Source: memcore.SourceUserSaid}); err != nil {
 			t.Fatal(err)

@@ -29,7 +29,7 @@ func TestLargeEvictionCompactsInBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := must(st.Stats(ctx)).TotalBytes
-	st.Close()
+	st.Close(context.Background())
 
 	small := memcore.DefaultConfig()
 	small.MaxSizeMB = float64(total) / 2 / (1 << 20)
@@ -47,12 +47,12 @@ func TestLargeEvictionCompactsInBackground(t *testing.T) {
 	if n := must(st.Stats(ctx)).Index.Vectors; n != must(st.Stats(ctx)).Live {
 		t.Fatalf("index holds %d vectors for %d live atoms", n, must(st.Stats(ctx)).Live)
 	}
-	st.Close() // waits for the background compaction
+	st.Close(context.Background()) // waits for the background compaction
 	st, err = memcore.Open(ctx, dir, memcore.Options{Config: &small})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	s := must(st.Stats(ctx))
 	if s.Index.Stale != 0 || s.Index.Vectors != s.Live || s.TotalBytes > s.CapBytes {
 		t.Fatalf("after the background compaction: %+v live %d total %d components %v (cap %d)", s.Index, s.Live, s.TotalBytes, s.Components, s.CapBytes)

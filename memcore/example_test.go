@@ -19,7 +19,7 @@ func stExampleStore() (*memcore.Store, func()) {
 	if err != nil {
 		panic(err)
 	}
-	return s, func() { s.Close(); os.RemoveAll(home) }
+	return s, func() { s.Close(context.Background()); os.RemoveAll(home) }
 }
 
 func ExampleOpen() {
@@ -30,7 +30,7 @@ func ExampleOpen() {
 		fmt.Println("open:", err)
 		return
 	}
-	defer s.Close()
+	defer s.Close(context.Background())
 	stats, err := s.Stats(context.Background())
 	if err != nil {
 		fmt.Println("stats:", err)

@@ -61,7 +61,7 @@ func TestFailedCommitLeavesMemoryAsOnDisk(t *testing.T) {
 		}
 		check(st, "after a failed "+name)
 	}
-	st.Close()
+	st.Close(context.Background())
 	unchattr(t, dir)
 	check(stOpen(t, dir, memcore.Options{}), "after reopening")
 }

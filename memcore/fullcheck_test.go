@@ -69,7 +69,7 @@ func TestOpenChecksChunksInProportion(t *testing.T) {
 	if fcTightened(s, ids[0]) || fcChunkMode(t, dir, ids[0]) != 0o644 {
 		t.Fatalf("an open without a full check visited every chunk: %v", s.Problems())
 	}
-	s.Close()
+	s.Close(context.Background())
 
 	// A chunk the open reads (the cache is gone) is checked as a full check
 	// would: its mode is tightened and reported.
@@ -83,7 +83,7 @@ func TestOpenChecksChunksInProportion(t *testing.T) {
 	if _, err := s.Compact(t.Context()); err != nil { // writes the cache again
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 
 	// Past an hour since the last full check, the next open is one.
 	loosen()
@@ -92,7 +92,7 @@ func TestOpenChecksChunksInProportion(t *testing.T) {
 	if !fcTightened(s, ids[0]) || fcChunkMode(t, dir, ids[0]) != 0o600 {
 		t.Fatalf("a full check older than an hour did not make the open a full one: %v", s.Problems())
 	}
-	s.Close()
+	s.Close(context.Background())
 
 	// Compact is maintenance: it always visits every chunk.
 	loosen()
@@ -118,13 +118,13 @@ func TestOwnWritesKeepTheOpenLight(t *testing.T) {
 	if _, _, _, err := s.Forget(t.Context(), ids[2]); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 	os.Chmod(filepath.Join(dir, "chunks", ids[0]+".md"), 0o644)
 	s = stOpen(t, dir, memcore.Options{})
 	if fcTightened(s, ids[0]) {
 		t.Fatal("odekmem's own writes made the next open a full check")
 	}
-	s.Close()
+	s.Close(context.Background())
 
 	// Another program adds a file to chunks/: the next open visits every
 	// chunk (and so also sees the loosened mode).

@@ -35,7 +35,7 @@ func stFuzzLoader(f *testing.F, name string, seeds []string) {
 		s.Quarantined(context.Background())
 		s.UserModel(context.Background())
 		s.Stats(context.Background())
-		s.Close()
+		s.Close(context.Background())
 		if bytes.Equal(bytes.TrimSpace(data), nil) {
 			return
 		}
@@ -65,7 +65,7 @@ func stFuzzLoader(f *testing.F, name string, seeds []string) {
 		if err != nil {
 			t.Fatalf("second open: %v", err)
 		}
-		s2.Close()
+		s2.Close(context.Background())
 	})
 }
 
@@ -125,7 +125,7 @@ func FuzzImport(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer s.Close()
+		defer s.Close(context.Background())
 		s.Import(context.Background(), bytes.NewReader(data), memcore.ImportOptions{})
 		for _, a := range must(s.List(context.Background(), memcore.Filter{})) {
 			if vocab.IsTainted(a.SourceClass) {

@@ -61,7 +61,7 @@ func openWithGuard(t *testing.T, c *scriptedClassifier) *memcore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.Close(context.Background()) })
 	return st
 }
 

@@ -140,7 +140,7 @@ func hOpen(t *testing.T, c llm.Client, mutate func(*memcore.Config)) *memcore.St
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.Close(context.Background()) })
 	return st
 }
 
@@ -491,7 +491,7 @@ func ExampleHook() {
 	dir, _ := os.MkdirTemp("", "odekmem-example-")
 	defer os.RemoveAll(dir)
 	st, _ := memcore.Open(context.Background(), dir, memcore.Options{})
-	defer st.Close()
+	defer st.Close(context.Background())
 	ctx := context.Background()
 	h := memcore.NewHook(st)
 	defer h.Close(ctx) // waits for background inference; runs before st.Close
@@ -565,7 +565,7 @@ func TestStoreCloseClosesItsHooks(t *testing.T) {
 	if err := h2.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Close(); err != nil {
+	if err := st.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h1.RecordUserMessage(ctx, memcore.Turn{Message: "I prefer tabs.", SessionID: "s1"}); !errors.Is(err, memcore.ErrClosed) {

@@ -25,7 +25,7 @@ func impStore(t *testing.T) *memcore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
+	t.Cleanup(func() { s.Close(context.Background()) })
 	return s
 }
 
@@ -180,7 +180,7 @@ func TestImportTmpIDRejectedNeverSwept(t *testing.T) {
 		impAtom("-lead", "user_said", "Leading dash", ""),
 		impAtom(impID1, "user_said", "The ledger uses PostgreSQL 16", ""),
 	}, "\n")), memcore.ImportOptions{})
-	s.Close()
+	s.Close(context.Background())
 	if res.Live != 1 || res.ErrorCount != 4 {
 		t.Fatalf("%+v", res)
 	}
@@ -199,7 +199,7 @@ func TestImportTmpIDRejectedNeverSwept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer s.Close(context.Background())
 	if got := must(s.List(context.Background(), memcore.Filter{})); len(got) != 1 || got[0].ID != impID1 {
 		t.Fatalf("after reopen: %+v", got)
 	}
@@ -315,7 +315,7 @@ func BenchmarkImportLines(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		s.Close()
+		s.Close(context.Background())
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "lines/s")

@@ -28,7 +28,7 @@ func TestLockHolderChild(t *testing.T) {
 	dir := stChildDir(t, stLockEnv)
 	s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	stChildCheck(err)
-	defer s.Close()
+	defer s.Close(context.Background())
 	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR, 0)
 	stChildCheck(err)
 	stChildCheck(syscall.Flock(int(f.Fd()), syscall.LOCK_EX))

@@ -196,7 +196,7 @@ func TestConcurrentOdekWriterLosesNothing(t *testing.T) {
 	if _, err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 
 	// Later (past the grace period), odekmem opens the store again: odek's
 	// atoms whose record a concurrent odekmem write dropped are adopted.
@@ -268,7 +268,7 @@ func TestCompactWritesWhatItsReloadFound(t *testing.T) {
 	if _, err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 
 	emb.texts.Store(0)
 	s2 := stOpen(t, dir, memcore.Options{Embedder: emb})

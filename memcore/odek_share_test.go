@@ -54,7 +54,7 @@ func TestOdekTempFilesAreNeverTouched(t *testing.T) {
 	s := stOpen(t, dir, memcore.Options{})
 	ctx := context.Background()
 	a := stAdd(t, s, memcore.AddRequest{Text: "the deploy script lives in ops/deploy.sh", Source: memcore.SourceUserApproved}).Atom
-	s.Close()
+	s.Close(context.Background())
 
 	odek := map[string][]byte{
 		filepath.Join("chunks", "."+stID(901)+".md.tmp-3141592"): []byte("odek is between write and rename"),
@@ -98,7 +98,7 @@ func TestOdekTempFilesAreNeverTouched(t *testing.T) {
 			t.Errorf("a temp file was reported as damage: %v", p)
 		}
 	}
-	s.Close()
+	s.Close(context.Background())
 	for rel, st := range states {
 		stSameFile(t, filepath.Join(dir, rel), st)
 	}
@@ -156,7 +156,7 @@ func TestOdekVectorCacheIsLeftToOdek(t *testing.T) {
 	if _, err := s.Compact(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 	// A fresh store: odekmem's vectors_meta.json tells odek nothing there is its own.
 	if b := stReadFile(t, filepath.Join(dir, "vectors_meta.json")); !strings.Contains(string(b), emb.Fingerprint()) {
 		t.Fatalf("fresh store: vectors_meta.json %s", b)
@@ -179,7 +179,7 @@ func TestOdekVectorCacheIsLeftToOdek(t *testing.T) {
 	if _, err := s.Compact(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 	if b := stReadFile(t, filepath.Join(dir, "vectors_meta.json")); !bytes.Equal(b, odekMeta) {
 		t.Fatalf("odekmem overwrote odek's vectors_meta.json: %s", b)
 	}
@@ -224,9 +224,9 @@ func TestUnknownFileSurvivesEveryVerbAndIsCounted(t *testing.T) {
 	if st.OtherBytes < want.size() || st.Components["other"] < want.size() || len(st.OtherFiles) != 1 || st.OtherFiles[0] != "nudges.json" {
 		t.Fatalf("nudges.json (%d bytes) not counted as other: other %d, components %v, files %v", want.size(), st.OtherBytes, st.Components, st.OtherFiles)
 	}
-	s.Close()
+	s.Close(context.Background())
 	s = stOpen(t, dir, memcore.Options{})
-	s.Close()
+	s.Close(context.Background())
 	stSameFile(t, nudges, want)
 }
 
@@ -272,12 +272,12 @@ func TestUnknownFieldsSurviveEveryWrite(t *testing.T) {
 	if _, _, err := s.Confirm(ctx, p1); err != nil {                                     // rewrites user_model.json
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 	s = stOpen(t, dir, memcore.Options{}) // and a second generation of writes
 	if _, _, err := s.SetPin(ctx, live, false); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 
 	_, rec := recordByID(t, filepath.Join(dir, "atoms.json"), live)
 	ctxm, _ := rec["context"].(map[string]any)

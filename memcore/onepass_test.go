@@ -22,7 +22,7 @@ func opStore(t *testing.T, n int, c llm.Client) *memcore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.Close(context.Background()) })
 	r := rand.New(rand.NewPCG(11, 12))
 	types := []memcore.Type{"fact", "preference", "decision", "convention", "error", "file", "goal", "intent", "question", "observation"}
 	var reqs []memcore.AddRequest

@@ -93,7 +93,7 @@ func TestOpenWithOpenAIClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	h := memcore.NewHook(st)
 	defer h.Close(context.Background())
 	rr, err := h.RecordUserMessage(context.Background(), memcore.Turn{Message: "We decided on PostgreSQL for the ledger.", SessionID: "s1"})
@@ -122,7 +122,7 @@ func TestOpenDefaultsToTheOfflineEmbedder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	if _, err := st.Add(context.Background(), memcore.AddRequest{Text: "we deploy on fridays", Source: memcore.SourceUserSaid}); err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := r.Atom.ID
-	if err := st.Close(); err != nil {
+	if err := st.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	calls := map[string]func() error{
@@ -210,7 +210,7 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 			t.Errorf("%s after Close: %v, want ErrClosed", name, err)
 		}
 	}
-	if err := st.Close(); err != nil {
+	if err := st.Close(context.Background()); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
 }
@@ -274,7 +274,7 @@ func TestHookCloseCancelsWhenCtxEnds(t *testing.T) {
 	if len(must(st.UserModel(context.Background())).Pending) != 0 {
 		t.Fatalf("a cancelled inference queued %+v", must(st.UserModel(context.Background())).Pending)
 	}
-	if err := st.Close(); err != nil {
+	if err := st.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -284,7 +284,7 @@ func TestMissingIDErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	ctx := context.Background()
 	unknown := vocab.NewID() // well-formed, never stored
 	cases := []struct {
@@ -315,7 +315,7 @@ func TestSearchProjectNormalisedLikeTheHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	ctx := context.Background()
 	for _, a := range []struct{ text, project string }{
 		{"the payments ledger uses PostgreSQL", "/home/me/src/Payments-API/"},

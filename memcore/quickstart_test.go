@@ -37,7 +37,7 @@ func Example_quickStart() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(ctx)
 	hook := memcore.NewHook(st)
 	defer hook.Close(ctx) // deferred last, runs first: the Hook closes before its Store
 

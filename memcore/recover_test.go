@@ -22,7 +22,7 @@ func TestFreshOrphanChunkIsLeftForAnotherWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("fresh chunk moved: %v", err)
 	}

@@ -103,7 +103,7 @@ func TestSimilaritySeparatesUnderHashAndDenseEmbedders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer st.Close()
+			defer st.Close(context.Background())
 			var reqs []memcore.AddRequest
 			for _, f := range fillerTexts(120) {
 				reqs = append(reqs, memcore.AddRequest{Text: f, Type: "fact", Source: memcore.SourceUserSaid, CreatedAt: hNow})

@@ -76,7 +76,7 @@ func storeBytes(t *testing.T, st *memcore.Store) map[string][]byte {
 	if err := st.Export(context.Background(), &export); err != nil {
 		t.Fatal(err)
 	}
-	st.Close()
+	st.Close(context.Background())
 	blobs := map[string][]byte{"export": export.Bytes()}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

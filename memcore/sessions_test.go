@@ -11,7 +11,7 @@ func TestHookSessionsAreBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	h := NewHook(st)
 	defer h.Close(context.Background())
 	ctx := context.Background()

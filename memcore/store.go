@@ -3,6 +3,7 @@ package memcore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -302,12 +303,18 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// Close closes the Hooks made on the store (each waits for its running
-// inference), waits for the store's background work (a compaction, an
-// index build), then releases the lock file. Afterwards every method that
-// reads or writes the store returns ErrClosed (Dir, Config, Now and
-// Problems still answer). Closing a Hook first is allowed, not required.
-func (s *Store) Close() error {
+// Close closes the Hooks made on the store — each waits for its running
+// user-state inference until ctx ends, then cancels it — cancels the
+// store's background work (a compaction, an index build) and waits for it
+// to return, then releases the lock file. The store is closed whatever
+// ctx does; Close reports ctx's error when ctx ended before a Hook's
+// inference finished. Afterwards every method that reads or writes the
+// store returns ErrClosed (Dir, Config, Now and Problems still answer).
+// Closing a Hook first is allowed, not required; closing twice returns nil.
+func (s *Store) Close(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	s.mu.Lock()
 	if s.closed || s.closing {
 		s.mu.Unlock()
@@ -321,8 +328,11 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	// The Hooks made on this store stop first: their background inference
 	// (bounded by hook_timeout_seconds) ends before the store it writes.
+	var herr error
 	for h := range hooks {
-		h.Close(context.Background())
+		if err := h.Close(ctx); err != nil && herr == nil {
+			herr = err
+		}
 	}
 	// A background compaction is cancelled (it commits whole or not at
 	// all) rather than awaited to its end.
@@ -335,7 +345,7 @@ func (s *Store) Close() error {
 	s.vec.Close()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.lock.Close()
+	return errors.Join(herr, s.lock.Close())
 }
 
 func (s *Store) isClosed() bool {

@@ -189,7 +189,7 @@ func TestStorePromoteCrashLeftovers(t *testing.T) {
 	if _, _, err := s.Promote(context.Background(), q.Atom.ID); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 	os.WriteFile(filepath.Join(dir, "quarantine.json"), before, 0o600)
 	s2 := stOpen(t, dir, memcore.Options{})
 	a, qa, err := s2.Get(context.Background(), q.Atom.ID)
@@ -226,7 +226,7 @@ func TestStoreVectorCacheReused(t *testing.T) {
 	if _, err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	s.Close(context.Background())
 	s2 := stOpen(t, dir, memcore.Options{})
 	// A write and a search right after open wait for the index.
 	stAdd(t, s2, memcore.AddRequest{Source: memcore.SourceUserApproved, Text: "written while the index fills"})
@@ -241,7 +241,7 @@ func TestStoreVectorCacheReused(t *testing.T) {
 	if _, err := s2.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s2.Close()
+	s2.Close(context.Background())
 	s3 := stOpen(t, dir, memcore.Options{})
 	if _, err := s3.Search(ctx, "anything", memcore.SearchOptions{}); err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ func stOpen(t testing.TB, dir string, opts memcore.Options) *memcore.Store {
 	if err != nil {
 		t.Fatalf("open %s: %v", dir, err)
 	}
-	t.Cleanup(func() { s.Close() })
+	t.Cleanup(func() { s.Close(context.Background()) })
 	return s
 }
 

@@ -59,7 +59,7 @@ func TestStoreAddListGetForget(t *testing.T) {
 	// Forgetting one of two atoms is a large eviction, which compacts the
 	// vector cache in the background; Close waits for it, so the tree is
 	// checked once nothing is writing.
-	s.Close()
+	s.Close(context.Background())
 	stCheckTree(t, dir)
 	s2 := stOpen(t, dir, memcore.Options{Now: clk.Now})
 	if must(s2.Stats(ctx)).Live != 1 || len(s2.Problems()) != 0 {
@@ -312,7 +312,7 @@ func TestStoreConfirmReject(t *testing.T) {
 		t.Fatalf("confirm rejected: %v", err)
 	}
 	// An unknown path written by another program: confirm errors, entry stays.
-	s.Close()
+	s.Close(context.Background())
 	raw := stReadFile(t, filepath.Join(dir, "user_model.json"))
 	var m map[string]any
 	json.Unmarshal(raw, &m)

@@ -40,7 +40,7 @@ func TestSupersededByExplicitChangeOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	old := hAdd(t, st, "We use RabbitMQ for order events", "decision", "", 100*24*time.Hour)
 	other := hAdd(t, st, "We use Redis for the session cache", "decision", "", 90*24*time.Hour)
 	newer := hAdd(t, st, "We moved order events from RabbitMQ to Kafka", "decision", "", 24*time.Hour)
@@ -84,12 +84,12 @@ func TestSupersededByExplicitChangeOffline(t *testing.T) {
 	if again, _ := st.DetectContradictions(context.Background(), newer.ID); len(again) != 0 {
 		t.Fatalf("recorded twice: %+v", again)
 	}
-	st.Close()
+	st.Close(context.Background())
 	st2, err := memcore.Open(context.Background(), dir, memcore.Options{Now: func() time.Time { return hNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st2.Close()
+	defer st2.Close(context.Background())
 	if p := must(st2.Contradictions(context.Background(), false)); len(p) != 1 || p[0].ID != cs[0].ID {
 		t.Fatalf("after reopen: %+v", p)
 	}

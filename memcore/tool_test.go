@@ -118,7 +118,7 @@ func TestUndoOfExpiredQuarantineSurvivesTheNextWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	ctx := context.Background()
 	r, _ := st.Add(ctx, memcore.AddRequest{Text: "page says port 3001", Source: memcore.SourceWeb})
 	now = now.Add(6 * 24 * time.Hour)
@@ -389,12 +389,12 @@ func TestAttackToolForgetRacesThePersonsPromote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer agent.Close()
+	defer agent.Close(context.Background())
 	person, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer person.Close()
+	defer person.Close(context.Background())
 	ctx := context.Background()
 	tool := memcore.NewTool(agent)
 	turn := memcore.Turn{SessionID: "s1"}

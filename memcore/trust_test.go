@@ -51,7 +51,7 @@ func closedStoreDir(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.Close()
+	st.Close(context.Background())
 	return st.Dir()
 }
 
@@ -83,7 +83,7 @@ func TestPromoteKeepsOriginAndRedactsAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { st.Close() }()
+	defer func() { st.Close(context.Background()) }()
 	ctx := context.Background()
 	a, _, err := st.Promote(ctx, keyID)
 	if err != nil {
@@ -105,7 +105,7 @@ func TestPromoteKeepsOriginAndRedactsAgain(t *testing.T) {
 		}
 		return nil
 	})
-	st.Close()
+	st.Close(context.Background())
 	st, err = memcore.Open(ctx, dir, memcore.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestPromoteKeepsOriginAndRedactsAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer other.Close()
+	defer other.Close(context.Background())
 	if _, err := other.Import(ctx, &buf, memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestInlineApprovalRescansBeforePromoting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	h := memcore.NewHook(st)
 	rr, _ := h.RecordUserMessage(context.Background(), memcore.Turn{Message: "odek, remember that", SessionID: "s1", PreviousMessageAt: st.Now().AddDate(-1, 0, 0)})
 	if len(rr.Promoted) != 0 {
@@ -186,7 +186,7 @@ func TestUserModelTextNeverReachesThePromptUnwrapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	h := memcore.NewHook(st)
 	tc := h.BeforeTurn(context.Background(), memcore.Turn{Message: "how do I run the tests?", SessionID: "s1"})
 	if tc.StyleBlock != "Style guidance: tone: direct." {

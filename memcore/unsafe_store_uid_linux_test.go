@@ -56,7 +56,7 @@ func TestUnsafeStoreChildProcess(t *testing.T) {
 		for _, p := range s.Problems() {
 			res.Problems = append(res.Problems, p.String())
 		}
-		s.Close()
+		s.Close(context.Background())
 	}
 	b, _ := json.Marshal(res)
 	os.Stdout.Write(append([]byte("\nCHILD-RESULT "), append(b, '\n')...))
@@ -294,7 +294,7 @@ func openInProcess(t *testing.T, dir, what string) childResult {
 	s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err == nil {
 		n := must(s.Stats(context.Background())).Live
-		s.Close()
+		s.Close(context.Background())
 		t.Fatalf("%s was used (%d atoms)", what, n)
 	}
 	return childResult{Err: err.Error(), Unsafe: errors.Is(err, memcore.ErrUnsafeStore)}

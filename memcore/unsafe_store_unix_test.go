@@ -41,7 +41,7 @@ func stWantUnsafe(t *testing.T, dir string, mention ...string) {
 	s, err := memcore.Open(context.Background(), dir, memcore.Options{})
 	if err == nil {
 		n := must(s.Stats(context.Background())).Live
-		s.Close()
+		s.Close(context.Background())
 		t.Fatalf("open used the store (%d atoms)", n)
 	}
 	if !errors.Is(err, memcore.ErrUnsafeStore) {

@@ -48,7 +48,7 @@ func benchStore(b *testing.B, n int) string {
 			benchErr = err
 			return
 		}
-		defer st.Close()
+		defer st.Close(context.Background())
 		rng := rand.New(rand.NewSource(1))
 		const batch = 1000
 		for done := 0; done < n; done += batch {
@@ -87,7 +87,7 @@ func BenchmarkFirstFrame18k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	if must(st.Stats(context.Background())).Live < 17000 {
 		b.Fatalf("bench store has %d atoms", must(st.Stats(context.Background())).Live)
 	}
@@ -115,6 +115,6 @@ func BenchmarkOpenAndFirstFrame18k(b *testing.B) {
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		drive(m, m.Init())
 		_ = m.View()
-		st.Close()
+		st.Close(context.Background())
 	}
 }

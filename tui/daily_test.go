@@ -222,7 +222,7 @@ func TestOneClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.Close(context.Background()) })
 	tm := startAppSize(t, st, 120, 40, appOptions())
 	waitOut(t, tm, "Atoms 207")
 	send(tm, runes("2"))
@@ -254,7 +254,7 @@ func TestOneClock(t *testing.T) {
 	if _, err := other.Add(context.Background(), memcore.AddRequest{Text: "One clock canary from another process", Source: memcore.SourceUserSaid}); err != nil {
 		t.Fatal(err)
 	}
-	other.Close()
+	other.Close(context.Background())
 	send(tm, runes("1"))
 	waitOut(t, tm, "Atoms 208") // the TUI saw the other process's write
 	finish(t, tm)

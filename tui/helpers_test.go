@@ -35,7 +35,7 @@ func openStore(tb testing.TB, dir string) *memcore.Store {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { st.Close() })
+	tb.Cleanup(func() { st.Close(context.Background()) })
 	return st
 }
 

@@ -381,7 +381,7 @@ func TestCompactBeforeTheBudgetLoadsStillAsks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	ctx := context.Background()
 	r, err := st.Add(ctx, memcore.AddRequest{Text: "a blog says staging resets at midnight", Source: memcore.SourceWeb})
 	if err != nil || !r.Quarantined {

@@ -75,7 +75,7 @@ func TestRememberThatClauseNeverPromotesWhatTheAgentRead(t *testing.T) {
 		t.Run(c.msg, func(t *testing.T) {
 			ctx, home := rememberThatSession(t, c.msg, nil)
 			st := testkit.OpenHome(t, home)
-			defer st.Close()
+			defer st.Close(context.Background())
 			if q := must(st.Quarantined(context.Background())); len(q) != 3 {
 				t.Errorf("%d entries left in quarantine, want all 3 the agent read: %+v", len(q), q)
 			}
@@ -116,7 +116,7 @@ func TestNamedApprovalIsReportedToThePerson(t *testing.T) {
 				t.Fatalf("the approval was not reported inside a wrapper:\n%s", ctx)
 			}
 			st := testkit.OpenHome(t, home)
-			defer st.Close()
+			defer st.Close(context.Background())
 			live := must(st.List(context.Background(), memcore.Filter{}))
 			if len(live) != 1 || live[0].SourceClass != memcore.SourceUserApproved || live[0].Origin == nil || live[0].Origin.SourceClass != memcore.SourceWeb {
 				t.Fatalf("want only the web page promoted, live: %+v", live)

@@ -94,7 +94,7 @@ func TestUserPromptSubmitRecordsTypedPromptAndReturnsBlock(t *testing.T) {
 			root, cwd := project(t)
 			st := testkit.OpenHome(t, home)
 			st.Add(context.Background(), memcore.AddRequest{Text: "I prefer table-driven tests in Go", Type: memcore.TypePreference, Source: memcore.SourceUserApproved})
-			st.Close()
+			st.Close(context.Background())
 
 			p := payload(t, map[string]any{"session_id": "sess-a", "transcript_path": "", "cwd": cwd, "hook_event_name": "UserPromptSubmit",
 				"permission_mode": "default", "prompt": "We decided to use sqlite for the cache. How should I write the tests for the parser?"})
@@ -103,7 +103,7 @@ func TestUserPromptSubmitRecordsTypedPromptAndReturnsBlock(t *testing.T) {
 				t.Fatalf("memory block missing or not wrapped:\n%s", ctx)
 			}
 			st = testkit.OpenHome(t, home)
-			defer st.Close()
+			defer st.Close(context.Background())
 			var said []memcore.Atom
 			for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 				if a.SourceClass == memcore.SourceUserSaid {
@@ -153,7 +153,7 @@ func TestNonTypedPromptsAreTainted(t *testing.T) {
 		}
 	}
 	st := testkit.OpenHome(t, home)
-	defer st.Close()
+	defer st.Close(context.Background())
 	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		t.Errorf("a non-typed prompt became a live atom: %s %q", a.SourceClass, a.Text)
 	}
@@ -216,7 +216,7 @@ func TestSessionStartResumeAndConfirmedModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.QueuePending(t, testkit.StoreDir(home), memcore.PendingReview{Field: "focus.blocker", Value: "pendingsecretvalue", Confidence: 0.5})
-	st.Close()
+	st.Close(context.Background())
 	r := hook(t, bin, home, payload(t, map[string]any{"session_id": "new", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup"}), nil)
 	c := context_(t, r, "SessionStart")
 	if !strings.Contains(c, "Return after a break") || !strings.Contains(c, "error recovery") {
@@ -245,7 +245,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	if n := len(must(st.Quarantined(context.Background()))); n != 0 {
 		t.Fatalf("PostToolUse stored %d entries without --tool-results", n)
 	}
-	st.Close()
+	st.Close(context.Background())
 	hook(t, bin, home, payload(t, map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "Look up the release schedule please."}), nil)
 	want := map[string]memcore.Source{
 		"WebFetch":              memcore.SourceWeb,
@@ -288,7 +288,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 			t.Errorf("a tool result is live: %+v", a)
 		}
 	}
-	st.Close()
+	st.Close(context.Background())
 	// Recall never returns quarantined content.
 	r := hook(t, bin, home, payload(t, map[string]any{"session_id": "other", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "When does the release train leave?"}), nil)
 	if strings.Contains(r.stdout, "Tuesday at noon") {
@@ -298,7 +298,7 @@ func TestPostToolUseQuarantinesWithSourceClassAndInlineApproval(t *testing.T) {
 	// result that arrived since their previous message in this session.
 	hook(t, bin, home, payload(t, map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "odek, remember the web page"}), nil)
 	st = testkit.OpenHome(t, home)
-	defer st.Close()
+	defer st.Close(context.Background())
 	promoted := false
 	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if strings.Contains(a.Text, "Tuesday at noon") {
@@ -362,7 +362,7 @@ func TestGeminiAndCodexSpeakTheSameHook(t *testing.T) {
 	_, cwd := project(t)
 	st := testkit.OpenHome(t, home)
 	st.Add(context.Background(), memcore.AddRequest{Text: "Release branches are cut on Mondays", Type: memcore.TypeConvention, Source: memcore.SourceUserApproved})
-	st.Close()
+	st.Close(context.Background())
 	gem := func(m map[string]any, args ...string) run {
 		m["session_id"], m["cwd"], m["timestamp"] = "g1", cwd, "2026-11-30T10:00:00Z"
 		cmd := exec.Command(bin, append([]string{"hook", "gemini", "--home", home}, args...)...)
@@ -382,7 +382,7 @@ func TestGeminiAndCodexSpeakTheSameHook(t *testing.T) {
 	gem(map[string]any{"hook_event_name": "AfterTool", "tool_name": "web_fetch", "tool_input": map[string]any{"url": "https://x"},
 		"tool_response": map[string]any{"llmContent": "Release notes must list every contributor.", "returnDisplay": "ok"}}, "--tool-results")
 	st = testkit.OpenHome(t, home)
-	defer st.Close()
+	defer st.Close(context.Background())
 	said, web := 0, 0
 	for _, a := range must(st.List(context.Background(), memcore.Filter{})) {
 		if a.SourceClass == memcore.SourceUserSaid && a.Context.SessionID == "g1" {
@@ -434,7 +434,7 @@ func TestAttackPastedLogInTypedPromptBecomesUserSaid(t *testing.T) {
 	for _, q := range must(st.Quarantined(context.Background())) {
 		tainted = tainted || strings.Contains(q.Text, "fraud") && q.SourceClass == memcore.SourceToolOutput && strings.HasPrefix(q.Reason, "tainted: pasted log")
 	}
-	st.Close()
+	st.Close(context.Background())
 	if !tainted {
 		t.Fatal("what the pasted log said is not in quarantine as tool_output")
 	}
@@ -472,7 +472,7 @@ func TestHookLogTimesTheWholeProcess(t *testing.T) {
 		t.Run(filepath.Base(exe), func(t *testing.T) {
 			home := t.TempDir()
 			_, cwd := project(t)
-			testkit.OpenHome(t, home).Close()
+			testkit.OpenHome(t, home).Close(context.Background())
 			hook(t, exe, home, payload(t, map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "UserPromptSubmit", "prompt": "How do we deploy the parser?"}), nil)
 			log, err := os.ReadFile(filepath.Join(testkit.StoreDir(home), "hook.log"))
 			if err != nil {

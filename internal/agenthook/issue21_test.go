@@ -26,7 +26,7 @@ func prompted(t *testing.T, prompt string) ([]memcore.Atom, []memcore.Quarantine
 		t.Fatalf("hook: %+v", r)
 	}
 	st := testkit.OpenHome(t, home)
-	defer st.Close()
+	defer st.Close(context.Background())
 	return must(st.List(context.Background(), memcore.Filter{})), must(st.Quarantined(context.Background())), must(st.Lane(context.Background()))
 }
 
@@ -158,7 +158,7 @@ func TestIssue21PromptTypedTwice(t *testing.T) {
 		}
 	}
 	st := testkit.OpenHome(t, home)
-	defer st.Close()
+	defer st.Close(context.Background())
 	s, ok := sessionByID(st, "sess-twice")
 	if !ok || len(s.Messages) != 2 {
 		t.Fatalf("the session log holds %d typed messages, want 2", len(s.Messages))
@@ -187,7 +187,7 @@ func TestIssue21NotificationJudgedWhole(t *testing.T) {
 		}
 	}
 	st := testkit.OpenHome(t, home)
-	defer st.Close()
+	defer st.Close(context.Background())
 	var entry *memcore.QuarantinedAtom
 	for _, q := range must(st.Quarantined(context.Background())) {
 		if strings.Contains(q.Text, "The build finished") {

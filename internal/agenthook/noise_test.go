@@ -25,7 +25,7 @@ func TestReturnNoteOncePerSession(t *testing.T) {
 	old := time.Now().Add(-72 * time.Hour)
 	st.Add(context.Background(), memcore.AddRequest{Text: "Working on the parser rewrite, next step is the error recovery", Type: memcore.TypeGoal,
 		Source: memcore.SourceUserSaid, CreatedAt: old, Context: memcore.AtomContext{Project: root, SessionID: "old"}})
-	st.Close()
+	st.Close(context.Background())
 	start := func(sid, source string) string {
 		r := hook(t, bin, home, payload(t, map[string]any{"session_id": sid, "cwd": cwd, "hook_event_name": "SessionStart", "source": source}), nil)
 		if r.stdout == "" {
@@ -51,7 +51,7 @@ func TestReturnNoteOncePerSession(t *testing.T) {
 	// on its first prompt.
 	st = testkit.OpenHome(t, home)
 	st.RecordAgentMessage(context.Background(), "claude-code", "b", root, "an old message in session b", old)
-	st.Close()
+	st.Close(context.Background())
 	if c := start("b", "resume"); strings.Contains(c, note) {
 		t.Errorf("SessionStart(resume) sends the note:\n%s", c)
 	}
@@ -92,7 +92,7 @@ func TestToolResultWrappersStripped(t *testing.T) {
 		t.Fatalf("AfterTool: %+v", r)
 	}
 	st := testkit.OpenHome(t, home)
-	defer st.Close()
+	defer st.Close(context.Background())
 	q := must(st.Quarantined(context.Background()))
 	if len(q) != 1 {
 		t.Fatalf("%d entries", len(q))
@@ -125,7 +125,7 @@ func TestQuarantineCandidatesDeduplicated(t *testing.T) {
 	tool("t", "Bash", out)
 	tool("s", "WebFetch", "ok  \tgithub.com/x/parser\t0.3s")
 	st := testkit.OpenHome(t, home)
-	defer st.Close()
+	defer st.Close(context.Background())
 	if n := len(must(st.Quarantined(context.Background()))); n != 3 {
 		for _, q := range must(st.Quarantined(context.Background())) {
 			t.Logf("%s %s %q", q.Context.SessionID, q.SourceClass, q.Text)
@@ -156,7 +156,7 @@ func TestLaunchAcknowledgementNotStored(t *testing.T) {
 		}
 	}
 	st := testkit.OpenHome(t, home)
-	defer st.Close()
+	defer st.Close(context.Background())
 	for _, q := range must(st.Quarantined(context.Background())) {
 		t.Errorf("an acknowledgement was stored: %s %q", q.SourceClass, q.Text)
 	}

@@ -133,7 +133,7 @@ func call(ctx context.Context, s config.Settings, a hookproto.Args, payload []by
 	if err != nil {
 		return nil, "", err
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	h := memcore.NewHook(st)
 	out, err := Handle(ctx, &Runtime{Store: st, Hook: h, Timings: t}, a.Options, payload)
 	t0 = time.Now()

@@ -111,7 +111,7 @@ func TestEverySecretKindAtTheToolResultCut(t *testing.T) {
 	if err != nil || len(q) == 0 {
 		t.Fatalf("no tool result quarantined (%v)", err)
 	}
-	st.Close()
+	st.Close(context.Background())
 	for _, s := range secrets {
 		filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {

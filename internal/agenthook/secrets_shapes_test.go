@@ -58,7 +58,7 @@ func TestEveryShapeThroughTheHook(t *testing.T) {
 		send()
 	}
 	h.Close(ctx)
-	st.Close()
+	st.Close(context.Background())
 	blobs := map[string]string{}
 	for p, b := range testcreds.Files(home) {
 		blobs[p] = redactionMarker.ReplaceAllString(b, "[]")

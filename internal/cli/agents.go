@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -122,7 +123,7 @@ func cmdMCP(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	c.store = st // damage found while serving is reported at exit
 	srv := mcpserver.New(st, mcpserver.Options{Project: project, Version: version()})
 	defer srv.Close()
@@ -264,7 +265,7 @@ func cmdSetup(c *ctx) error {
 		if err != nil {
 			return err
 		}
-		st.Close()
+		st.Close(context.Background())
 	}
 	backups, err := agentsetup.Apply(changes, nil)
 	if err != nil {

@@ -236,7 +236,7 @@ func (a *app) runVerb(cmd *cobra.Command, args []string, v verbDef) error {
 				}
 				return err
 			}
-			defer st.Close()
+			defer st.Close(context.Background())
 			c.store = st
 		}
 	}

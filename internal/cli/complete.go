@@ -182,7 +182,7 @@ func (a *app) withStore(cmd *cobra.Command, f func(st *memcore.Store) []cobra.Co
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	return f(st), cobra.ShellCompDirectiveNoFileComp
 }
 

@@ -24,7 +24,7 @@ func openDemoCopy(t *testing.T) *memcore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.Close(context.Background()) })
 	return st
 }
 

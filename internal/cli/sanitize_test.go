@@ -52,7 +52,7 @@ func hostileHome(t *testing.T) (home string, live, quar string, pend string) {
 	if res, err := st.Import(ctx, strings.NewReader(string(rec)+"\n"), memcore.ImportOptions{}); err != nil || res.Quarantined != 1 {
 		t.Fatalf("import the quarantined atom: %+v %v", res, err)
 	}
-	st.Close()
+	st.Close(context.Background())
 	// A link whose kind carries an escape, as another writer could leave it.
 	a, b := l.Atom.ID, qid
 	if a > b {

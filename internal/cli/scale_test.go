@@ -176,7 +176,7 @@ func TestImportKilledKeepsEveryCommittedLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ref.Close()
+	defer ref.Close(context.Background())
 	if _, err := ref.Import(context.Background(), bytes.NewReader(prefix), memcore.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -194,7 +195,7 @@ func cmdDemo(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	c.store = st
 	c.settings.Home = tmp
 	if keep {

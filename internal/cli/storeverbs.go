@@ -154,7 +154,7 @@ func cmdInit(c *ctx) error {
 	}
 	// run reports damage found at open (exit status 3) after this returns.
 	c.store = st
-	defer st.Close()
+	defer st.Close(context.Background())
 	if c.json {
 		return c.emitJSON(map[string]any{"store": dir, "created": !existed})
 	}

@@ -45,7 +45,7 @@ func TestOpenStoreWiresTheGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	r, err := st.Add(context.Background(), memcore.AddRequest{Text: "Release notes say the build artefacts are copied to the mirror nightly", Source: memcore.SourceToolOutput})
 	if err != nil {
 		t.Fatal(err)

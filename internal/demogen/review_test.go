@@ -34,7 +34,7 @@ func openGenerated(t *testing.T, drop ...string) (*memcore.Store, map[string][]b
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.Close(context.Background()) })
 	return st, files
 }
 

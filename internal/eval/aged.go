@@ -116,7 +116,7 @@ func RunAged(ctx context.Context, f AgedFixture, o Options) (AgedReport, error) 
 	if err != nil {
 		return rep, err
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		return rep, err

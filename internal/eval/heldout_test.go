@@ -94,7 +94,7 @@ func TestIndependentHeldOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	h := memcore.NewHook(st)
 
 	type message struct {

@@ -41,7 +41,7 @@ func RunJudgement(ctx context.Context, recs []corpus.Record, o Options) (judge.R
 	if err != nil {
 		return judge.Report{}, err
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	h := memcore.NewHook(st)
 	defer h.Close(ctx)
 	left := map[string][]judge.Memory{}

@@ -277,7 +277,7 @@ func Run(ctx context.Context, convs []Conversation, o Options) (Report, error) {
 			if err != nil {
 				return err
 			}
-			defer st.Close()
+			defer st.Close(context.Background())
 			stats, err := st.Stats(ctx)
 			if err != nil {
 				return err

@@ -113,7 +113,7 @@ func BenchmarkMCPSearchAfterWrite(b *testing.B) {
 					ds, cpus = append(ds, d), append(cpus, cpu)
 				}
 				b.StopTimer()
-				other.Close()
+				other.Close(context.Background())
 				b.ReportMetric(quantileMS(ds, 0.5), "p50-ms")
 				b.ReportMetric(quantileMS(ds, 0.99), "p99-ms")
 				b.ReportMetric(quantileMS(cpus, 0.5), "cpu-p50-ms")

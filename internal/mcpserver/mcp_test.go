@@ -268,7 +268,7 @@ func TestStdioSubprocess(t *testing.T) {
 	if _, err := st.RecordAgentMessage(ctx, "claude-code", "sess-1", project, "Please note: I always run make lint before pushing. Thanks", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	st.Close()
+	st.Close(context.Background())
 	r := call(t, cs, "remember", map[string]any{"text": "I always run make lint before pushing", "type": "convention"})
 	if r["quarantined"] != false || r["source_class"] != "user_said" {
 		t.Errorf("verbatim words of the person: %v, want user_said", r)
@@ -290,7 +290,7 @@ func TestStdioSubprocess(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st.Close()
+	st.Close(context.Background())
 	r = call(t, cs, "remember", map[string]any{"text": "Don't use RS256 for JWTs.", "type": "convention"})
 	if r["quarantined"] != false || r["source_class"] != "user_said" {
 		t.Errorf("the person's words two messages back: %v, want user_said", r)
@@ -373,7 +373,7 @@ func TestHTTPRejectsForeignHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	h := mcpserver.New(st, mcpserver.Options{}).Handler(mcpserver.HTTPOptions{Addr: "127.0.0.1:7411"})
 	req := httptest.NewRequest("POST", "http://evil.example:7411/", strings.NewReader(`{}`))
 	rec := httptest.NewRecorder()
@@ -391,7 +391,7 @@ func TestHTTPBearerSchemeIsCaseInsensitive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	const token = "0123456789abcdef0123456789abcdef"
 	h := mcpserver.New(st, mcpserver.Options{}).Handler(mcpserver.HTTPOptions{Addr: "127.0.0.1:7411", Token: token})
 	for _, c := range []struct {

@@ -48,7 +48,7 @@ func TestEverySecretKindThroughMCPRemember(t *testing.T) {
 		}
 		remember("Agent note, found in the deploy logs: " + strings.Join(notes, " / "))
 	}
-	st.Close()
+	st.Close(context.Background())
 	blobs := map[string]string{"tool results": results.String()}
 	for p, b := range testcreds.Files(home) {
 		blobs[p] = b

@@ -49,7 +49,7 @@ func TestEveryShapeThroughMCPRemember(t *testing.T) {
 			remember("Agent note, found in the deploy logs: " + c.Text)
 		}
 	}
-	st.Close()
+	st.Close(context.Background())
 	blobs := map[string]string{"tool results": results.String()}
 	for p, b := range testcreds.Files(home) {
 		blobs[p] = b

@@ -189,7 +189,7 @@ func (s *Server) startOpenLocked() {
 		case err != nil:
 			s.openErr = err
 		case s.closed:
-			st.Close()
+			st.Close(context.Background())
 			s.openErr = memcore.ErrClosed
 		default:
 			s.setStore(st)
@@ -255,7 +255,7 @@ func (s *Server) Close() error {
 		err = s.hook.Close(context.Background())
 	}
 	if s.open != nil && s.st != nil {
-		err = errors.Join(err, s.st.Close())
+		err = errors.Join(err, s.st.Close(context.Background()))
 	}
 	return err
 }

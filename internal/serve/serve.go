@@ -171,7 +171,7 @@ func Run(ctx context.Context, s config.Settings, o Options) error {
 	close(jobs)
 	jobsDone.Wait()               // every accepted turn is stored before the server exits
 	h.Close(context.Background()) // waits for the background inference
-	return st.Close()
+	return st.Close(context.Background())
 }
 
 // serveConn answers one request and reports whether the client showed

@@ -116,7 +116,7 @@ func OpenHome(tb testing.TB, home string) *memcore.Store {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { st.Close() })
+	tb.Cleanup(func() { st.Close(context.Background()) })
 	return st
 }
 
@@ -153,7 +153,7 @@ func SeedHome(tb testing.TB, name string, n int) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer st.Close()
+	defer st.Close(context.Background())
 	r := rand.New(rand.NewSource(int64(n)))
 	ctx := context.Background()
 	for i := 0; i < n; i += 1000 {

@@ -18,7 +18,7 @@ func open(t *testing.T) (*memcore.Store, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.Close(context.Background()) })
 	return st, dir
 }
 
@@ -216,7 +216,7 @@ func TestUndoTakesBackTheResolveNotAnEarlierAct(t *testing.T) {
 func TestClosedStore(t *testing.T) {
 	st, _ := open(t)
 	rv := review.New(st)
-	st.Close()
+	st.Close(context.Background())
 	if _, err := rv.Promote(context.Background(), "0123456789abcdef"); !errors.Is(err, memcore.ErrClosed) {
 		t.Fatalf("after Close: %v", err)
 	}

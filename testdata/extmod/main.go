@@ -252,7 +252,7 @@ func run() error {
 	if err := hook.Close(ctx); err != nil {
 		return fmt.Errorf("hook close: %w", err)
 	}
-	if err := st.Close(); err != nil {
+	if err := st.Close(ctx); err != nil {
 		return fmt.Errorf("store close: %w", err)
 	}
 	if _, err := st.Search(ctx, "ledger", memcore.SearchOptions{}); !errors.Is(err, memcore.ErrClosed) {
