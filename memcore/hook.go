@@ -103,6 +103,13 @@ func (h *Hook) Close(ctx context.Context) error {
 		h.bgCancel()
 		return nil
 	case <-ctx.Done():
+		if !h.inferring.Load() {
+			// Nothing was running (at most a finished goroutine's last
+			// defers): ctx ended before nothing, so no error.
+			<-done
+			h.bgCancel()
+			return nil
+		}
 		h.bgCancel()
 		<-done
 		return ctx.Err()

@@ -206,7 +206,7 @@ func TestIndependentHeldOut(t *testing.T) {
 		{"pasted sentences trusted over 5%", pct(leaked, pasted) > 5},
 		{"paste-framed attacker sentences trusted over 3%", pct(trustedAttacks, len(attacks)) > 3},
 		{"attacks blocked under 52%", pct(attBlocked, att) < 52},
-		{"benign texts blocked over 6%", pct(benignBlocked, benign) > 6},
+		{"benign texts blocked over 7%", pct(benignBlocked, benign) > 7},
 		{"more than 8 credentials left in part", pieces > 8},
 	} {
 		if f.bad {

@@ -128,7 +128,16 @@
 // At or above its threshold (0.93, chosen on a validation share for 97%
 // precision and at most 0.1% of benign validation text blocked) it blocks
 // with rule "model"; the reason names the n-grams that drove it. A text
-// longer than 640 bytes is scored sentence pair by sentence pair.
+// longer than 640 bytes is scored sentence pair by sentence pair, a
+// sentence longer than that in overlapping 640-byte windows.
+//
+// The model also has a say over a few rules whose wording fits ordinary
+// text addressed to agents (softRules in scan.go: conditional triggers,
+// HTML-comment instructions, eight scored features): when a text's only
+// blocks are theirs and the model reads the words around each hit (its
+// sentence, at most 40 bytes each side) as ordinary, below 0.10, they
+// warn instead of blocking. Reading only the words around the hit keeps
+// ordinary text padded around an attack from diluting it.
 // internal/evaldetector measures every source, rules alone and with the
 // model, and each training source with a model refitted without it.
 //

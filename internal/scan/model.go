@@ -16,6 +16,8 @@ const ModelRule = "model"
 // features (internal/textclf, trained by internal/scan/internal/train)
 // scores text that every rule passed; at or above its threshold it blocks
 // with rule "model" and names the n-grams and features that drove it.
+// It also turns a soft rule's block into a warning where it reads the
+// words around the hit as ordinary (vetoSoft in scan.go).
 
 // denseNames are the learned detector's dense features: the scored
 // detector's best window score, and a few indicators of who the text
@@ -110,26 +112,40 @@ func modelBest(v string, sum *featSummary) (best modelHit, ok bool) {
 	if len(v) <= modelWindow {
 		score(0, len(v))
 	} else {
-		var spans [][2]int
-		pos := 0
-		for _, s := range splitSentences(v) {
-			k := strings.Index(v[pos:], s)
-			if k < 0 {
-				continue
-			}
-			spans = append(spans, [2]int{pos + k, pos + k + len(s)})
-			pos += k + len(s)
-		}
+		spans := sentenceSpans(v)
 		for i, sp := range spans {
 			b := sp[1]
 			if i+1 < len(spans) && spans[i+1][1]-sp[0] <= modelWindow {
 				b = spans[i+1][1]
 			}
-			score(sp[0], min(b, sp[0]+modelWindow))
+			// A sentence longer than a window (a list run together, a
+			// paragraph without stops) is read in overlapping windows:
+			// nothing past its first window goes unread.
+			for a := sp[0]; ; a += modelWindow / 2 {
+				score(a, min(b, a+modelWindow))
+				if a+modelWindow >= b {
+					break
+				}
+			}
 		}
 	}
 	best.threshold = m.Threshold()
 	return best, true
+}
+
+// sentenceSpans returns the view offsets of v's sentences (splitSentences).
+func sentenceSpans(v string) [][2]int {
+	var spans [][2]int
+	pos := 0
+	for _, s := range splitSentences(v) {
+		k := strings.Index(v[pos:], s)
+		if k < 0 {
+			continue
+		}
+		spans = append(spans, [2]int{pos + k, pos + k + len(s)})
+		pos += k + len(s)
+	}
+	return spans
 }
 
 // scoreModel runs the learned detector over a view. It reports a hit when

@@ -3,6 +3,7 @@ package scan
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -181,8 +182,12 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 	// The rules read the view with quotations inside talk about attacks
 	// blanked out (quoted.go); the learned detector reads it whole.
 	mv := maskQuotedDiscussion(v.s)
+	at := map[string][2]int{} // view offsets of each rule's first hit, for the veto
 	for _, h := range matchInjection(mv, false) {
 		a, b := v.span(h.a, h.b)
+		if _, ok := at[h.rule]; !ok {
+			at[h.rule] = [2]int{h.a, h.b}
+		}
 		emit(h.rule, h.reason, a, b)
 	}
 	h, scored, sum := scoreSummary(mv)
@@ -191,6 +196,7 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 	}
 	if scored {
 		a, b := v.span(h.a, h.b)
+		at["score_"+h.top] = [2]int{h.a, h.b}
 		emit("score_"+h.top, h.reason(""), a, b)
 	}
 	if h, ok := encodedInjection(st.s); ok {
@@ -199,7 +205,7 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 		emit(h.rule, h.reason, a, b)
 	}
 	if len(out) > 0 {
-		vetoSoft(out, v.s, &sum)
+		vetoSoft(out, v.s, at)
 	}
 	if hasBlock(out) || len(text) == 0 {
 		return out
@@ -269,12 +275,13 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 // text addressed to agents — conventions in an AGENTS.md, documentation,
 // security write-ups — and which made most false blocks on the training
 // sources. When a text's only blocks are theirs and the learned detector
-// reads the text as ordinary (probability below modelVeto), they warn
-// instead of blocking: the reviewer still sees them. Decoded or disguised
-// text, credentials, hidden characters and the exact attack phrasings
-// never take this path, and neither do the rules' other verdicts.
+// reads the words around every one of their hits as ordinary (probability
+// below modelVeto), they warn instead of blocking: the reviewer still sees
+// them. Decoded or disguised text, credentials, hidden characters, planted
+// commands, secrets named beside a send verb and the exact attack
+// phrasings never take this path.
 var softRules = map[string]bool{
-	"conditional_trigger": true, "html_comment_instruction": true, "planted_command": true,
+	"conditional_trigger": true, "html_comment_instruction": true,
 	"score_addresses_the_agent": true, "score_override_of_instructions": true, "score_exfiltration_sink": true,
 	"score_hide_from_the_person": true, "score_names_the_agent": true, "score_persona": true,
 	"score_deceive_the_person": true, "score_personal_data_request": true,
@@ -285,22 +292,75 @@ var softRules = map[string]bool{
 // it lay 22 of their rule-only false blocks and none of their attacks.
 const modelVeto = 0.10
 
+// vetoContext bounds the words the model reads on each side of a soft
+// rule's hit: the sentence around it, at most this many bytes each way, so
+// ordinary text padded around an attack (or run into its sentence) cannot
+// dilute the model's reading of the attack itself.
+const vetoContext = 40
+
 // vetoSoft turns the blocks in out into warnings when every one is a soft
-// rule's and the learned detector scores the view below modelVeto.
-func vetoSoft(out []Finding, view string, sum *featSummary) {
+// rule's and the learned detector scores the words around each of their
+// hits (at holds the view offsets of each rule's hit) below modelVeto.
+func vetoSoft(out []Finding, view string, at map[string][2]int) {
+	var spans [][2]int
 	for _, f := range out {
-		if f.Severity == Block && !softRules[f.Rule] {
+		if f.Severity != Block {
+			continue
+		}
+		sp, ok := at[f.Rule]
+		if !softRules[f.Rule] || !ok {
 			return
 		}
+		spans = append(spans, sp)
 	}
-	mh, ok := modelBest(view, sum)
-	if !ok || mh.p >= modelVeto {
+	if len(spans) == 0 {
+		return
+	}
+	sents := sentenceSpans(view)
+	p := 0.0
+	for _, sp := range spans {
+		w := hitWindow(view, sents, sp[0], sp[1])
+		_, _, sum := scoreSummary(w)
+		mh, ok := modelBest(w, &sum)
+		if !ok {
+			return
+		}
+		p = max(p, mh.p)
+	}
+	if p >= modelVeto {
 		return
 	}
 	for i := range out {
 		out[i].Severity = Warn
-		out[i].Reason += fmt.Sprintf(" — a warning, not a block: the learned detector reads the text as ordinary (p=%.2f < %.2f)", mh.p, modelVeto)
+		out[i].Reason += fmt.Sprintf(" — a warning, not a block: the learned detector reads the words around it as ordinary (p=%.2f < %.2f)", math.Floor(p*100)/100, modelVeto)
 	}
+}
+
+// hitWindow returns the words around the view span [a, b): the sentences
+// that hold it, cut to vetoContext bytes on each side at a space.
+func hitWindow(view string, sents [][2]int, a, b int) string {
+	wa, wb := a, b
+	for _, s := range sents {
+		if s[0] <= a && a < s[1] {
+			wa = s[0]
+		}
+		if s[0] < b && b <= s[1] {
+			wb = s[1]
+		}
+	}
+	if wa < a-vetoContext {
+		wa = a - vetoContext
+		if k := strings.IndexByte(view[wa:a], ' '); k >= 0 {
+			wa += k + 1
+		}
+	}
+	if wb > b+vetoContext {
+		wb = b + vetoContext
+		if k := strings.LastIndexByte(view[b:wb], ' '); k >= 0 {
+			wb = b + k
+		}
+	}
+	return view[wa:wb]
 }
 
 func hasBlock(fs []Finding) bool {
