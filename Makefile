@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test need-cc cross soak e2e ci bench bench-before demo lint fuzz eval train-scanner eval-scanner judge-model judge-model-check models-check
+.PHONY: all build test need-cc cross soak e2e ci bench bench-before demo lint fuzz eval train-scanner eval-scanner judge-model judge-model-check models-check heldout
 
 all: build
 
@@ -32,6 +32,12 @@ soak: need-cc
 	ODEKMEM_SOAK=1 $(GO) test -race -count=1 -timeout 60m -run '^($(SOAK))$$' -v ./memcore/
 	ODEKMEM_SOAK=1 $(GO) test -race -count=1 -timeout 30m -run '^TestEverySecretKindCLIAddAndIngest$$' ./internal/cli/
 
+# The independent held-out set (testdata/heldout-independent: judgement,
+# scanner, redaction), measured against its regression floors without the
+# race detector (make test skips it under -race; .ci/run runs this).
+heldout:
+	$(GO) test -count=1 -run '^TestIndependentHeldOut$$' -v ./internal/eval/
+
 # The real-agent tier (.ci/run runs it after make test; README "Agents"):
 # pinned Claude Code, Codex CLI and Gemini CLI installed from npm into a
 # throwaway prefix, each run non-interactively in a throwaway HOME against
@@ -46,7 +52,7 @@ e2e:
 
 # Everything CI runs: the README's test command, the other platforms, the
 # long tier and the real agents.
-ci: test models-check cross soak e2e
+ci: test models-check heldout cross soak e2e
 
 # The race detector needs cgo, and cgo a C compiler: say so before the
 # minutes of cross builds, not after.
