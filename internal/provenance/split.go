@@ -162,6 +162,7 @@ func SplitPasted(msg string) Split {
 		}
 	}
 
+	markBraces(lines, kinds, marked)
 	markRuns(lines, kinds, marked)
 	markEmail(lines, kinds, marked)
 	markChrome(lines, kinds, marked)
@@ -208,6 +209,23 @@ func SplitPasted(msg string) Split {
 		if documentLike(kinds[prev]) {
 			unsure[i] = true
 		}
+	}
+
+	// Backward growth: a line glued right before a pasted line (no empty
+	// line between) that does not read as prose opens that paste — the
+	// first line of a query, a resource or a section whose shape no
+	// single-line test knew ("SELECT o.id, SUM(li.cents) AS total" over
+	// "FROM orders o"). A short line ("see", "why?", "look:") or one that
+	// introduces or asks is the person's.
+	for i := n - 2; i >= 0; i-- {
+		if kinds[i] != "" || blank(i) || frame[i] || marked[i] || kinds[i+1] == "" || marked[i+1] || proseLike(lines[i]) {
+			continue
+		}
+		if t := strings.TrimSpace(lines[i]); len(strings.Fields(t)) < 3 || strings.HasSuffix(t, ":") || strings.HasSuffix(t, "?") {
+			continue
+		}
+		kinds[i] = kinds[i+1]
+		unsure[i] = false
 	}
 
 	// Lines glued between a closing fence and an opening one (no empty
@@ -479,6 +497,40 @@ func markRuns(lines []string, kinds []Kind, marked []bool) {
 			kinds[i] = KindCode
 		}
 		i++
+	}
+}
+
+// markBraces marks a brace block as code: a line that opens a block ("{"
+// at its end) through the line that closes it ("}" alone), with no empty
+// line between and at most 40 lines — an HCL resource, a Go or C body,
+// nginx or CSS — whatever single-line shapes its lines have.
+func markBraces(lines []string, kinds []Kind, marked []bool) {
+	n := len(lines)
+	for i := 0; i < n; i++ {
+		t := strings.TrimSpace(lines[i])
+		if marked[i] || !strings.HasSuffix(t, "{") || len(t) < 2 {
+			continue
+		}
+		depth, j := 0, i
+		for ; j < n && j-i <= 40 && !marked[j]; j++ {
+			u := strings.TrimSpace(lines[j])
+			if u == "" {
+				break
+			}
+			depth += strings.Count(u, "{") - strings.Count(u, "}")
+			if depth <= 0 {
+				break
+			}
+		}
+		if j >= n || j-i > 40 || marked[j] || depth != 0 || !strings.HasPrefix(strings.TrimSpace(lines[j]), "}") {
+			continue
+		}
+		for k := i; k <= j; k++ {
+			if kinds[k] == "" || kinds[k] == KindComment || kinds[k] == KindConfig {
+				kinds[k] = KindCode
+			}
+		}
+		i = j
 	}
 }
 
