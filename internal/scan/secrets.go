@@ -60,7 +60,7 @@ var secretRules = []secretRule{
 	{kind: "vault_token", reason: "HashiCorp Vault token", kw: []string{"hvs.", "hvb.", "hvr."},
 		re: lazyre.New(`\b(?P<s>hv[sbr]\.[A-Za-z0-9_\-]{20,})`)},
 	{kind: "telegram_bot_token", reason: "Telegram bot token", kw: []string{":AA"},
-		re: lazyre.New(`\b(?P<s>\d{6,12}:AA[A-Za-z0-9_\-]{30,40})`)},
+		re: lazyre.New(`(?:\b|\bbot)(?P<s>\d{6,12}:AA[A-Za-z0-9_\-]{30,40})`)},
 	{kind: "twilio_key", reason: "Twilio API key or account SID", kw: []string{"SK", "AC"},
 		re: lazyre.New(`\b(?P<s>(?:SK|AC)[0-9a-fA-F]{32})\b`)},
 	{kind: "twilio_auth_token", reason: "Twilio auth token", kw: []string{"twilio"}, lower: true,
@@ -89,7 +89,7 @@ var secretRules = []secretRule{
 	{kind: "jwt", reason: "JSON Web Token", kw: []string{"eyJ"},
 		re: lazyre.New(`\b(?P<s>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)`)},
 	{kind: "bearer_token", reason: "Authorization bearer token", kw: []string{"bearer", "token"}, lower: true,
-		re: lazyre.New(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*)?\b(?:bearer|token)\s+(?P<s>[A-Za-z0-9\-._~+/]{8,}=*)`),
+		re: lazyre.New(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*)?\b(?:bearer|token)\s+(?P<s>(?:[A-Za-z0-9\-._~+/]|%[0-9A-Fa-f]{2}){8,}=*)`),
 		valid: func(s, ctx string) bool {
 			return (ctx != "" || looksRandom(s, 2) && hasDigit(s)) && !placeholderWords(strings.ToLower(s))
 		}},
@@ -103,8 +103,8 @@ var secretRules = []secretRule{
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// Generic: an assignment to a name that says it holds a secret
 	// (DB_PASSWORD=…, SECRET_KEY: …, "api_token": "…", export X_TOKEN=…).
-	{kind: "secret_assignment", reason: "value assigned to a secret-named variable", kw: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth"}, lower: true,
-		re:    lazyre.New(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|secret[_\-]?key|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?secret|credentials?|_key)[A-Za-z0-9_\-]*)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{3,})`),
+	{kind: "secret_assignment", reason: "value assigned to a secret-named variable", kw: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth", "psk"}, lower: true,
+		re:    lazyre.New(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*(?:pass(?:word|wd|phrase)?|pwd|psk|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|secret[_\-]?key|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?secret|credentials?|_key)[A-Za-z0-9_\-]*)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{3,})`),
 		valid: validAssignment},
 	// Generic: a long random-looking token (upper, lower and digits, high
 	// entropy) is a credential whatever its prefix.
