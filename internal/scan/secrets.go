@@ -119,6 +119,25 @@ var secretRules = []secretRule{
 		valid: validStatedPassword},
 }
 
+// callExpr is a value that is a function call cut at its parenthesis
+// (getpass.getpass(, os.getenv(, input(): letters, '_' and '.', no digit.
+var callExpr = lazyre.New(`^[A-Za-z_][A-Za-z_.]*\($`)
+
+// sshPublicKeyBlob reports the base64 of an SSH public key (the
+// authorized_keys form "ssh-ed25519 AAAAC3Nza…"): a length-prefixed key
+// type name. Public, not a credential.
+func sshPublicKeyBlob(s string) bool {
+	if !strings.HasPrefix(s, "AAAA") || len(s) < 24 {
+		return false
+	}
+	dec, err := base64.StdEncoding.DecodeString(s[:24])
+	if err != nil || len(dec) < 8 {
+		return false
+	}
+	t := string(dec[4:])
+	return strings.HasPrefix(t, "ssh-") || strings.HasPrefix(t, "ecdsa-") || strings.HasPrefix(t, "sk-ssh-") || strings.HasPrefix(t, "sk-ecdsa-")
+}
+
 var wordsThenHex = lazyre.New(`^/?[a-z]+(?:[_\-/][a-z]+)*[_\-/][0-9a-f]+$`)
 
 // highEntropy reports a token with upper- and lowercase letters and digits
@@ -130,7 +149,7 @@ func highEntropy(s string) bool {
 	// build-cache-3f2a…) are a name with an id: the hex alone is never
 	// flagged (two character classes), and the joining '_' must not make
 	// it a third.
-	if wordsThenHex.MatchString(s) || namePath(s) || bitcoinAddress(s) {
+	if wordsThenHex.MatchString(s) || namePath(s) || bitcoinAddress(s) || sshPublicKeyBlob(s) {
 		return false
 	}
 	if len(s) < 32 || !looksRandom(s, 3) || !hasDigit(s) || strings.Count(s, "/") > 2 || strings.Count(s, "-")+strings.Count(s, "_") > len(s)/8 {
@@ -173,7 +192,7 @@ func validAssignment(s, ctx string) bool {
 	case "true", "false", "null", "none", "nil", "yes", "no", "on", "off", "required", "optional", "string", "str", "env", "undefined", "redacted":
 		return false
 	}
-	if pathLike.MatchString(l) {
+	if pathLike.MatchString(l) || callExpr.MatchString(s) {
 		return false
 	}
 	if strings.Contains(l, "://") || strings.HasPrefix(l, "/") || strings.HasPrefix(l, "~") || strings.HasPrefix(l, "./") ||
@@ -202,7 +221,7 @@ func validAssignment(s, ctx string) bool {
 // word ("the password is stored in Vault").
 func validStatedPassword(s, ctx string) bool {
 	s = strings.TrimRight(s, ".,;:!?)")
-	if len(s) < 3 || isPlaceholderPassword(s) {
+	if len(s) < 3 || isPlaceholderPassword(s) || callExpr.MatchString(s) {
 		return false
 	}
 	if strings.HasSuffix(strings.TrimSpace(ctx), ":") || strings.HasSuffix(strings.TrimSpace(ctx), "=") {
@@ -315,6 +334,7 @@ func findSecrets(s string) []secretHit {
 		}
 		hits = appendRuleHits(hits, rule, s)
 	}
+	hits = dropInPublicBlocks(hits, s)
 	if len(hits) < 2 {
 		return hits
 	}
@@ -397,6 +417,37 @@ var pemEnd = lazyre.New(`-*\s*END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)
 var pathLike = lazyre.New(`^[\w\-./]*[/.][\w\-]+\.(?:go|py|js|ts|tsx|rb|rs|java|kt|json|ya?ml|toml|txt|md|pem|key|crt|env|sh|cfg|conf|ini|sql|lock)$`)
 var puttyBegin = lazyre.New(`PuTTY-User-Key-File-\d+:`)
 var puttyEnd = lazyre.New(`Private-MAC:\s*[0-9A-Fa-f]*`)
+
+var publicBegin = lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?|X509 CRL|SIGNATURE|(?:DH|EC) PARAMETERS)-----`)
+var publicEnd = lazyre.New(`-----END (?:[A-Z0-9]+ )*(?:PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?|X509 CRL|SIGNATURE|(?:DH|EC) PARAMETERS)-----`)
+
+// dropInPublicBlocks removes the long-random-token hits that lie inside a
+// PEM block of public material (a public key, certificate, CRL,
+// signature): its base64 lines are random but protect nothing. Named
+// credentials inside such a block are kept.
+func dropInPublicBlocks(hits []secretHit, s string) []secretHit {
+	if len(hits) == 0 || !strings.Contains(s, "-----BEGIN ") {
+		return hits
+	}
+	blocks := appendBlocks(nil, s, publicBegin, publicEnd, "", "")
+	if len(blocks) == 0 {
+		return hits
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		inside := false
+		for _, b := range blocks {
+			if h.kind == "high_entropy_token" && h.start >= b.start && h.end <= b.end {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, h)
+		}
+	}
+	return out
+}
 
 func appendPEM(hits []secretHit, s string, rule *secretRule) []secretHit {
 	hits = appendPuTTY(hits, s)

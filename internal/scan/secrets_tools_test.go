@@ -44,6 +44,10 @@ func TestToolSecrets(t *testing.T) {
 		{"telegram bot url", "curl https://api.telegram.org/bot6507781886:AAHq8vL2mPx9RtZq8vL2mPx9RtZq8vL2mPx/getMe", "6507781886:AAHq8vL2"},
 		{"discord webhook", "https://discord.com/api/webhooks/1723478435527162929/YimI8PO6Y4t_8LHRsCj1qzr9ub7kDSfwJyQe1e6KsU7a", "YimI8PO6Y4t_8LHR"},
 		{"docker hub pat", "echo dckr_pat_SkxDdyynZNupGuqHomFbNDPTiBt | docker login -u bot --password-stdin", "dckr_pat_SkxDdyyn"},
+		{"getpass call", `pw = getpass.getpass("Password: ")`, ""},
+		{"ssh public key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIM2D1wvdhSjIg251RxQW+hPPRCW6892c9oGLGs2IcupF jane@laptop", ""},
+		{"certificate", "-----BEGIN CERTIFICATE-----\nrpXeyRFv/TmU4pjXIF7xA7RqwvscvB59mnb6Qz8vL2mPx9Rt8nLp3Xk7Qw2ZtY5v\n-----END CERTIFICATE-----", ""},
+		{"private key still found", "-----BEGIN PRIVATE KEY-----\nrpXeyRFv/TmU4pjXIF7xA7RqwvscvB59mnb6Qz8vL2mPx9Rt8nLp3Xk7Qw2ZtY5v\n-----END PRIVATE KEY-----", "rpXeyRFv/TmU4pjX"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
