@@ -60,7 +60,7 @@ var secretRules = []secretRule{
 	{kind: "vault_token", reason: "HashiCorp Vault token", kw: []string{"hvs.", "hvb.", "hvr."},
 		re: lazyre.New(`\b(?P<s>hv[sbr]\.[A-Za-z0-9_\-]{20,})`)},
 	{kind: "telegram_bot_token", reason: "Telegram bot token", kw: []string{":AA"},
-		re: lazyre.New(`\b(?P<s>\d{6,12}:AA[A-Za-z0-9_\-]{30,40})`)},
+		re: lazyre.New(`(?:\b|\bbot)(?P<s>\d{6,12}:AA[A-Za-z0-9_\-]{30,40})`)},
 	{kind: "twilio_key", reason: "Twilio API key or account SID", kw: []string{"SK", "AC"},
 		re: lazyre.New(`\b(?P<s>(?:SK|AC)[0-9a-fA-F]{32})\b`)},
 	{kind: "twilio_auth_token", reason: "Twilio auth token", kw: []string{"twilio"}, lower: true,
@@ -89,7 +89,7 @@ var secretRules = []secretRule{
 	{kind: "jwt", reason: "JSON Web Token", kw: []string{"eyJ"},
 		re: lazyre.New(`\b(?P<s>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)`)},
 	{kind: "bearer_token", reason: "Authorization bearer token", kw: []string{"bearer", "token"}, lower: true,
-		re: lazyre.New(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*)?\b(?:bearer|token)\s+(?P<s>[A-Za-z0-9\-._~+/]{8,}=*)`),
+		re: lazyre.New(`(?i)(?P<ctx>authorization["']?\s*[:=]\s*["']?\s*)?\b(?:bearer|token)\s+(?P<s>(?:[A-Za-z0-9\-._~+/]|%[0-9A-Fa-f]{2}){8,}=*)`),
 		valid: func(s, ctx string) bool {
 			return (ctx != "" || looksRandom(s, 2) && hasDigit(s)) && !placeholderWords(strings.ToLower(s))
 		}},
@@ -103,8 +103,8 @@ var secretRules = []secretRule{
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// Generic: an assignment to a name that says it holds a secret
 	// (DB_PASSWORD=…, SECRET_KEY: …, "api_token": "…", export X_TOKEN=…).
-	{kind: "secret_assignment", reason: "value assigned to a secret-named variable", kw: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth"}, lower: true,
-		re:    lazyre.New(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|secret[_\-]?key|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?secret|credentials?|_key)[A-Za-z0-9_\-]*)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{3,})`),
+	{kind: "secret_assignment", reason: "value assigned to a secret-named variable", kw: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth", "psk"}, lower: true,
+		re:    lazyre.New(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*(?:pass(?:word|wd|phrase)?|pwd|psk|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|secret[_\-]?key|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?secret|credentials?|_key)[A-Za-z0-9_\-]*)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{3,})`),
 		valid: validAssignment},
 	// Generic: a long random-looking token (upper, lower and digits, high
 	// entropy) is a credential whatever its prefix.
@@ -119,6 +119,25 @@ var secretRules = []secretRule{
 		valid: validStatedPassword},
 }
 
+// callExpr is a value that is a function call cut at its parenthesis
+// (getpass.getpass(, os.getenv(, input(): letters, '_' and '.', no digit.
+var callExpr = lazyre.New(`^[A-Za-z_][A-Za-z_.]*\($`)
+
+// sshPublicKeyBlob reports the base64 of an SSH public key (the
+// authorized_keys form "ssh-ed25519 AAAAC3Nza…"): a length-prefixed key
+// type name. Public, not a credential.
+func sshPublicKeyBlob(s string) bool {
+	if !strings.HasPrefix(s, "AAAA") || len(s) < 24 {
+		return false
+	}
+	dec, err := base64.StdEncoding.DecodeString(s[:24])
+	if err != nil || len(dec) < 8 {
+		return false
+	}
+	t := string(dec[4:])
+	return strings.HasPrefix(t, "ssh-") || strings.HasPrefix(t, "ecdsa-") || strings.HasPrefix(t, "sk-ssh-") || strings.HasPrefix(t, "sk-ecdsa-")
+}
+
 var wordsThenHex = lazyre.New(`^/?[a-z]+(?:[_\-/][a-z]+)*[_\-/][0-9a-f]+$`)
 
 // highEntropy reports a token with upper- and lowercase letters and digits
@@ -130,7 +149,7 @@ func highEntropy(s string) bool {
 	// build-cache-3f2a…) are a name with an id: the hex alone is never
 	// flagged (two character classes), and the joining '_' must not make
 	// it a third.
-	if wordsThenHex.MatchString(s) || namePath(s) || bitcoinAddress(s) {
+	if wordsThenHex.MatchString(s) || namePath(s) || bitcoinAddress(s) || sshPublicKeyBlob(s) {
 		return false
 	}
 	if len(s) < 32 || !looksRandom(s, 3) || !hasDigit(s) || strings.Count(s, "/") > 2 || strings.Count(s, "-")+strings.Count(s, "_") > len(s)/8 {
@@ -173,7 +192,7 @@ func validAssignment(s, ctx string) bool {
 	case "true", "false", "null", "none", "nil", "yes", "no", "on", "off", "required", "optional", "string", "str", "env", "undefined", "redacted":
 		return false
 	}
-	if pathLike.MatchString(l) {
+	if pathLike.MatchString(l) || callExpr.MatchString(s) {
 		return false
 	}
 	if strings.Contains(l, "://") || strings.HasPrefix(l, "/") || strings.HasPrefix(l, "~") || strings.HasPrefix(l, "./") ||
@@ -202,7 +221,7 @@ func validAssignment(s, ctx string) bool {
 // word ("the password is stored in Vault").
 func validStatedPassword(s, ctx string) bool {
 	s = strings.TrimRight(s, ".,;:!?)")
-	if len(s) < 3 || isPlaceholderPassword(s) {
+	if len(s) < 3 || isPlaceholderPassword(s) || callExpr.MatchString(s) {
 		return false
 	}
 	if strings.HasSuffix(strings.TrimSpace(ctx), ":") || strings.HasSuffix(strings.TrimSpace(ctx), "=") {
@@ -315,6 +334,7 @@ func findSecrets(s string) []secretHit {
 		}
 		hits = appendRuleHits(hits, rule, s)
 	}
+	hits = dropInPublicBlocks(hits, s)
 	if len(hits) < 2 {
 		return hits
 	}
@@ -397,6 +417,37 @@ var pemEnd = lazyre.New(`-*\s*END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-*`)
 var pathLike = lazyre.New(`^[\w\-./]*[/.][\w\-]+\.(?:go|py|js|ts|tsx|rb|rs|java|kt|json|ya?ml|toml|txt|md|pem|key|crt|env|sh|cfg|conf|ini|sql|lock)$`)
 var puttyBegin = lazyre.New(`PuTTY-User-Key-File-\d+:`)
 var puttyEnd = lazyre.New(`Private-MAC:\s*[0-9A-Fa-f]*`)
+
+var publicBegin = lazyre.New(`-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?|X509 CRL|SIGNATURE|(?:DH|EC) PARAMETERS)-----`)
+var publicEnd = lazyre.New(`-----END (?:[A-Z0-9]+ )*(?:PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?|X509 CRL|SIGNATURE|(?:DH|EC) PARAMETERS)-----`)
+
+// dropInPublicBlocks removes the long-random-token hits that lie inside a
+// PEM block of public material (a public key, certificate, CRL,
+// signature): its base64 lines are random but protect nothing. Named
+// credentials inside such a block are kept.
+func dropInPublicBlocks(hits []secretHit, s string) []secretHit {
+	if len(hits) == 0 || !strings.Contains(s, "-----BEGIN ") {
+		return hits
+	}
+	blocks := appendBlocks(nil, s, publicBegin, publicEnd, "", "")
+	if len(blocks) == 0 {
+		return hits
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		inside := false
+		for _, b := range blocks {
+			if h.kind == "high_entropy_token" && h.start >= b.start && h.end <= b.end {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, h)
+		}
+	}
+	return out
+}
 
 func appendPEM(hits []secretHit, s string, rule *secretRule) []secretHit {
 	hits = appendPuTTY(hits, s)

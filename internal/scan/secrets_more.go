@@ -104,9 +104,10 @@ var genericSecretRules = []secretRule{
 	{kind: "secret_assignment", reason: "value assigned to a secret-named key", kw: []string{"pw", "pass", "auth"}, lower: true,
 		re:    lazyre.New(`(?i)(?:^|[^A-Za-z0-9_.\-])(?P<ctx>pw|pwd|pass|auth|auth[_\-]?token|authtoken|auth[_\-]?key|identitytoken|registrytoken)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{4,})`),
 		valid: validShortAssignment},
-	// Authorization: <scheme> <credential>, X-Api-Key: …, api-key: …
-	{kind: "auth_header", reason: "credential in an authorization header", kw: []string{"authorization", "api-key", "apikey", "auth-token", "access-token"}, lower: true,
-		re: lazyre.New(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:[A-Za-z\-]+\s+)?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)|\bx-(?:api-key|auth-token|access-token)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)`),
+	// Authorization: <scheme> <credential>, X-Api-Key: …, X-Auth-Key: …,
+	// X-<Vendor>-Token: …
+	{kind: "auth_header", reason: "credential in an authorization header", kw: []string{"authorization", "x-"}, lower: true,
+		re: lazyre.New(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:[A-Za-z\-]+\s+)?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)|\bx-(?:[a-z0-9]+-)*(?:api-key|apikey|auth-key|auth-token|access-token|api-token|api-secret|token|key|secret)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)`),
 		valid: func(s, _ string) bool {
 			return looksRandom(s, 2) && hasDigit(s) && !placeholderWords(strings.ToLower(s))
 		}},
@@ -138,13 +139,14 @@ func init() {
 	if generic == 0 {
 		generic = n
 	}
-	rules := make([]secretRule, 0, n+len(vendorSecretRules)+len(gitleaksPrefixedRules)+len(genericSecretRules)+len(shapeSecretRules))
+	rules := make([]secretRule, 0, n+len(vendorSecretRules)+len(gitleaksPrefixedRules)+len(genericSecretRules)+len(shapeSecretRules)+len(toolSecretRules))
 	rules = append(rules, secretRules[:generic]...)
 	rules = append(rules, vendorSecretRules...)
 	rules = append(rules, gitleaksPrefixedRules...)
 	rules = append(rules, secretRules[generic:]...)
 	rules = append(rules, genericSecretRules...)
 	rules = append(rules, shapeSecretRules...)
+	rules = append(rules, toolSecretRules...)
 	secretRules = rules
 }
 

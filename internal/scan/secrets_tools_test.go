@@ -1,0 +1,66 @@
+package scan_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/odekmem/odekmem/internal/scan"
+)
+
+// TestToolSecrets covers the command-line, DSN, cookie and header forms
+// of secrets_tools.go and the look-alikes beside them that must pass.
+func TestToolSecrets(t *testing.T) {
+	tests := []struct {
+		name, text, secret string // secret "" means the text must pass unchanged
+	}{
+		{"mongosh -p", "mongosh 'mongodb://db:27017' -u admin -p 'Qz8vL2mPx9Rt' --authenticationDatabase admin", "Qz8vL2mPx9Rt"},
+		{"sqlcmd -P", `sqlcmd -S tcp:sql01 -U sa -P "Qz8vL2mPx9Rt" -Q "SELECT 1"`, "Qz8vL2mPx9Rt"},
+		{"sqlcmd -p is not the password", `sqlcmd -S sql01 -E -p -Q "SELECT 1"`, ""},
+		{"ldapsearch -w", "ldapsearch -x -D 'cn=admin,dc=acme' -w 'Qz8vL2mPx9Rt' '(uid=j)'", "Qz8vL2mPx9Rt"},
+		{"keytool -storepass", "keytool -list -keystore app.jks -storepass Qz8vL2mPx9Rt", "Qz8vL2mPx9Rt"},
+		{"smbclient user%pass", `smbclient //fs01/share -U 'ACME\svc%Qz8vL2mPx9Rt'`, "Qz8vL2mPx9Rt"},
+		{"htpasswd -b", "htpasswd -bc /etc/nginx/.htpasswd admin Qz8vL2mPx9Rt", "Qz8vL2mPx9Rt"},
+		{"htpasswd prompts", "htpasswd -c /etc/nginx/.htpasswd admin", ""},
+		{"rabbitmqctl add_user", "rabbitmqctl add_user metrics 'Qz8vL2mPx9Rt'", "Qz8vL2mPx9Rt"},
+		{"net use", `net use Z: \\fs01\share /user:ACME\jdoe Qz8vL2mPx9Rt`, "Qz8vL2mPx9Rt"},
+		{"chpasswd", "echo 'jdoe:Qz8vL2mPx9Rt' | sudo chpasswd", "Qz8vL2mPx9Rt"},
+		{"tool auth uuid", "snyk auth 5ff3930a-3fd2-4964-aeaa-0618207fdfdd", "5ff3930a-3fd2-4964-aeaa-0618207fdfdd"},
+		{"tool login word", "docker login registry.acme.dev", ""},
+		{"go mysql dsn", `sql.Open("mysql", "root:Qz8vL2mPx9Rt@tcp(127.0.0.1:3306)/inv")`, "Qz8vL2mPx9Rt"},
+		{"sqlplus", "sqlplus system/Qz8vL2mPx9Rt@//ora:1521/ORCL", "Qz8vL2mPx9Rt"},
+		{"sqlplus as sysdba", "sqlplus / as sysdba", ""},
+		{"pgpass", "db.internal:5432:app:app:Qz8vL2mPx9Rt", "Qz8vL2mPx9Rt"},
+		{"mac address", "00:11:22:33:44:55", ""},
+		{"timestamp", "12:30:45:100:ok", ""},
+		{"terraform default", `variable "db_password" { default = "Qz8vL2mPx9Rt" }`, "Qz8vL2mPx9Rt"},
+		{"terraform default of a region", `variable "region" { default = "eu-west-1a2b3" }`, ""},
+		{"psk", `WIFI_PSK="Qz8vL2mPx9Rt"`, "Qz8vL2mPx9Rt"},
+		{"session cookie", "Cookie: sessionid=kvywze1alktxts5led0z6xvquemh51le; lang=en", "kvywze1alktxts5led0z6xvquemh51le"},
+		{"jsessionid", "Set-Cookie: JSESSIONID=JCHOUUL8HCNYMORRBYW6XKBV3NI7QCSK; Path=/", "JCHOUUL8HCNYMORRBYW6XKBV3NI7QCSK"},
+		{"session setting", "session_store=redis-cluster-eu-west-1", ""},
+		{"x-auth-key", "curl -H 'X-Auth-Key: 5dc063e61bc108361e6e049920b2c64527797' https://api.example.net", "5dc063e61bc108361e6e049920b2c64527797"},
+		{"x-request-id", "X-Request-Id: 3f2a6c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b", ""},
+		{"percent-encoded bearer", "Authorization: Bearer AAAAAAAAAAAAAAAAAAAAAAg%2Ftv%3D%3DIV0FbGFV%2Fp%2F82Y", "g%2Ftv%3D%3DIV0FbGFV"},
+		{"telegram bot url", "curl https://api.telegram.org/bot6507781886:AAHq8vL2mPx9RtZq8vL2mPx9RtZq8vL2mPx/getMe", "6507781886:AAHq8vL2"},
+		{"discord webhook", "https://discord.com/api/webhooks/1723478435527162929/YimI8PO6Y4t_8LHRsCj1qzr9ub7kDSfwJyQe1e6KsU7a", "YimI8PO6Y4t_8LHR"},
+		{"docker hub pat", "echo dckr_pat_SkxDdyynZNupGuqHomFbNDPTiBt | docker login -u bot --password-stdin", "dckr_pat_SkxDdyyn"},
+		{"getpass call", `pw = getpass.getpass("Password: ")`, ""},
+		{"ssh public key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIM2D1wvdhSjIg251RxQW+hPPRCW6892c9oGLGs2IcupF jane@laptop", ""},
+		{"certificate", "-----BEGIN CERTIFICATE-----\nrpXeyRFv/TmU4pjXIF7xA7RqwvscvB59mnb6Qz8vL2mPx9Rt8nLp3Xk7Qw2ZtY5v\n-----END CERTIFICATE-----", ""},
+		{"private key still found", "-----BEGIN PRIVATE KEY-----\nrpXeyRFv/TmU4pjXIF7xA7RqwvscvB59mnb6Qz8vL2mPx9Rt8nLp3Xk7Qw2ZtY5v\n-----END PRIVATE KEY-----", "rpXeyRFv/TmU4pjX"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			red, _ := scan.Redact(tt.text)
+			if tt.secret == "" {
+				if red != tt.text {
+					t.Errorf("changed:\n  %q\n  %q", tt.text, red)
+				}
+				return
+			}
+			if strings.Contains(red, tt.secret) {
+				t.Errorf("%q survives: %q", tt.secret, red)
+			}
+		})
+	}
+}
