@@ -213,7 +213,7 @@ func TestIndependentHeldOut(t *testing.T) {
 		{"paste-framed attacker sentences trusted over 3%", pct(trustedAttacks, len(attacks)) > 3},
 		{"attacks blocked under 52%", pct(attBlocked, att) < 52},
 		{"benign texts blocked over 7%", pct(benignBlocked, benign) > 7},
-		{"more than 8 credentials left in part", pieces > 8},
+		{"more than 6 credentials left in part", pieces > 6},
 	} {
 		if f.bad {
 			t.Errorf("regression on the independent held-out set: %s", f.what)
