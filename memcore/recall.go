@@ -340,45 +340,80 @@ type Block struct {
 
 // renderBlock renders atoms as the memory block: a header saying the
 // content is data, one line per atom carrying its type, wrapped in an
-// untrusted-content wrapper with a fresh nonce. Whole atoms are cut to fit
-// memory_budget_chars (counted in characters, wrapper included); an atom
-// that fails the final scan is dropped alone.
+// untrusted-content wrapper with a fresh nonce. Whole atoms are taken in
+// rank order while they fit memory_budget_chars (counted in characters,
+// wrapper included); an atom that does not fit is cut, a later shorter one
+// may still fit.
+//
+// The final scan is of what the block will hold, in its order: each atom
+// that fits is scanned alone (its line, the verdict remembered by text)
+// and dropped alone if it fails; then the atoms chosen are read together
+// as the model reads them (dropSplitInjections). If that drops atoms, the
+// budget they held is filled again from the rest and the new choice is
+// read together again, until a choice passes. So the block that is
+// returned passed the scan line by line, pair by pair and as a whole, and
+// an atom cut for the budget is never scanned at all (it reaches no
+// prompt; it is listed in Cut, not in Dropped, even if it would fail).
+// Nothing here trusts a verdict from disk: an atom written by another
+// program or edited on disk is scanned like any other.
 func (s *Store) renderBlock(atoms []Scored) Block {
 	budget := s.cfg.MemoryBudgetChars
 	b := Block{Budget: budget}
 	if budget <= 0 || len(atoms) == 0 {
 		return b
 	}
-	var lines []string
-	used := 0
 	overhead := runeLen(scan.Wrap("memory", recallHeader+"\n"))
-	var clean []Scored
-	for _, a := range atoms {
-		line := "- [" + string(a.Atom.Type) + "] " + oneLine(a.Atom.Text)
-		if s.verdicts.Blocked(line) {
-			b.Dropped = append(b.Dropped, a.Atom.ID)
-			continue
-		}
-		clean = append(clean, a)
+	lines := make([]string, len(atoms))
+	for i, a := range atoms {
+		lines[i] = "- [" + string(a.Atom.Type) + "] " + oneLine(a.Atom.Text)
 	}
-	clean, split, warnings := dropSplitInjections(clean)
-	b.Dropped = append(b.Dropped, split...)
-	b.Warnings = warnings
-	for _, a := range clean {
-		line := "- [" + string(a.Atom.Type) + "] " + oneLine(a.Atom.Text)
-		n := runeLen(line) + 1
-		if overhead+used+n > budget {
+	dropped := make([]bool, len(atoms))
+	var chosen []int
+	used := 0
+	for {
+		chosen, used = chosen[:0], 0
+		for i := range atoms {
+			if dropped[i] {
+				continue
+			}
+			n := runeLen(lines[i]) + 1
+			if overhead+used+n > budget {
+				continue
+			}
+			if s.verdicts.Blocked(lines[i]) {
+				dropped[i] = true
+				b.Dropped = append(b.Dropped, atoms[i].Atom.ID)
+				continue
+			}
+			chosen = append(chosen, i)
+			used += n
+		}
+		split, warnings := dropSplitInjections(atoms, chosen)
+		if len(split) == 0 {
+			break
+		}
+		for _, i := range split {
+			dropped[i] = true
+			b.Dropped = append(b.Dropped, atoms[i].Atom.ID)
+		}
+		b.Warnings = append(b.Warnings, warnings...)
+	}
+	in := make([]bool, len(atoms))
+	out := make([]string, 0, len(chosen))
+	for _, i := range chosen {
+		in[i] = true
+		out = append(out, lines[i])
+		b.Atoms = append(b.Atoms, atoms[i])
+	}
+	for i, a := range atoms {
+		if !in[i] && !dropped[i] {
 			b.Cut = append(b.Cut, a.Atom.ID)
-			continue
 		}
-		used += n
-		lines = append(lines, line)
-		b.Atoms = append(b.Atoms, a)
 	}
-	if len(lines) == 0 {
+	if len(out) == 0 {
 		return b
 	}
-	b.Text = scan.Wrap("memory", recallHeader+"\n"+strings.Join(lines, "\n"))
+	b.Text = scan.Wrap("memory", recallHeader+"\n"+strings.Join(out, "\n"))
 	b.Used = runeLen(b.Text)
 	return b
 }

@@ -46,7 +46,7 @@ func across(parts []string, alone []bool) []Joined {
 		if alone[i] || alone[i+1] {
 			continue
 		}
-		if f, ok := injectionBlock(Scan(parts[i] + " " + parts[i+1])); ok {
+		if f, ok := joinedInjection(parts[i] + " " + parts[i+1]); ok {
 			out = append(out, Joined{Parts: []int{i, i + 1}, Finding: f})
 			involved[i], involved[i+1] = true, true
 		}
@@ -67,7 +67,7 @@ func across(parts []string, alone []bool) []Joined {
 		sb.WriteString(p)
 	}
 	if len(idx) >= 3 {
-		if f, ok := injectionBlock(Scan(sb.String())); ok {
+		if f, ok := joinedInjection(sb.String()); ok {
 			j := Joined{Finding: f}
 			for k, i := range idx {
 				end := sb.Len()
@@ -84,6 +84,40 @@ func across(parts []string, alone []bool) []Joined {
 		}
 	}
 	return out
+}
+
+// joinedInjection is injectionBlock(Scan(text)), the question Across asks
+// of every joined text, answered first by rulesBlock: the whole Scan (with
+// its credential pass, half the cost of a scan, and the learned detector's
+// last word, both of which injectionBlock ignores) runs only for a text
+// that holds an injection, to return its finding as Scan reports it.
+func joinedInjection(text string) (Finding, bool) {
+	if !rulesBlock(text) {
+		return Finding{}, false
+	}
+	return injectionBlock(Scan(text))
+}
+
+// rulesBlock reports whether Scan(text) holds a finding injectionBlock
+// takes — a blocking injection finding other than the learned detector's
+// last word — running only the passes that finding depends on: the
+// character pass (for the stripped text) and detectInjection without the
+// last word. Credentials are not looked for: detectInjection uses them
+// only to redact a finding's Match, never to decide. A text over MaxInput
+// is reported by Scan as too large, not scanned, so it has no such
+// finding here either. TestRulesBlockAgreesWithScan holds the two
+// together.
+func rulesBlock(text string) bool {
+	if len(text) > MaxInput {
+		return false
+	}
+	_, st := charPass(text, nil)
+	for _, f := range detectInjection(text, st, buildView(st, true), nil, false) {
+		if f.Severity == Block && f.Kind == KindInjection && f.Rule != ModelRule {
+			return true
+		}
+	}
+	return false
 }
 
 // injectionBlock returns the first blocking injection finding of the

@@ -48,7 +48,7 @@ func Scan(text string) Result {
 	findings = append(findings, creds...)
 
 	v := buildView(st, true)
-	findings = append(findings, detectInjection(text, st, v, creds)...)
+	findings = append(findings, detectInjection(text, st, v, creds, true)...)
 	n := len(findings)
 	findings = mixedScript(text, findings)
 	if len(creds) > 0 {
@@ -168,7 +168,10 @@ func oversize(text string) Result {
 // the scan did not see, nor hide one by gluing words together), and over
 // each decoding of a disguise (base64, hex, binary, rot13, leetspeak,
 // letters spaced or dotted apart, words joined by separators, %-escapes).
-func detectInjection(text string, st strippedText, v matchView, creds []Finding) []Finding {
+// lastWord runs the learned detector over the text itself when every rule
+// passed; without it the rules' findings are the same and only that last
+// one (ModelRule) is left out. creds only redact the findings' Match.
+func detectInjection(text string, st strippedText, v matchView, creds []Finding, lastWord bool) []Finding {
 	var out []Finding
 	seen := map[string]bool{}
 	emit := func(rule, reason string, a, b int) {
@@ -264,6 +267,9 @@ func detectInjection(text string, st strippedText, v matchView, creds []Finding)
 		return out
 	}
 	// Every rule passed: the learned detector has the last word.
+	if !lastWord {
+		return out
+	}
 	if mh, ok := scoreModel(v.s, &sum); ok {
 		a, b := v.span(mh.a, mh.b)
 		emit(ModelRule, mh.why, a, b)

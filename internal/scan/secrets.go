@@ -18,8 +18,12 @@ type secretRule struct {
 	reason string
 	kw     []string // prefilter: at least one must occur (case-sensitive unless lower)
 	lower  bool     // prefilter on the lowercased text
-	re     *lazyre.Regexp
-	valid  func(secret, context string) bool
+	// need, when set, is a second prefilter: the pattern cannot match a
+	// text holding none of these bytes (its operator: an assignment needs
+	// "=" or ":"), so it is not run on one.
+	need  string
+	re    *lazyre.Regexp
+	valid func(secret, context string) bool
 	// find, when set, replaces re: it appends the hits in s (lower is s
 	// with ASCII letters lowercased, byte for byte).
 	find func(hits []secretHit, s, lower string) []secretHit
@@ -103,7 +107,7 @@ var secretRules = []secretRule{
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// Generic: an assignment to a name that says it holds a secret
 	// (DB_PASSWORD=…, SECRET_KEY: …, "api_token": "…", export X_TOKEN=…).
-	{kind: "secret_assignment", reason: "value assigned to a secret-named variable", kw: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth", "psk"}, lower: true,
+	{kind: "secret_assignment", reason: "value assigned to a secret-named variable", kw: []string{"pass", "pwd", "secret", "token", "key", "cred", "auth", "psk"}, lower: true, need: ":=",
 		re:    lazyre.New(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*(?:pass(?:word|wd|phrase)?|pwd|psk|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|secret[_\-]?key|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?secret|credentials?|_key)[A-Za-z0-9_\-]*)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{3,})`),
 		valid: validAssignment},
 	// Generic: a long random-looking token (upper, lower and digits, high
@@ -322,7 +326,7 @@ func findSecrets(s string) []secretHit {
 				break
 			}
 		}
-		if !found {
+		if !found || rule.need != "" && !strings.ContainsAny(s, rule.need) {
 			continue
 		}
 		if rule.find != nil {

@@ -101,7 +101,7 @@ var genericSecretRules = []secretRule{
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// pw: secret, pass = secret, auth: token (short key-like names the
 	// secret-named assignment rule does not take)
-	{kind: "secret_assignment", reason: "value assigned to a secret-named key", kw: []string{"pw", "pass", "auth"}, lower: true,
+	{kind: "secret_assignment", reason: "value assigned to a secret-named key", kw: []string{"pw", "pass", "auth"}, lower: true, need: ":=",
 		re:    lazyre.New(`(?i)(?:^|[^A-Za-z0-9_.\-])(?P<ctx>pw|pwd|pass|auth|auth[_\-]?token|authtoken|auth[_\-]?key|identitytoken|registrytoken)["']?\s*(?::=|=|:)\s*["'\x60]?(?P<s>[^\s"'\x60,;]{4,})`),
 		valid: validShortAssignment},
 	// Authorization: <scheme> <credential>, X-Api-Key: …, X-Auth-Key: …,

@@ -21,7 +21,7 @@ const secretKeyName = `(?:` + secretName + `|pw|pass|auth)`
 var shapeSecretRules = []secretRule{
 	// 'password' => 'x', :password => "x", PASSWORD ?= x, token || 'x',
 	// ("api_key", "x")
-	{kind: "secret_assignment", reason: "value assigned to a secret-named key", kw: []string{"pass", "pw", "secret", "token", "key", "cred", "auth"}, lower: true,
+	{kind: "secret_assignment", reason: "value assigned to a secret-named key", kw: []string{"pass", "pw", "secret", "token", "key", "cred", "auth"}, lower: true, need: "=|,",
 		re:    lazyre.New(`(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*` + secretKeyName + `[A-Za-z0-9_.\-]*)["']?\s*(?:=>|\?=|\|\|=?|,)\s*["'\x60](?P<s>[^"'\x60\s]{4,})|(?i)(?P<ctx>\b[A-Za-z0-9_.\-]*` + secretKeyName + `[A-Za-z0-9_.\-]*)\s*\?=\s*(?P<s>[^"'\x60\s]{4,})`),
 		valid: validAssignment},
 	// <password>x</password>, <ApiKey>x</ApiKey>
