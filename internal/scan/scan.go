@@ -304,6 +304,9 @@ const modelVeto = 0.10
 // dilute the model's reading of the attack itself.
 const vetoContext = 40
 
+// vetoStretch is the longest stretch of a sentence the veto reads at once.
+const vetoStretch = 160
+
 // vetoSoft turns the blocks in out into warnings when every one is a soft
 // rule's and the learned detector scores the words around each of their
 // hits (at holds the view offsets of each rule's hit) below modelVeto.
@@ -324,17 +327,41 @@ func vetoSoft(out []Finding, view string, at map[string][2]int) {
 	}
 	sents := sentenceSpans(view)
 	p := 0.0
-	for _, sp := range spans {
-		w := hitWindow(view, sents, sp[0], sp[1])
+	read := func(w string) bool {
 		_, _, sum := scoreSummary(w)
 		mh, ok := modelBest(w, &sum)
-		if !ok {
+		p = max(p, mh.p)
+		return ok && p < modelVeto
+	}
+	for _, sp := range spans {
+		if !read(hitWindow(view, sents, sp[0], sp[1])) {
 			return
 		}
-		p = max(p, mh.p)
 	}
-	if p >= modelVeto {
-		return
+	// A rule reports its first hit only: an ordinary sentence must not
+	// vouch for an attack later in the text. Every sentence, pair of short
+	// neighbours and stretch of a long sentence on which a rule fires must
+	// read as ordinary too.
+	check := func(w string) bool {
+		if len(matchInjection(w, true)) == 0 {
+			if _, scored, _ := scoreSummary(w); !scored {
+				return true
+			}
+		}
+		return read(w)
+	}
+	for i, sp := range sents {
+		for a := sp[0]; ; a += vetoStretch / 2 {
+			if !check(view[a:min(sp[1], a+vetoStretch)]) {
+				return
+			}
+			if a+vetoStretch >= sp[1] {
+				break
+			}
+		}
+		if i+1 < len(sents) && sents[i+1][1]-sp[0] <= 3*vetoStretch/2 && !check(view[sp[0]:sents[i+1][1]]) {
+			return
+		}
 	}
 	for i := range out {
 		out[i].Severity = Warn
