@@ -107,7 +107,7 @@ var genericSecretRules = []secretRule{
 	// Authorization: <scheme> <credential>, X-Api-Key: …, X-Auth-Key: …,
 	// X-<Vendor>-Token: …
 	{kind: "auth_header", reason: "credential in an authorization header", kw: []string{"authorization", "x-"}, lower: true,
-		re: lazyre.New(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:[A-Za-z\-]+\s+)?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)|\bx-(?:[a-z0-9]+-)*(?:api-key|apikey|auth-key|auth-token|access-token|api-token|api-secret|token|key|secret)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)`),
+		re: lazyre.New(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:[A-Za-z\-]+\s+)?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)|\bx-(?:[a-z0-9]+-)*(?:api-key|apikey|auth-key|auth-token|access-token|access-key|api-token|api-secret|secret-key|private-key|client-key|app-key|master-key|token|secret)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9\-._~+/]{12,}=*)`),
 		valid: func(s, _ string) bool {
 			return looksRandom(s, 2) && hasDigit(s) && !placeholderWords(strings.ToLower(s))
 		}},

@@ -29,13 +29,15 @@ var toolSecretRules = []secretRule{
 	{kind: "cli_password", reason: "password on a command line", kw: []string{"mongo", "sqlcmd", "bcp", "ldap", "keytool", "jarsigner", "smbclient", "htpasswd", "rabbitmqctl", "net use"}, lower: true,
 		re: lazyre.New(`(?i)\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop)\b[^\n|;&]{0,200}?\s(?:-p[ \t]+|--password[= ])["']?(?P<s>[^\s"'\x60]{3,})` +
 			`|\b(?:sqlcmd|bcp|osql)\b[^\n|;&]{0,200}?\s(?-i:-P)[ \t]*["']?(?P<s>[^\s"'\x60]{3,})` +
-			`|\bldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop)\b[^\n|;&]{0,200}?\s-w[ \t]+["']?(?P<s>[^\s"'\x60]{3,})` +
+			`|\bldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop)\b[^\n|;&]{0,200}?\s(?-i:-w)[ \t]+["']?(?P<s>[^\s"'\x60]{3,})` +
 			`|\b(?:keytool|jarsigner)\b[^\n|;&]{0,300}?\s-(?:src|dest|new)?(?:storepass|keypass)[ \t]+["']?(?P<s>[^\s"'\x60]{3,})` +
 			`|\bsmbclient\b[^\n|;&]{0,200}?\s(?:-U[ \t]*|--user[= ])["']?[^\s%"']+%(?P<s>[^\s"'\x60]{3,})` +
-			`|\bhtpasswd\s+(?:-[A-Za-z]+\s+)*?-[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+\s+)*\S+\s+\S+\s+["']?(?P<s>[^\s"'\x60]{3,})` +
+			`|\bhtpasswd\s+(?:-[A-Za-z]+(?:\s+\d+)?\s+)*?-[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+(?:\s+\d+)?\s+)*\S+\s+\S+\s+["']?(?P<s>[^\s"'\x60]{3,})` +
 			`|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?(?P<s>[^\s"'\x60]{3,})` +
 			`|\bnet\s+use\b[^\n|;&]{0,160}?\s/user:\S+\s+["']?(?P<s>[^\s"'\x60/]{3,})`),
-		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) && !strings.HasPrefix(s, "-") }},
+		valid: func(s, _ string) bool {
+			return !isPlaceholderPassword(s) && !strings.HasPrefix(s, "-") && !flagProseWord[s]
+		}},
 	// echo 'user:pass' | chpasswd
 	{kind: "cli_password", reason: "password piped to chpasswd", kw: []string{"chpasswd"},
 		re:    lazyre.New(`\becho\s+(?:-e\s+)?["']?[A-Za-z0-9_.\-]+:(?P<s>[^\s"'\x60]{3,})["']?\s*\|\s*(?:sudo\s+)?chpasswd`),
@@ -57,9 +59,9 @@ var toolSecretRules = []secretRule{
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// .pgpass: hostname:port:database:username:password
 	{kind: "pgpass_password", reason: ".pgpass password", kw: []string{":"},
-		re: lazyre.New(`(?m)^[ \t]*(?P<ctx>[A-Za-z0-9_.\-*]+):(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(?P<s>[^:\s]+)[ \t]*$`),
+		re: lazyre.New(`(?m)^[ \t]*(?P<ctx>[A-Za-z0-9_.\-*]+):(?:\d{1,5}|\*):[^:\s]*[A-Za-z_*][^:\s]*:[^:\s]+:(?P<s>[^:\s]+)[ \t]*$`),
 		valid: func(s, ctx string) bool {
-			return strings.ContainsAny(ctx, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.*") && validAssignment(s, "password")
+			return strings.ContainsAny(ctx, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.*") && !sourceFile.MatchString(ctx) && validAssignment(s, "password")
 		}},
 	// Terraform: variable "db_password" { default = "x" }
 	{kind: "secret_assignment", reason: "default of a secret-named Terraform variable", kw: []string{"variable"},
@@ -70,9 +72,18 @@ var toolSecretRules = []secretRule{
 	// Session cookies: sessionid=…, JSESSIONID=…, PHPSESSID=…,
 	// connect.sid=…, _app_session=…, laravel_session=…
 	{kind: "session_cookie", reason: "session cookie", kw: []string{"sess", "sid="}, lower: true,
-		re:    lazyre.New(`(?i)(?:^|[\s;:,"'])(?P<ctx>[A-Za-z0-9_.\-]*(?:sess(?:ion)?(?:[_\-]?id)?|\.sid))=(?P<s>[^\s;,"'\x60]{16,})`),
+		re:    lazyre.New(`(?i)(?:^|[\s;:,"'])(?P<ctx>(?:[A-Za-z0-9_.\-]*[_.\-])?(?:sess(?:ion)?(?:[_\-]?id)?)|jsessionid|phpsessid|aspsessionid\w*|[A-Za-z0-9_\-]*\.sid)=(?P<s>[^\s;,"'\x60]{16,})`),
 		valid: validSessionValue},
 }
+
+// flagProseWord lists words a sentence about a tool's password flag puts where
+// the password would be ("pass -p with the prompt"): never a value.
+var flagProseWord = map[string]bool{"with": true, "the": true, "and": true, "for": true, "from": true, "when": true, "then": true,
+	"flag": true, "option": true, "prompt": true, "instead": true, "here": true, "there": true, "this": true, "that": true}
+
+// sourceFile is a host field that is a source file's name: a compiler's
+// file:line:col:… message, not a .pgpass line.
+var sourceFile = lazyre.New(`(?i)\.(?:go|py|js|jsx|ts|tsx|rs|c|h|cc|cpp|hpp|java|kt|scala|rb|php|cs|swift|m|mm|ex|exs|erl|hs|ml|clj|lua|pl|sh|zig|dart|vue|svelte)$`)
 
 // secretNamed is a name that says it holds a secret.
 var secretNamed = lazyre.New(`(?i)` + secretName + `|pass|psk`)
