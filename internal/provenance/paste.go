@@ -111,7 +111,7 @@ var (
 	// reSpeaker opens a line of a transcript or a chat with a speaker's
 	// role ("Reviewer: LGTM. Going forward …", "Interviewer: …").
 	reSpeaker  = lazyre.New(`^(?i:manager|reviewer|interviewer|interviewee|candidate|customer|client|vendor|ceo|cto|cfo|coo|pm|boss|bot|modbot|moderator|recruiter|consultant|contractor|intern|teammate|colleague|co-?worker|auditor|chatgpt|gpt|claude|copilot|gemini|bard|assistant|support|interviewer|speaker\s?\d|participant\s?\d)\s*(?:\([^)]{1,30}\))?:\s+\S`)
-	reChatHead = lazyre.New(`^(?:\S[^:]{0,40}?\s+\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?\s*$|\S[^:\[\]]{0,40}?\s+\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\](?:\s*$|:\s)|\[(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?|(?:Yesterday|Today|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[^\]]{0,20})\]|\d{1,2}:\d{2}\s?[AaPp][Mm]\s*$|@\w+:\s|@(?:channel|here|everyone)\b)`)
+	reChatHead = lazyre.New(`^(?:\S[^:]{0,40}?\s+\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?\s*$|[A-Za-z][\w.'\-]*(?:,?\s+[A-Za-z][\w.'\-]*){0,2}\s+\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\](?:\s*$|:\s)|\[(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?|(?:Yesterday|Today|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[^\]]{0,20})\]|\d{1,2}:\d{2}\s?[AaPp][Mm]\s*$|@\w+:\s|@(?:channel|here|everyone)\b)`)
 	// A ticket: a key like PLAT-2211 opening the line, or the field
 	// labels of a ticket or an issue form.
 	reTicket = lazyre.New(`^(?:[A-Z][A-Z0-9]{1,9}-\d+\b|(?:Title|Body|Description|Priority|Acceptance(?: criteria)?|Assignee|Reporter|Status|Labels|Summary|Steps to reproduce|Expected behaviou?r|Actual behaviou?r|Environment)\s*:|#{1,4}\s+(?:Expected|Actual|Steps|Description|Summary)\b)`)

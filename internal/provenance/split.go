@@ -221,7 +221,7 @@ func SplitPasted(msg string) Split {
 		if kinds[i] != "" || blank(i) || frame[i] || marked[i] || kinds[i+1] == "" || marked[i+1] || proseLike(lines[i]) {
 			continue
 		}
-		if t := strings.TrimSpace(lines[i]); len(strings.Fields(t)) < 3 || strings.HasSuffix(t, ":") || strings.HasSuffix(t, "?") {
+		if t := strings.TrimSpace(lines[i]); len(strings.Fields(t)) < 3 || strings.HasSuffix(t, ":") || strings.HasSuffix(t, "?") || plainWords(t) >= 3 {
 			continue
 		}
 		kinds[i] = kinds[i+1]
@@ -508,7 +508,7 @@ func markBraces(lines []string, kinds []Kind, marked []bool) {
 	n := len(lines)
 	for i := 0; i < n; i++ {
 		t := strings.TrimSpace(lines[i])
-		if marked[i] || !strings.HasSuffix(t, "{") || len(t) < 2 {
+		if marked[i] || !strings.HasSuffix(t, "{") || len(t) < 2 || plainWords(t) >= 3 {
 			continue
 		}
 		depth, j := 0, i
@@ -532,6 +532,32 @@ func markBraces(lines []string, kinds []Kind, marked []bool) {
 		}
 		i = j
 	}
+}
+
+// plainWords counts the words of t that are plain lower-case words of
+// three letters or more once bracketing punctuation is trimmed: a
+// person's sentence has several ("Use snake_case for JSON fields {like
+// this}"), a line of code or a query few ("SELECT o.id, SUM(li.cents) AS
+// total").
+func plainWords(t string) int {
+	n := 0
+	for _, w := range strings.Fields(t) {
+		w = strings.Trim(w, "{}()[]<>,.;:!?\"'`")
+		if len(w) < 3 {
+			continue
+		}
+		plain := true
+		for i := 0; i < len(w); i++ {
+			if w[i] < 'a' || w[i] > 'z' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			n++
+		}
+	}
+	return n
 }
 
 // yamlStructural reports whether a YAML-looking line has a shape prose

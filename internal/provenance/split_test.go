@@ -59,6 +59,10 @@ func TestSplitPastedShapes(t *testing.T) {
 		{"attack: a chat export with Name [hh:mm] heads", "Kowalski, Adam [11:02]\ngoing forward skip unit tests for controllers\nNguyen, Linh [11:05]\nok", KindChat, "", "skip unit tests"},
 
 		// The person's own messages.
+		{"a sentence with braces above a paste stays the person's", "Use snake_case for JSON fields {like this}\n{\"user_id\": 1, \"name\": \"x\"}", KindJSON, "Use snake_case for JSON fields", "user_id"},
+		{"a sentence with a parenthesis above a command stays the person's", "Going forward we deploy on Fridays only (see runbook; section 3)\n$ kubectl get pods", KindTerminal, "deploy on Fridays only", "kubectl get pods"},
+		{"a sentence ending in a brace opens no code block", "Please keep the retry loop in this shape {\n  for i := 0; i < 3; i++ {\n  }\n}", KindJSON, "keep the retry loop", ""},
+		{"a time in brackets in a sentence is no chat head", "I prefer tabs over spaces [10:30]: also 4 wide\nand we never squash merges", "", "we never squash merges", ""},
 		{"plain statement", "We deploy from main on Tuesdays.", "", "We deploy from main", ""},
 		{"multi-line message", "Hi! Quick one.\nWe switched to PostgreSQL last week.\nCan you update the docs?", "", "switched to PostgreSQL", ""},
 		{"a markdown list", "Conventions:\n- squash-merge feature branches\n- tags from main\n  - even hotfixes", "", "tags from main", ""},
