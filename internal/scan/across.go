@@ -74,16 +74,24 @@ func across(parts []string, alone []bool) []Joined {
 				if k+1 < len(starts) {
 					end = starts[k+1]
 				}
-				if starts[k] < f.End && end > f.Start {
+				if starts[k] < f.End && end > f.Start || f.Start == f.End && starts[k] <= f.Start && f.Start <= end {
 					j.Parts = append(j.Parts, i)
 				}
 			}
-			if len(j.Parts) > 0 {
-				out = append(out, j)
+			if len(j.Parts) == 0 {
+				j.Parts = idx // a finding no part's span holds: fail closed
 			}
+			out = append(out, j)
 		}
 	}
 	return out
+}
+
+// tooLarge is the finding on a joined text longer than MaxInput: it
+// cannot be read as one, so it fails closed (the caller drops its parts).
+func tooLarge(text string) Finding {
+	return Finding{Kind: KindOversize, Rule: "too_large", Severity: Block, Start: 0, End: len(text), Match: "joined text",
+		Reason: "the texts shown together exceed the scanner's limit and cannot be read as one"}
 }
 
 // joinedInjection is injectionBlock(Scan(text)), the question Across asks
@@ -92,6 +100,9 @@ func across(parts []string, alone []bool) []Joined {
 // last word, both of which injectionBlock ignores) runs only for a text
 // that holds an injection, to return its finding as Scan reports it.
 func joinedInjection(text string) (Finding, bool) {
+	if len(text) > MaxInput {
+		return tooLarge(text), true
+	}
 	if !rulesBlock(text) {
 		return Finding{}, false
 	}

@@ -2,6 +2,7 @@ package scan_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/odekmem/odekmem/internal/scan"
@@ -28,5 +29,25 @@ func TestAcrossNamesTheParts(t *testing.T) {
 	// Ordinary neighbours are not an injection.
 	if js := scan.Across([]string{"Run the linter before pushing", "The ledger uses PostgreSQL", "Deploys happen on Tuesdays"}); len(js) != 0 {
 		t.Fatalf("ordinary parts flagged: %+v", js)
+	}
+}
+
+// Texts shown together that are too long to read as one fail closed:
+// Across names every part of the run (the caller drops them).
+func TestAcrossFailsClosedPastTheLimit(t *testing.T) {
+	part := strings.Repeat("We deploy from main on Tuesdays. ", scan.MaxInput/3/33+1)
+	parts := []string{part, part, part}
+	js := scan.Across(parts)
+	if len(js) == 0 {
+		t.Fatalf("%d bytes of joined text passed unread", 3*len(part))
+	}
+	named := map[int]bool{}
+	for _, j := range js {
+		for _, p := range j.Parts {
+			named[p] = true
+		}
+	}
+	if len(named) != 3 {
+		t.Errorf("parts named: %v, want all three", named)
 	}
 }
