@@ -47,6 +47,23 @@ func (h *Hook) resumeBlock(ctx context.Context, t Turn, st *sessionState, now ti
 			texts = append(texts, a.Text)
 		}
 	}
+	// Read together too, as the recall block is: an injection split across
+	// the atoms the summary joins drops its parts.
+	if js := scan.AcrossPassed(texts); len(js) > 0 {
+		drop := map[int]bool{}
+		for _, j := range js {
+			for _, p := range j.Parts {
+				drop[p] = true
+			}
+		}
+		kept := texts[:0:0]
+		for i, x := range texts {
+			if !drop[i] {
+				kept = append(kept, x)
+			}
+		}
+		texts = kept
+	}
 	var summary string
 	if h.llm != nil {
 		cctx, cancel := h.llmCtx(ctx)
@@ -62,6 +79,10 @@ func (h *Hook) resumeBlock(ctx context.Context, t Turn, st *sessionState, now ti
 	}
 	if summary == "" {
 		summary = llm.ResumeRules(projectKey(t.Project), texts)
+		if scan.Scan(summary).Blocked() {
+			warn("return-after-break summary blocked by the scanner; no resume block")
+			return ""
+		}
 	}
 	if summary == "" {
 		return ""
