@@ -27,35 +27,35 @@ var toolSecretRules = []secretRule{
 	// smbclient -U user%pass, htpasswd -b file user pass, rabbitmqctl
 	// add_user user pass, net use \\host /user:x pass.
 	{kind: "cli_password", reason: "password on a command line", kw: []string{"mongo", "sqlcmd", "bcp", "ldap", "keytool", "jarsigner", "smbclient", "htpasswd", "rabbitmqctl", "net use"}, lower: true,
-		re: lazyre.New(`(?i)\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop)\b[^\n|;&]{0,200}?\s(?:-p[ \t]+|--password[= ])["']?(?P<s>[^\s"'\x60]{3,})` +
-			`|\b(?:sqlcmd|bcp|osql)\b[^\n|;&]{0,200}?\s(?-i:-P)[ \t]*["']?(?P<s>[^\s"'\x60]{3,})` +
-			`|\bldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop)\b[^\n|;&]{0,200}?\s(?-i:-w)[ \t]+["']?(?P<s>[^\s"'\x60]{3,})` +
-			`|\b(?:keytool|jarsigner)\b[^\n|;&]{0,300}?\s-(?:src|dest|new)?(?:storepass|keypass)[ \t]+["']?(?P<s>[^\s"'\x60]{3,})` +
+		re: lazyre.New(`(?i)\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop)\b[^\n|;&]{0,200}?\s(?:(?:-p[ \t]+|--password[= ])(?:"(?P<s>[^"\n]{3,})"|'(?P<s>[^'\n]{3,})'|(?P<s>[^\s"'\x60]{3,}))|-p(?P<s>[^\s"'\x60]*[0-9!@#$%^&*+=~][^\s"'\x60]*))` +
+			`|\b(?:sqlcmd|bcp|osql)\b[^\n|;&]{0,200}?\s(?-i:-P)[ \t]*(?:"(?P<s>[^"\n]{3,})"|'(?P<s>[^'\n]{3,})'|(?P<s>[^\s"'\x60]{3,}))` +
+			`|\bldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop)\b[^\n|;&]{0,200}?\s(?-i:-w)[ \t]*(?:"(?P<s>[^"\n]{3,})"|'(?P<s>[^'\n]{3,})'|(?P<s>[^\s"'\x60]{3,}))` +
+			`|\b(?:keytool|jarsigner)\b[^\n|;&]{0,300}?\s-(?:src|dest|new)?(?:storepass|keypass)[ \t]+(?:"(?P<s>[^"\n]{3,})"|'(?P<s>[^'\n]{3,})'|(?P<s>[^\s"'\x60]{3,}))` +
 			`|\bsmbclient\b[^\n|;&]{0,200}?\s(?:-U[ \t]*|--user[= ])["']?[^\s%"']+%(?P<s>[^\s"'\x60]{3,})` +
-			`|\bhtpasswd\s+(?:-[A-Za-z]+(?:\s+\d+)?\s+)*?-[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+(?:\s+\d+)?\s+)*\S+\s+\S+\s+["']?(?P<s>[^\s"'\x60]{3,})` +
-			`|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?(?P<s>[^\s"'\x60]{3,})` +
-			`|\bnet\s+use\b[^\n|;&]{0,160}?\s/user:\S+\s+["']?(?P<s>[^\s"'\x60/]{3,})`),
+			`|\bhtpasswd\s+(?:-[A-Za-z]+(?:\s+\d+)?\s+)*?-[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+(?:\s+\d+)?\s+)*\S+\s+\S+\s+(?:"(?P<s>[^"\n]{3,})"|'(?P<s>[^'\n]{3,})'|(?P<s>[^\s"'\x60]{3,}))` +
+			`|\brabbitmqctl\s+(?:-{1,2}[A-Za-z][\w\-]*(?:[ \t=]+[^\s\-]\S*)?\s+)*?(?:add_user|change_password|authenticate_user)\s+\S+\s+(?:"(?P<s>[^"\n]{3,})"|'(?P<s>[^'\n]{3,})'|(?P<s>[^\s"'\x60]{3,}))` +
+			`|\bnet\s+use\b[^\n|;&]{0,160}?\s/user:\S+\s+(?:"(?P<s>[^"\n]{3,})"|(?P<s>[^\s"'\x60/]{3,}))`),
 		valid: func(s, _ string) bool {
 			return !isPlaceholderPassword(s) && !strings.HasPrefix(s, "-") && !flagProseWord[s]
 		}},
 	// echo 'user:pass' | chpasswd
 	{kind: "cli_password", reason: "password piped to chpasswd", kw: []string{"chpasswd"},
-		re:    lazyre.New(`\becho\s+(?:-e\s+)?["']?[A-Za-z0-9_.\-]+:(?P<s>[^\s"'\x60]{3,})["']?\s*\|\s*(?:sudo\s+)?chpasswd`),
+		re:    lazyre.New(`\b(?:echo|printf)\s+(?:-[en]+\s+)?["']?[A-Za-z0-9_.\-]+:(?P<s>[^\s"'\x60\\]{3,})(?:\\n)?["']?\s*\|\s*(?:sudo\s+)?chpasswd|\bchpasswd\s*<<<\s*["']?[A-Za-z0-9_.\-]+:(?P<s>[^\s"'\x60]{3,})`),
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// <tool> login <token>, <tool> auth <token> (snyk auth, cargo login,
 	// vault login): the value must look random or be a UUID.
 	{kind: "cli_password", reason: "token given to a tool's login command", kw: []string{" login ", " auth "},
-		re: lazyre.New(`\b[a-z][a-z0-9\-]{1,20}\s+(?:login|auth)\s+["']?(?P<s>[A-Za-z0-9_\-.+/=]{16,})["']?(?:\s|$)`),
+		re: lazyre.New(`\b[a-z][a-z0-9\-]{1,20}\s+(?:login|auth)\s+(?:--\s+)?["']?(?P<s>[A-Za-z0-9_\-.+/=]{16,})["']?(?:\s|$)`),
 		valid: func(s, _ string) bool {
 			return !isPlaceholderPassword(s) && (isUUID(s) || secretLooking(s, 16))
 		}},
 	// Go's MySQL driver DSN: user:password@tcp(host:3306)/db
 	{kind: "url_password", reason: "password in a database DSN", kw: []string{"@tcp(", "@unix(", "@udp(", "@tcp6("},
-		re:    lazyre.New(`(?:^|[\s"'\x60=(])[^\s:/@"'\x60=(]+:(?P<s>[^\s"'\x60@]+)@(?:tcp6?|unix|udp)\(`),
+		re:    lazyre.New(`(?:^|[\s"'\x60=(])[^\s:/@"'\x60=(]+:(?P<s>[^\s"'\x60]+)@(?:tcp6?|unix|udp)\(`),
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// Oracle tools: sqlplus user/password@db
-	{kind: "cli_password", reason: "password in an Oracle connect string", kw: []string{"sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl"}, lower: true,
-		re:    lazyre.New(`(?i)\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)\b[^\n|;&]{0,60}?\s["']?[A-Za-z0-9_$#]+/(?P<s>[^\s@/"']{3,})(?:@|["']?(?:\s|$))`),
+	{kind: "cli_password", reason: "password in an Oracle connect string", kw: []string{"sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl", "conn"}, lower: true,
+		re:    lazyre.New(`(?i)\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)\b[^\n|;&]{0,60}?\s["']?[A-Za-z0-9_$#]+/(?P<s>[^\s@/"']{3,})(?:@|["']?(?:\s|$))|\bconn(?:ect)?\s+[A-Za-z0-9_$#]+/(?P<s>[^\s@/"']{3,})@`),
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// .pgpass: hostname:port:database:username:password
 	{kind: "pgpass_password", reason: ".pgpass password", kw: []string{":"},
@@ -92,7 +92,7 @@ var secretNamed = lazyre.New(`(?i)` + secretName + `|pass|psk`)
 // a placeholder, a path or words joined together, with digits and at least
 // 3.5 bits of entropy a character.
 func validSessionValue(s, _ string) bool {
-	if isPlaceholderPassword(s) || wordsLike(s) || strings.Contains(s, "/") || !hasDigit(s) {
+	if isPlaceholderPassword(s) || wordsLike(s) || strings.HasPrefix(s, "/") || strings.Contains(s, "://") || !hasDigit(s) {
 		return false
 	}
 	return entropy(s) >= 3.5
