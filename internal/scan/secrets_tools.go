@@ -59,20 +59,20 @@ var toolSecretRules = []secretRule{
 		valid: func(s, _ string) bool { return !isPlaceholderPassword(s) }},
 	// .pgpass: hostname:port:database:username:password
 	{kind: "pgpass_password", reason: ".pgpass password", kw: []string{":"},
-		re: lazyre.New(`(?m)^[ \t]*(?P<ctx>[A-Za-z0-9_.\-*]+):(?:\d{1,5}|\*):[^:\s]*[A-Za-z_*][^:\s]*:[^:\s]+:(?P<s>[^:\s]+)[ \t]*$`),
+		re: lazyre.New(`(?m)^[ \t]*(?P<ctx>[A-Za-z0-9_.\-*]+):(?:\d{1,5}|\*):[^:\s]*[A-Za-z_*][^:\s]*:[^:\s]+:(?P<s>(?:[^:\s\\]|\\.)+)[ \t]*$`),
 		valid: func(s, ctx string) bool {
 			return strings.ContainsAny(ctx, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.*") && !sourceFile.MatchString(ctx) && validAssignment(s, "password")
 		}},
 	// Terraform: variable "db_password" { default = "x" }
 	{kind: "secret_assignment", reason: "default of a secret-named Terraform variable", kw: []string{"variable"},
-		re: lazyre.New(`\bvariable\s+"(?P<ctx>[^"\n]*)"\s*\{[^}]{0,300}?\bdefault\s*=\s*"(?P<s>[^"\n]{3,})"`),
+		re: lazyre.New(`\bvariable\s+"(?P<ctx>[^"\n]*)"\s*\{(?:[^{}]|\{[^{}]*\})*?\bdefault\s*=\s*"(?P<s>[^"\n]{3,})"`),
 		valid: func(s, ctx string) bool {
 			return secretNamed.MatchString(ctx) && validAssignment(s, "password")
 		}},
 	// Session cookies: sessionid=…, JSESSIONID=…, PHPSESSID=…,
 	// connect.sid=…, _app_session=…, laravel_session=…
 	{kind: "session_cookie", reason: "session cookie", kw: []string{"sess", "sid="}, lower: true,
-		re:    lazyre.New(`(?i)(?:^|[\s;:,"'])(?P<ctx>(?:[A-Za-z0-9_.\-]*[_.\-])?(?:sess(?:ion)?(?:[_\-]?id)?)|jsessionid|phpsessid|aspsessionid\w*|[A-Za-z0-9_\-]*\.sid)=(?P<s>[^\s;,"'\x60]{16,})`),
+		re:    lazyre.New(`(?i)(?:^|[\s;:,"'])(?P<ctx>(?:[A-Za-z0-9_.\-]*[_.\-])?(?:sess(?:ion)?(?:[_\-]?id)?)|jsessionid|phpsessid|aspsessionid\w*|[A-Za-z0-9_\-]*\.sid)=(?P<s>[^\s;,"'\x60]{16,})|"(?P<ctx>(?:[A-Za-z0-9_.\-]*[_.\-])?sess(?:ion)?(?:[_\-]?id)?|jsessionid|phpsessid)"\s*:\s*"(?P<s>[^"\s]{16,})"`),
 		valid: validSessionValue},
 }
 

@@ -32,6 +32,10 @@ func TestToolSecrets(t *testing.T) {
 		{"quoted password with a space", `mongosh --password "S3cr3t Pw9!"`, "S3cr3t Pw9!"},
 		{"net use quoted password with a space", `net use Z: \\fs01\share /user:ACME\jdoe "S3cr3t Pw9"`, "S3cr3t Pw9"},
 		{"a session path is no cookie", "path=/var/lib/session_files/abc123def456ghi789", ""},
+		{".pgpass password with an escaped colon", `db.acme.dev:5432:*:app:S3cr3t\:Pw9x`, `S3cr3t\:Pw9x`},
+		{"terraform default after a nested block", "variable \"db_password\" {\n  type = string\n  validation {\n    condition = length(var.db_password) > 8\n  }\n  default = \"Qz8vL2mPx9Rt\"\n}", "Qz8vL2mPx9Rt"},
+		{"a session id in JSON", `{"sessionid": "q8Xf2Lm9Tz4Rb7Kp1Wd6x3"}`, "q8Xf2Lm9Tz4Rb7Kp1Wd6x3"},
+		{"a JSON session flag is no cookie", `{"session": "expired-at-midnight-utc"}`, ""},
 		// Look-alikes a review found redacted (each passes unchanged).
 		{"X-Cache-Key is not a credential", "X-Cache-Key: homepage-v2-en-US", ""},
 		{"X-Idempotency-Key is not a credential", "X-Idempotency-Key: 3f0c2a9e-8d5b-4c1e-9a7f-2b6d8e4c1a90", ""},
