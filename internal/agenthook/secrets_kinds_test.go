@@ -70,16 +70,7 @@ func TestEverySecretKindThroughTheHookBinary(t *testing.T) {
 	if _, ok := blobs[filepath.Join(home, "memory", "extended", "agent_sessions.json")]; !ok {
 		t.Fatal("no agent session log written: the prompts did not reach it")
 	}
-	leaked := 0
-	for _, s := range secrets {
-		for name, b := range blobs {
-			if l := testcreds.Leaks(b, s); l != "" {
-				leaked++
-				t.Errorf("%q survives in %s", l, name)
-				break
-			}
-		}
-	}
+	leaked := testcreds.NoLeaks(t, secrets, blobs)
 	t.Logf("%d secrets (%d kinds × plain/zero-width/fullwidth) through the hook binary: %d leaked", len(secrets), len(creds), leaked)
 }
 

@@ -3,7 +3,6 @@ package agenthook_test
 import (
 	"context"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -13,8 +12,6 @@ import (
 	"github.com/odekmem/odekmem/internal/testkit"
 	"github.com/odekmem/odekmem/memcore"
 )
-
-var redactionMarker = regexp.MustCompile(`\[REDACTED:[a-z0-9_]+\]`)
 
 // TestEveryShapeThroughTheHook runs the hook's handler in process (the
 // code path of the binary and of odekmem serve) with a credential for
@@ -61,20 +58,11 @@ func TestEveryShapeThroughTheHook(t *testing.T) {
 	st.Close(context.Background())
 	blobs := map[string]string{}
 	for p, b := range testcreds.Files(home) {
-		blobs[p] = redactionMarker.ReplaceAllString(b, "[]")
+		blobs[p] = testcreds.Markers(b)
 	}
 	if _, ok := blobs[filepath.Join(home, "memory", "extended", "agent_sessions.json")]; !ok {
 		t.Fatal("no agent session log written: the prompts did not reach it")
 	}
-	leaked := 0
-	for _, s := range secrets {
-		for name, b := range blobs {
-			if l := testcreds.Leaks(b, s); l != "" {
-				leaked++
-				t.Errorf("%q survives in %s", l, name)
-				break
-			}
-		}
-	}
+	leaked := testcreds.NoLeaks(t, secrets, blobs)
 	t.Logf("%d shapes through the hook (prompts, agent sessions, tool results at the cut): %d leaked", len(secrets), leaked)
 }

@@ -51,14 +51,7 @@ func TestEverySecretKindCLIAddAndIngest(t *testing.T) {
 	for p, b := range testcreds.Files(home) {
 		blobs[p] = b
 	}
-	for _, s := range secrets {
-		for name, b := range blobs {
-			if l := testcreds.Leaks(b, s); l != "" {
-				t.Errorf("%q survives in %s", l, name)
-				break
-			}
-		}
-	}
+	testcreds.NoLeaks(t, secrets, blobs)
 }
 
 // TestEverySecretKindAtTheIngestCut ingests a tool result line per

@@ -53,15 +53,6 @@ func TestEverySecretKindThroughMCPRemember(t *testing.T) {
 	for p, b := range testcreds.Files(home) {
 		blobs[p] = b
 	}
-	leaked := 0
-	for _, s := range secrets {
-		for name, b := range blobs {
-			if l := testcreds.Leaks(b, s); l != "" {
-				leaked++
-				t.Errorf("%q survives in %s", l, name)
-				break
-			}
-		}
-	}
+	leaked := testcreds.NoLeaks(t, secrets, blobs)
 	t.Logf("%d secrets through MCP remember and the session log: %d leaked", len(secrets), leaked)
 }

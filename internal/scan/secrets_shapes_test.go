@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -31,7 +30,7 @@ func TestShapesRedacted(t *testing.T) {
 				for _, text := range []string{v.Text, "Notes from the deploy, keep these: " + v.Text + "\nthen restart the workers.", c.Label + ": " + v.Text + " ; "} {
 					total++
 					red, fs := scan.Redact(text)
-					if l := testcreds.Leaks(redactionMarker.ReplaceAllString(red, "[]"), v.Secret); l != "" || len(fs) == 0 {
+					if l := testcreds.Leaks(testcreds.Markers(red), v.Secret); l != "" || len(fs) == 0 {
 						leaked++
 						if leaked < 400 {
 							t.Errorf("%s/%s (seed %d): %q survives: %q -> %q", c.Kind, v.Name, seed, l, text, red)
@@ -43,10 +42,6 @@ func TestShapesRedacted(t *testing.T) {
 	}
 	t.Logf("%d kinds, %d texts, %d leaked", len(kinds), total, leaked)
 }
-
-// redactionMarker is the [REDACTED:<rule>] marker, whose rule name may
-// repeat a token's prefix ("rubygems_").
-var redactionMarker = regexp.MustCompile(`\[REDACTED:[a-z0-9_]+\]`)
 
 // TestShapesCoverGitleaks checks that the generator has a credential for
 // every rule id of gitleaks' default config (testdata/credentials), but

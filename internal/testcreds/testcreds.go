@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"testing"
 )
 
 const (
@@ -291,6 +292,30 @@ func Leaks(s, secret string) string {
 		}
 	}
 	return ""
+}
+
+// Markers blanks the redaction markers ("[REDACTED:kind]") of text: a
+// rule's name may spell a piece of a generated secret.
+func Markers(text string) string { return redactionMarker.ReplaceAllString(text, "[]") }
+
+var redactionMarker = regexp.MustCompile(`\[REDACTED:[a-z0-9_]+\]`)
+
+// NoLeaks reports as a test error every secret an 8-character piece of
+// which is in one of blobs (name → text; the first blob found is named)
+// and returns how many leaked.
+func NoLeaks(t testing.TB, secrets []string, blobs map[string]string) int {
+	t.Helper()
+	leaked := 0
+	for _, s := range secrets {
+		for name, b := range blobs {
+			if l := Leaks(b, s); l != "" {
+				leaked++
+				t.Errorf("%q survives in %s", l, name)
+				break
+			}
+		}
+	}
+	return leaked
 }
 
 // ZeroWidthSplit inserts U+200B U+2060 in the middle of secret inside text.
