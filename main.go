@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/odekmem/odekmem/internal/cli"
+	"github.com/odekmem/odekmem/internal/procstart"
 )
 
 //go:embed all:testdata/demo
@@ -19,6 +20,9 @@ var demoFiles embed.FS
 var agedFixture []byte
 
 func main() {
+	// Most verbs open the store, answer and exit: no collection until the
+	// heap is large (serve, the MCP server and the TUI turn it back on).
+	procstart.DeferGC(procstart.DeferLimit)
 	demo, err := fs.Sub(demoFiles, "testdata/demo")
 	if err != nil {
 		panic(err)

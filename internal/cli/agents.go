@@ -16,7 +16,9 @@ import (
 	"github.com/odekmem/odekmem/internal/agenthook"
 	"github.com/odekmem/odekmem/internal/agentsetup"
 	"github.com/odekmem/odekmem/internal/mcpserver"
+	"github.com/odekmem/odekmem/internal/procstart"
 	"github.com/odekmem/odekmem/internal/serve"
+	"github.com/odekmem/odekmem/memcore"
 )
 
 // The verbs that connect odekmem to other agents (MCP server, hooks,
@@ -112,7 +114,13 @@ func cmdMCP(c *ctx) error {
 		// The store opens in the background: initialize and tools/list
 		// are answered at once, a tool call waits for it. The agent that
 		// started this server may say which of its sessions it serves.
-		srv := mcpserver.Start(c.openStore, mcpserver.Options{Project: project, Version: version(), Session: mcpserver.SessionFromEnv(c.env.Getenv)})
+		// A long-lived process: the collector comes back on once the
+		// store is open (procstart.DeferGC).
+		open := func() (*memcore.Store, error) {
+			defer procstart.RestoreGC()
+			return c.openStore()
+		}
+		srv := mcpserver.Start(open, mcpserver.Options{Project: project, Version: version(), Session: mcpserver.SessionFromEnv(c.env.Getenv)})
 		defer srv.Close()
 		return srv.RunStdio(c, c.env.Stdin, c.env.Stdout)
 	}
@@ -120,6 +128,7 @@ func cmdMCP(c *ctx) error {
 	// waiting for a process to start), and no client is linked to an
 	// agent session.
 	st, err := c.openStore()
+	procstart.RestoreGC() // a long-lived process (procstart.DeferGC)
 	if err != nil {
 		return err
 	}
@@ -204,6 +213,7 @@ func cmdServe(c *ctx) error {
 		}
 		idle = d
 	}
+	procstart.RestoreGC() // a long-lived process (procstart.DeferGC)
 	err := serve.Run(c, c.settings, serve.Options{Idle: idle})
 	if errors.Is(err, serve.ErrRunning) {
 		return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/odekmem/odekmem/internal/demo"
 	"github.com/odekmem/odekmem/internal/jsonl"
+	"github.com/odekmem/odekmem/internal/procstart"
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/memcore"
 )
@@ -204,6 +205,7 @@ func cmdDemo(c *ctx) error {
 		c.out("it stays until you remove it: rm -rf %s\n\n", shellQuote(tmp))
 		return cmdStats(c)
 	}
+	procstart.RestoreGC() // a long-lived process (procstart.DeferGC)
 	return c.env.RunTUI(c, st, c.settings, "demo")
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/odekmem/odekmem/internal/agentsetup"
 	"github.com/odekmem/odekmem/internal/humanize"
+	"github.com/odekmem/odekmem/internal/procstart"
 	"github.com/odekmem/odekmem/internal/scan"
 )
 
@@ -138,6 +139,7 @@ func cmdTUI(c *ctx) error {
 	if c.env.RunTUI == nil {
 		return cmdStats(c)
 	}
+	procstart.RestoreGC() // a long-lived process (procstart.DeferGC)
 	return c.env.RunTUI(c, c.store, c.settings, "")
 }
 
