@@ -174,8 +174,12 @@ func (t *tx) write() error {
 		}
 		s.account(name)
 	}
-	for _, id := range t.remove {
-		s.files.Remove(chunkRel(id))
+	if len(t.remove) > 0 {
+		rels := make([]string, len(t.remove))
+		for i, id := range t.remove {
+			rels[i] = chunkRel(id)
+		}
+		s.files.RemoveMany(rels)
 	}
 	if t.vectors {
 		return s.vec.Snapshot(s.writeVectors)

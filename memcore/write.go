@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 
+	"github.com/odekmem/odekmem/internal/embed"
 	"github.com/odekmem/odekmem/internal/humanize"
 	"github.com/odekmem/odekmem/internal/par"
 	"github.com/odekmem/odekmem/internal/score"
@@ -232,8 +235,35 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	preps := make([]*prepared, len(reqs))
 	errs := make([]error, len(reqs))
 	results := make([]AddResult, len(reqs))
-	// Scanning and embedding are pure CPU work: spread them over the cores.
-	par.For(len(reqs), 32, 0, func(i int) { preps[i], errs[i] = s.prepare(ctx, reqs[i]) })
+	// Scanning and embedding are pure CPU work: spread them over the
+	// cores. With the built-in embedder and no guard they are local work
+	// of bounded time, so the commit takes each atom as soon as it is
+	// prepared, while the rest are still being prepared (at the cap the
+	// commit's near-duplicate search and evictions took as long as the
+	// preparation). A remote embedder or guard is never called with the
+	// store locked: then every atom is prepared first.
+	ready := func(int) {}
+	wait := func() {}
+	if s.localPrepare() {
+		done := make([]chan struct{}, len(reqs))
+		for i := range done {
+			done[i] = make(chan struct{})
+		}
+		var next atomic.Int64
+		wait = par.Go(min(runtime.GOMAXPROCS(0), len(reqs)), func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(reqs) {
+					return
+				}
+				preps[i], errs[i] = s.prepare(ctx, reqs[i])
+				close(done[i])
+			}
+		})
+		ready = func(i int) { <-done[i] }
+	} else {
+		par.For(len(reqs), 32, 0, func(i int) { preps[i], errs[i] = s.prepare(ctx, reqs[i]) })
+	}
 	err := s.update(ctx, func(t *tx) error {
 		// Evictions are batched: an evicted atom leaves byID, the indexes
 		// and the accounting at once, and s.order in one pass at the end
@@ -241,7 +271,9 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 		// removing each from s.order copied the whole slice).
 		s.deferOrder = true
 		defer s.compactOrderLocked()
-		for i, p := range preps {
+		for i := range preps {
+			ready(i)
+			p := preps[i]
 			if p == nil {
 				continue
 			}
@@ -252,7 +284,21 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 		}
 		return nil
 	})
+	wait() // when the update failed before taking every atom
 	return results, errs, err
+}
+
+// localPrepare reports whether prepare does only local, bounded work: the
+// built-in embedder and no guard (whose LLM is a network call).
+func (s *Store) localPrepare() bool {
+	if s.opts.Guard != nil {
+		return false
+	}
+	if s.opts.Embedder == nil {
+		return true
+	}
+	_, native := s.opts.Embedder.(embed.Native)
+	return native
 }
 
 // commitLocked stores a prepared atom in t. Caller holds the write locks.

@@ -3,6 +3,7 @@ package disk
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -110,5 +111,42 @@ func TestWriteNewThenLeavesNeitherWhenTheSecondFails(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(d.Abs("atoms.json")); string(b) != "[]" || !d.Exists("chunks/a.md") {
 		t.Fatal("both files should be there")
+	}
+}
+
+// TestRemoveManyRemovesEveryFile: a batch's evicted chunks all go, files
+// beside them stay, and the directory reports one change.
+func TestRemoveManyRemovesEveryFile(t *testing.T) {
+	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, "chunks"), 0o700)
+	changes := 0
+	d := &Dir{Path: root, Changed: func() { changes++ }}
+	var rels []string
+	for i := 0; i < 100; i++ {
+		rel := filepath.Join("chunks", fmt.Sprintf("c%03d.txt", i))
+		if err := os.WriteFile(filepath.Join(root, rel), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if i%10 != 0 {
+			rels = append(rels, rel)
+		}
+	}
+	rels = append(rels, filepath.Join("chunks", "missing.txt")) // already gone: no error, no panic
+	d.RemoveMany(rels)
+	left, _ := os.ReadDir(filepath.Join(root, "chunks"))
+	if len(left) != 10 {
+		t.Fatalf("%d files left, want the 10 not named", len(left))
+	}
+	for _, e := range left {
+		if n := e.Name(); n[len(n)-5] != '0' {
+			t.Errorf("%s was removed or kept wrongly", n)
+		}
+	}
+	if changes != 1 {
+		t.Errorf("Changed called %d times, want once", changes)
+	}
+	d.RemoveMany(nil)
+	if changes != 1 {
+		t.Errorf("an empty RemoveMany reported a change")
 	}
 }
