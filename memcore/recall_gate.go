@@ -2,6 +2,7 @@ package memcore
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/odekmem/odekmem/internal/embed"
 )
@@ -57,12 +58,12 @@ func matchedTerms(q []queryTerm, text string) []string {
 // weakEvidence reports whether matched is one common word and nothing
 // else.
 func weakEvidence(matched []string) bool {
-	return len(matched) == 1 && commonWords[embed.Stem(matched[0])]
+	return len(matched) == 1 && commonWords()[embed.Stem(matched[0])]
 }
 
 // commonWords are everyday English words (as index terms: lower-cased
 // and stemmed) too frequent in any talk to be evidence on their own.
-var commonWords = func() map[string]bool {
+var commonWords = sync.OnceValue(func() map[string]bool {
 	const words = `day days time times way ways thing things people person year years week weeks month months today tomorrow yesterday
 morning afternoon evening night tonight moment minute minutes hour hours second seconds lot lots bit kind sort part place point case fact
 hand eye life world home house job work works worked working stuff idea ideas question questions problem problems issue issues answer
@@ -86,4 +87,4 @@ everyone nobody back away around over under again now then here there today toni
 		m[embed.Stem(w)] = true
 	}
 	return m
-}()
+})

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/odekmem/odekmem/internal/extcfg"
@@ -38,7 +39,9 @@ type configField struct {
 	kind reflect.Kind
 }
 
-func scalarFields() []configField {
+// scalarFields is the list, read from extcfg.Extended once (every flag
+// and key lookup asks for it).
+var scalarFields = sync.OnceValue(func() []configField {
 	t := reflect.TypeOf(extcfg.Extended{})
 	out := make([]configField, 0, t.NumField())
 	for i := 0; i < t.NumField(); i++ {
@@ -47,7 +50,7 @@ func scalarFields() []configField {
 		out = append(out, configField{key: key, kind: f.Type.Kind()})
 	}
 	return out
-}
+})
 
 // Keys lists every memory.extended key (but llm and embedding) in odek's
 // order.

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"math"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/odekmem/odekmem/internal/textutil"
@@ -50,7 +51,9 @@ const (
 	maxSnapHead = 1 << 20
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is built on first use (its SSE4.2 tables cost a process
+// that never reads the cache).
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 type snapSection struct {
 	Name string `json:"name"`
@@ -155,7 +158,7 @@ func DecodeSnapshot(data []byte, validID func(string) bool) (*Snapshot, error) {
 		return nil, errors.New("truncated header")
 	}
 	head := data[16 : 16+hl]
-	if crc32.Checksum(head, castagnoli) != hcrc {
+	if crc32.Checksum(head, castagnoli()) != hcrc {
 		return nil, errors.New("header checksum mismatch")
 	}
 	var h snapHeader
@@ -179,7 +182,7 @@ func DecodeSnapshot(data []byte, validID func(string) bool) (*Snapshot, error) {
 			return nil, fmt.Errorf("section %s twice", s.Name)
 		}
 		b := data[s.Off : s.Off+s.Len : s.Off+s.Len]
-		if crc32.Checksum(b, castagnoli) != s.CRC {
+		if crc32.Checksum(b, castagnoli()) != s.CRC {
 			return nil, fmt.Errorf("section %s: checksum mismatch", s.Name)
 		}
 		sec[s.Name] = b
@@ -469,7 +472,7 @@ func EncodeSnapshot(src SnapshotSource) ([]byte, error) {
 	// out with room to spare, then fix the offsets.
 	h.Sections = make([]snapSection, len(parts))
 	for i, p := range parts {
-		h.Sections[i] = snapSection{Name: p.name, Off: math.MaxInt32 * 16, Len: int64(len(p.data)), CRC: crc32.Checksum(p.data, castagnoli)}
+		h.Sections[i] = snapSection{Name: p.name, Off: math.MaxInt32 * 16, Len: int64(len(p.data)), CRC: crc32.Checksum(p.data, castagnoli())}
 	}
 	h.Size = math.MaxInt32 * 16
 	probe, _ := json.Marshal(h)
@@ -486,7 +489,7 @@ func EncodeSnapshot(src SnapshotSource) ([]byte, error) {
 	out := make([]byte, off)
 	copy(out, snapMagic)
 	le.PutUint32(out[8:], uint32(len(head)))
-	le.PutUint32(out[12:], crc32.Checksum(head, castagnoli))
+	le.PutUint32(out[12:], crc32.Checksum(head, castagnoli()))
 	copy(out[16:], head)
 	for i, p := range parts {
 		copy(out[h.Sections[i].Off:], p.data)

@@ -172,7 +172,7 @@ func (m *Judger) Judge(msg string) Result {
 			// The voice is already decided; the message's shape is not
 			// evidence about this clause.
 			for _, n := range []string{"unsure", "prev_rule", "msg_rule", "first"} {
-				dense[denseIndex[n]] = 0
+				dense[denseIndex()[n]] = 0
 			}
 		}
 		if len(words(seg.Text)) < minWords {
@@ -207,17 +207,17 @@ func (m *Judger) Judge(msg string) Result {
 // clause may be a request for the task at hand; the person decides,
 // unless the model is as sure of it as Thresholds.Request asks.
 func MayBeRequest(dense []float32) bool {
-	return dense[denseIndex["opens_verb"]] == 1 && dense[denseIndex["opens_polarity"]] == 0 &&
-		dense[denseIndex["generic"]] == 0 && dense[denseIndex["prev_rule"]] == 0 && dense[denseIndex["modal"]] == 0
+	return dense[denseIndex()["opens_verb"]] == 1 && dense[denseIndex()["opens_polarity"]] == 0 &&
+		dense[denseIndex()["generic"]] == 0 && dense[denseIndex()["prev_rule"]] == 0 && dense[denseIndex()["modal"]] == 0
 }
 
-var denseIndex = func() map[string]int {
+var denseIndex = sync.OnceValue(func() map[string]int {
 	m := map[string]int{}
 	for i, n := range Dense {
 		m[n] = i
 	}
 	return m
-}()
+})
 
 // typeOf is the type whose model scores the model text (ModelText)
 // highest.

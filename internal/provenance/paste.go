@@ -2,6 +2,7 @@ package provenance
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/odekmem/odekmem/internal/lazyre"
 )
@@ -170,7 +171,7 @@ func lineKind(l string) Kind {
 		return KindCode
 	case sqlish(t) && reSQL.MatchString(t):
 		return KindSQL
-	case lead == '#' && reShebang.MatchString(t), shellWords[firstField(t)] && (reShellKw.MatchString(t) ||
+	case lead == '#' && reShebang.MatchString(t), shellWords()[firstField(t)] && (reShellKw.MatchString(t) ||
 		reShellCmd.MatchString(t) && reShellSyn.MatchString(t) && !sentenceLike(t)):
 		return KindShell
 	case lead == '[' && reSection.MatchString(t), upperLead && strings.IndexByte(t, '=') > 0 && reEnvLine.MatchString(t):
@@ -192,13 +193,13 @@ func lineKind(l string) Kind {
 }
 
 // shellWords open a shell line: keywords and commands (after sudo, npx).
-var shellWords = func() map[string]bool {
+var shellWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`set export if while until for fi done then else esac source sudo npx bunx apt apt-get brew npm yarn pnpm pip pip3 go cargo docker kubectl helm terraform git curl wget make ls cat echo chmod chown rm mkdir cp mv ssh scp rsync tar grep sed awk find python python3 node ruby java mvn gradle psql mysql redis-cli systemctl journalctl openssl aws gcloud az`) {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // firstField is the first white-space separated word of t, or a "./"
 // path's marker.

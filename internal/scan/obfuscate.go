@@ -3,6 +3,7 @@ package scan
 import (
 	"encoding/base32"
 	"strings"
+	"sync"
 )
 
 // Decoders for disguises the pattern rules cannot read: text written
@@ -12,7 +13,7 @@ import (
 
 // commonWords are frequent English words; decoded text full of them is
 // English.
-var commonWords = func() map[string]bool {
+var commonWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields("the a an and or to of in on for with is are be this that it you your all any previous instructions ignore forget " +
 		"tell user send save remember run never always now from as by at not do what me my new rules system prompt memory preference password key keys " +
@@ -20,7 +21,7 @@ var commonWords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // englishScore counts the common words among the words of s.
 func englishScore(s string) (hits, words int) {
@@ -30,7 +31,7 @@ func englishScore(s string) (hits, words int) {
 			continue
 		}
 		words++
-		if commonWords[w] {
+		if commonWords()[w] {
 			hits++
 		}
 	}
@@ -115,10 +116,10 @@ func pigLatinText(v string) (string, bool) {
 			best := ""
 			for k := len(base) - 1; k >= max(0, len(base)-3) && !isVowel(base[k]); k-- {
 				w := base[k:] + base[:k]
-				if best == "" || commonWords[w] {
+				if best == "" || commonWords()[w] {
 					best = w
 				}
-				if commonWords[w] {
+				if commonWords()[w] {
 					break
 				}
 			}

@@ -1,7 +1,7 @@
 package scan
 
 import (
-	"regexp"
+	"github.com/odekmem/odekmem/internal/lazyre"
 	"strings"
 )
 
@@ -107,7 +107,7 @@ func maskQuotedDiscussion(v string) string {
 
 // reReported matches a third-person reporting verb with an AI as its
 // object, up to "to": what follows is what someone else told it.
-var reReported = regexp.MustCompile(`(?:\b([a-z]+) (?:tell|ask|instruct|get|trick|convince|make|order)|\b(?:tells|telling|told|asks|asking|asked|instructs|instructing|instructed|gets|getting|tricks|tricking|tricked|convinces|convincing|convinced|makes|making|made|ordering|orders|ordered))(?: (?:the|an|a|your|its|their|our))? (?:model|agent|assistant|ai|llm|bot|chatbot|copilot|coding agent)s?(?: (?:in)?to)\b`)
+var reReported = lazyre.New(`(?:\b([a-z]+) (?:tell|ask|instruct|get|trick|convince|make|order)|\b(?:tells|telling|told|asks|asking|asked|instructs|instructing|instructed|gets|getting|tricks|tricking|tricked|convinces|convincing|convinced|makes|making|made|ordering|orders|ordered))(?: (?:the|an|a|your|its|their|our))? (?:model|agent|assistant|ai|llm|bot|chatbot|copilot|coding agent)s?(?: (?:in)?to)\b`)
 
 // imperativeOpeners before a base-form verb make it an order, not a report.
 var imperativeOpeners = map[string]bool{"please": true, "now": true, "then": true, "and": true, "just": true, "also": true, "first": true, "simply": true, "kindly": true, "so": true, "you": true, "must": true, "should": true, "will": true, "to": true}

@@ -1,12 +1,15 @@
 package scan
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Typosquatting: a package name one edit away from a popular one, named
 // where a package is installed or chosen. The list holds widely used
 // packages of the main ecosystems; a name on the list is never flagged.
 
-var popularPackages = func() map[string]bool {
+var popularPackages = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, p := range strings.Fields(`
 requests numpy pandas scipy matplotlib django flask fastapi pydantic sqlalchemy pytest setuptools urllib3 certifi idna
@@ -25,7 +28,7 @@ rails rake bundler nokogiri devise rspec sidekiq puma
 		m[p] = true
 	}
 	return m
-}()
+})
 
 // installCue precedes a package name being installed or chosen.
 var installCues = []string{"pip install ", "pip3 install ", "npm install ", "npm i ", "yarn add ", "pnpm add ", "go get ", "cargo add ", "gem install ",
@@ -64,8 +67,8 @@ func typosquat(v string) (int, int, bool) {
 				if genericCues[cue] && !strings.HasPrefix(w, "`") && !(j+1 < len(ws) && packageNouns[strings.Trim(ws[j+1], ",.;:")]) {
 					break
 				}
-				if len(name) >= 5 && !popularPackages[name] {
-					for p := range popularPackages {
+				if len(name) >= 5 && !popularPackages()[name] {
+					for p := range popularPackages() {
 						if len(p) >= 5 && oneEdit(name, p) {
 							s := a + strings.Index(v[a:], name)
 							return s, s + len(name), true
