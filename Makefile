@@ -7,10 +7,13 @@ PKGS := ./...
 all: build
 
 # odekmem and the thin per-prompt hook client beside it (odekmem setup
-# points agents' hooks at bin/odekmem-hook when it is there).
+# points agents' hooks at bin/odekmem-hook when it is there). Both are
+# static (CGO_ENABLED=0: the pure-Go DNS resolver and user lookup): a
+# process then starts without the dynamic loader and libc, about 3 ms of
+# the 11 ms `odekmem version` took (BENCHMARKS.md, issue 24).
 build:
-	$(GO) build -o bin/odekmem .
-	$(GO) build -o bin/odekmem-hook ./cmd/odekmem-hook
+	CGO_ENABLED=0 $(GO) build -o bin/odekmem .
+	CGO_ENABLED=0 $(GO) build -o bin/odekmem-hook ./cmd/odekmem-hook
 
 # The test command of README.md and CI: vet, then every test under the race
 # detector (fuzz targets run their seed corpora). The binaries the tests
@@ -19,7 +22,7 @@ build:
 test: need-cc
 	$(GO) vet $(PKGS)
 	@tb=$$(mktemp -d "$${TMPDIR:-/tmp}/odekmem-test-bin.XXXXXX"); trap 'rm -rf "$$tb"' EXIT; \
-	$(GO) build -o "$$tb/odekmem" . && $(GO) build -o "$$tb/odekmem-hook" ./cmd/odekmem-hook && \
+	CGO_ENABLED=0 $(GO) build -o "$$tb/odekmem" . && CGO_ENABLED=0 $(GO) build -o "$$tb/odekmem-hook" ./cmd/odekmem-hook && \
 	ODEKMEM_TEST_BIN_DIR="$$tb" $(GO) test -race -count=1 -timeout 25m $(PKGS)
 
 # The long tier (.ci/run runs it after make test): the crash test's 200
@@ -47,7 +50,7 @@ heldout:
 # them after the first run).
 e2e:
 	@tb=$$(mktemp -d "$${TMPDIR:-/tmp}/odekmem-e2e-bin.XXXXXX"); trap 'rm -rf "$$tb"' EXIT; \
-	$(GO) build -o "$$tb/odekmem" . && $(GO) build -o "$$tb/odekmem-hook" ./cmd/odekmem-hook && \
+	CGO_ENABLED=0 $(GO) build -o "$$tb/odekmem" . && CGO_ENABLED=0 $(GO) build -o "$$tb/odekmem-hook" ./cmd/odekmem-hook && \
 	ODEKMEM_TEST_BIN_DIR="$$tb" ODEKMEM_E2E=1 $(GO) test -count=1 -v -timeout 40m -run '^TestAgents$$' ./e2e/
 
 # Everything CI runs: the README's test command, the other platforms, the

@@ -21,7 +21,8 @@ var agedFixture []byte
 
 func main() {
 	// Most verbs open the store, answer and exit: no collection until the
-	// heap is large (serve, the MCP server and the TUI turn it back on).
+	// heap is large (serve, the MCP server, the TUI and bulk jobs turn it
+	// back on).
 	procstart.DeferGC(procstart.DeferLimit)
 	demo, err := fs.Sub(demoFiles, "testdata/demo")
 	if err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/procstart"
 	"io"
 	"os"
 	"sort"
@@ -24,6 +25,7 @@ type LoCoMoReport struct {
 }
 
 func cmdEval(c *ctx) error {
+	procstart.RestoreGC() // a bulk job: garbage from its input must be collected as it goes (procstart.DeferGC)
 	if len(c.p.pos) == 0 {
 		return usagef("expected eval locomo FILE [--dated] [--k 10] [--json] or eval aged [FILE] [--json]")
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/odekmem/odekmem/internal/procstart"
 	"io"
 	"os"
 
@@ -9,6 +10,7 @@ import (
 )
 
 func cmdImport(c *ctx) error {
+	procstart.RestoreGC() // a bulk job: garbage from its input must be collected as it goes (procstart.DeferGC)
 	if err := needArgs(c, 1, "import FILE|-"); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/procstart"
 	"io"
 	"os"
 	"strings"
@@ -306,6 +307,7 @@ func (in *ingester) taint(source memcore.Source, text string, t memcore.Turn) er
 func (in *ingester) ordered(session string) bool { return in.strictAll || in.strict[session] }
 
 func cmdIngest(c *ctx) error {
+	procstart.RestoreGC() // a bulk job: garbage from its input must be collected as it goes (procstart.DeferGC)
 	if len(c.p.pos) > 1 {
 		return usagef("expected ingest [FILE|-]")
 	}

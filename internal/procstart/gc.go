@@ -8,11 +8,12 @@ import (
 	"sync/atomic"
 )
 
-// DeferLimit is the heap size at which a process that deferred its
-// collector (DeferGC) turns it back on: far above what a verb on a store
-// at the default cap allocates (about 30 MB at 18k atoms), and low enough
-// that a verb on a much larger store or a bulk job collects as usual.
-const DeferLimit = 256 << 20
+// DeferLimit is the runtime memory at which a process that deferred its
+// collector (DeferGC) turns it back on: above what a verb on a store at
+// the default cap allocates (about 30 MB at 18k atoms; mapped cache files
+// do not count), and low enough that a verb on a much larger store, or a
+// bulk job, soon collects as usual.
+const DeferLimit = 64 << 20
 
 var deferred atomic.Bool
 
@@ -34,11 +35,11 @@ type sentinel struct {
 // core the process runs on. Measured on an 18k-atom store, that was a
 // third of `odekmem search`'s CPU time (BENCHMARKS.md).
 //
-// When the heap reaches limit, the collector runs (the memory limit
+// When the runtime's memory reaches limit, the collector runs (the memory limit
 // forces it) and the first collection restores the default settings, so a
 // bulk job or a verb on a very large store collects as it always did. A
 // long-lived process (serve, the MCP server, the TUI) calls RestoreGC
-// once it is up. Nothing changes when GOGC or GOMEMLIMIT is set: the
+// once it is up, a bulk job (import, ingest, eval) at its start. Nothing changes when GOGC or GOMEMLIMIT is set: the
 // person's choice stands.
 func DeferGC(limit int64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || limit <= 0 {

@@ -60,7 +60,9 @@ func RunWithBinaries(m *testing.M, bins map[*string]string) {
 	}
 	for dst, pkg := range bins {
 		target := filepath.Join(dir, path.Base(pkg))
-		if out, err := exec.Command("go", "build", "-o", target, pkg).CombinedOutput(); err != nil {
+		cmd := exec.Command("go", "build", "-o", target, pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build ships them
+		if out, err := cmd.CombinedOutput(); err != nil {
 			os.RemoveAll(dir)
 			panic("build " + pkg + ": " + err.Error() + "\n" + string(out))
 		}
