@@ -47,8 +47,8 @@
 // What a person does with their memory — promote or forget quarantined
 // atoms, pin, confirm or reject user-model inferences, resolve
 // contradictions — are Store methods that each return the Undo of what
-// they did; package memcore/review runs them for one person and keeps the
-// history that undo walks back. Never hand these to a model: the model
+// they did; a person's surface records each in a memcore/review Session,
+// the history its Undo walks back. Never hand these to a model: the model
 // gets the Tool. The odekmem binary is the ready-made review surface (a
 // TUI and a scriptable CLI) and uses exactly this API.
 //

@@ -7,11 +7,11 @@ import (
 	"github.com/odekmem/odekmem/internal/umfield"
 )
 
-// Undo takes back one act: Forget, Promote, SetPin, Confirm, Reject and
-// ResolveContradiction each return the Undo of what they did. The store
-// keeps no history: a person's surface keeps theirs (package
-// memcore/review does), and the memory tool's and the Hook's writes have
-// none. A forgotten atom comes back with its id, source class, times and
+// Undo takes back one act: Forget, Promote, SetPin, Confirm, Reject,
+// ResolveContradiction, Keep, KeepSession, Drop and EditUserModel each
+// return the Undo of what they did. The store keeps no history: a person's
+// surface keeps theirs (review.Session.Record), and the memory tool's and
+// the Hook's writes have none. A forgotten atom comes back with its id, source class, times and
 // links (and goes through the scanner again); a promoted one goes back to
 // the quarantine as it was; a pin is set back; a confirmed field gets back
 // its old value and the review is queued again; a rejected review is

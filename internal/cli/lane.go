@@ -8,7 +8,6 @@ import (
 
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/review"
 )
 
 // The lane: candidates from the person's own messages the judgement was
@@ -67,10 +66,10 @@ func cmdKeep(c *ctx) error {
 	var err error
 	switch {
 	case sess != "" && len(c.p.pos) == 0:
-		rs, err = review.New(c.store).KeepSession(c, sess)
+		rs, _, err = c.store.KeepSession(c, sess)
 	case sess == "" && len(c.p.pos) == 1:
 		var r memcore.AddResult
-		r, err = review.New(c.store).Keep(c, c.p.pos[0])
+		r, _, err = c.store.Keep(c, c.p.pos[0])
 		if err == nil {
 			rs = append(rs, r)
 		}
@@ -97,7 +96,7 @@ func cmdDrop(c *ctx) error {
 	if err := needArgs(c, 1, "drop <lane-id>"); err != nil {
 		return err
 	}
-	e, err := review.New(c.store).Drop(c, c.p.pos[0])
+	e, _, err := c.store.Drop(c, c.p.pos[0])
 	if err != nil {
 		return err
 	}
