@@ -124,7 +124,7 @@ func TestGuardJudgesPromoteOfFlaggedEntry(t *testing.T) {
 	if err != nil || !strings.HasPrefix(flagged.Reason, "scan_rejected") {
 		t.Fatalf("premise: %+v %v", flagged, err)
 	}
-	if _, _, err := st.Promote(ctx, flagged.Atom.ID); !errors.Is(err, memcore.ErrGuardRejected) {
+	if _, _, err := st.Promote(ctx, flagged.Atom.ID); !errors.Is(err, memcore.ErrBlocked) || !strings.Contains(err.Error(), "guard") {
 		t.Fatalf("promote of a flagged entry the guard rejects: err = %v", err)
 	}
 	if _, q, _ := st.Get(ctx, flagged.Atom.ID); q == nil {

@@ -299,11 +299,11 @@ func TestMissingIDErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, bad := range []string{"not-an-id", "../etc/passwd", "", strings.Repeat("a", 31)} {
-				if err := tc.call(bad); !errors.Is(err, memcore.ErrInvalidID) {
-					t.Errorf("%q: %v, want ErrInvalidID", bad, err)
+				if err := tc.call(bad); !errors.Is(err, memcore.ErrInvalidArgument) {
+					t.Errorf("%q: %v, want ErrInvalidArgument", bad, err)
 				}
 			}
-			if err := tc.call(unknown); !errors.Is(err, memcore.ErrNotFound) || errors.Is(err, memcore.ErrInvalidID) {
+			if err := tc.call(unknown); !errors.Is(err, memcore.ErrNotFound) || errors.Is(err, memcore.ErrInvalidArgument) {
 				t.Errorf("unknown well-formed id: %v, want ErrNotFound", err)
 			}
 		})

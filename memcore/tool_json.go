@@ -99,7 +99,7 @@ func (t *Tool) call(ctx context.Context, c toolCall, turn Turn) toolResult {
 		req := RememberRequest{Text: c.Content, Type: Type(c.AtomType)}
 		if c.Confidence != nil {
 			if *c.Confidence == 0 { // explicit: not the default
-				return fail(fmt.Errorf("%w: confidence 0: allowed a number greater than 0 and at most 1", ErrInvalidConfidence))
+				return fail(fmt.Errorf("%w: confidence 0: allowed a number greater than 0 and at most 1", errInvalidConfidence))
 			}
 			req.Confidence = *c.Confidence
 		}

@@ -80,7 +80,7 @@ func (s *Store) unpromote(ctx context.Context, q QuarantinedAtom, links []Link) 
 func (s *Store) unconfirm(ctx context.Context, p PendingReview, prev string) error {
 	field := umfield.Canonical(p.Field)
 	if field == "" {
-		return fmt.Errorf("%w %q", ErrUnknownField, p.Field)
+		return fmt.Errorf("%w %q", errUnknownField, p.Field)
 	}
 	return s.update(ctx, func(t *tx) error {
 		m := s.model.clone()

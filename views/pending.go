@@ -94,8 +94,8 @@ func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
 	pr := it.P
 	return func() tea.Msg {
 		_, u, err := d.Store.Confirm(d.Ctx, pr.ID)
-		if errors.Is(err, memcore.ErrUnknownField) {
-			return MutatedMsg{Err: fmt.Errorf("cannot confirm %s: unknown user-model field; the entry stays queued", Line(pr.Field))}
+		if errors.Is(err, memcore.ErrInvalidArgument) {
+			return MutatedMsg{Err: fmt.Errorf("cannot confirm %s: %v; the entry stays queued", Line(pr.Field), err)}
 		}
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("confirm: %w", err)}

@@ -40,8 +40,10 @@ func cmdPromote(c *ctx) error {
 		return err
 	}
 	a, _, err := c.store.Promote(c, id)
-	if errors.Is(err, memcore.ErrNotQuarantined) {
-		return fmt.Errorf("%s is live already: only quarantined atoms are promoted", id)
+	if errors.Is(err, memcore.ErrInvalidArgument) {
+		if _, q, gerr := c.store.Get(c, id); gerr == nil && q == nil {
+			return fmt.Errorf("%s is live already: only quarantined atoms are promoted", id)
+		}
 	}
 	if err != nil {
 		return err
@@ -62,7 +64,7 @@ func cmdPin(c *ctx, pin bool) error {
 		return err
 	}
 	a, _, err := c.store.SetPin(c, id, pin)
-	if errors.Is(err, memcore.ErrNotLive) {
+	if errors.Is(err, memcore.ErrInvalidArgument) {
 		if _, q, gerr := c.store.Get(c, id); gerr == nil && q != nil {
 			return fmt.Errorf("that atom (%s) is quarantined: promote it first (odekmem promote %s)", id, id[:min(len(id), 8)])
 		}

@@ -66,7 +66,7 @@ func TestPromoteIsThePersonsAndUndoable(t *testing.T) {
 	if a.SourceClass != memcore.SourceUserApproved || !found(t, st, "ledger payouts retries", a.ID) {
 		t.Fatalf("promoted atom %+v is not recalled as the person's", a)
 	}
-	if _, u, err := st.Promote(ctx, a.ID); !errors.Is(err, memcore.ErrNotQuarantined) || u.String() != "" {
+	if _, u, err := st.Promote(ctx, a.ID); !errors.Is(err, memcore.ErrInvalidArgument) || u.String() != "" {
 		t.Fatalf("second promote: %v", err)
 	}
 	if label := must(rv.Undo(ctx)); label != "promote "+a.ID[:8] {
@@ -97,7 +97,7 @@ func TestPinListStatsCompact(t *testing.T) {
 	if l := must(st.List(ctx, memcore.Filter{Type: "DECISION", Project: "payments-api"})); len(l) != 1 || l[0].ID != a.Atom.ID {
 		t.Fatalf("list by type and project: %+v", l)
 	}
-	if _, err := st.List(ctx, memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
+	if _, err := st.List(ctx, memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("unknown type: %v", err)
 	}
 	s := must(st.Stats(ctx))
@@ -108,7 +108,7 @@ func TestPinListStatsCompact(t *testing.T) {
 	if c := must(st.Compact(ctx)); c.Vectors != 2 || c.Before <= 0 {
 		t.Fatalf("compact %+v", c)
 	}
-	if _, _, err := st.SetPin(ctx, must(st.Quarantined(ctx))[0].ID, true); !errors.Is(err, memcore.ErrNotLive) {
+	if _, _, err := st.SetPin(ctx, must(st.Quarantined(ctx))[0].ID, true); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("pin of a quarantined atom: %v", err)
 	}
 }
@@ -142,7 +142,7 @@ func TestPendingInferencesWaitForThePerson(t *testing.T) {
 	if m := must(st.UserModel(ctx)).Values(); len(m) != 1 || m[0] != [2]string{"style.tone", "direct"} {
 		t.Fatalf("user model %+v", m)
 	}
-	if _, _, err := st.Confirm(ctx, "../p"); !errors.Is(err, memcore.ErrInvalidID) {
+	if _, _, err := st.Confirm(ctx, "../p"); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("bad pending id: %v", err)
 	}
 	must(rv.Undo(ctx)) // the reject
@@ -166,7 +166,7 @@ func TestContradictionsReachThePerson(t *testing.T) {
 	if len(cs) != 1 || len(rr.Contradictions) != 1 || rr.Contradictions[0].ID != cs[0].ID {
 		t.Fatalf("contradictions %+v, recorded %+v", cs, rr.Contradictions)
 	}
-	if _, _, err := st.ResolveContradiction(ctx, cs[0].ID, "keep-all"); !errors.Is(err, memcore.ErrBadResolution) {
+	if _, _, err := st.ResolveContradiction(ctx, cs[0].ID, "keep-all"); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("bad resolution: %v", err)
 	}
 	top := func() string {
