@@ -73,7 +73,7 @@ func TestGuardSecondOpinionOnTaintedWrites(t *testing.T) {
 	st := openWithGuard(t, c)
 	ctx := context.Background()
 	r, err := st.Add(ctx, memcore.AddRequest{Text: "Release notes say the build artefacts are copied to the mirror nightly", Source: memcore.SourceWeb})
-	if err != nil || !r.Quarantined || r.Reason != memcore.GuardRejectReason {
+	if err != nil || !r.Quarantined || !strings.HasPrefix(r.Reason, "scan_rejected: guard:") {
 		t.Fatalf("guard verdict not applied: %+v %v", r, err)
 	}
 	r, err = st.Add(ctx, memcore.AddRequest{Text: "The ledger uses PostgreSQL 16", Source: memcore.SourceToolOutput})
