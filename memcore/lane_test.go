@@ -44,10 +44,11 @@ func TestLaneKeepDropUndo(t *testing.T) {
 	}
 
 	// Keep one by a prefix of its id.
-	r, undoKeep, err := st.Keep(ctx, added[0].ID[:8])
-	if err != nil {
-		t.Fatal(err)
+	rs, undoKeep, err := st.Keep(ctx, added[0].ID[:8])
+	if err != nil || len(rs) != 1 {
+		t.Fatal(rs, err)
 	}
+	r := rs[0]
 	a, _, err := st.Get(ctx, r.Atom.ID)
 	if err != nil || a.SourceClass != SourceUserApproved || a.Origin == nil || !strings.Contains(a.Origin.Evidence, "Give me the shell command") ||
 		!strings.HasPrefix(a.Origin.Reason, "kept from the lane") || a.Text != added[0].Text {
@@ -73,10 +74,14 @@ func TestLaneKeepDropUndo(t *testing.T) {
 	if lane, _ := st.Lane(ctx); len(lane) != 3 {
 		t.Fatalf("lane after the undos: %d entries", len(lane))
 	}
-	// Keep a whole session.
-	rs, undoAll, err := st.KeepSession(ctx, "s1")
-	if err != nil || len(rs) != 2 {
-		t.Fatalf("keep session: %d, %v", len(rs), err)
+	// Keep a whole session: the ids Lane gives for it.
+	var s1 []string
+	for _, e := range must(st.Lane(ctx, "s1")) {
+		s1 = append(s1, e.ID)
+	}
+	rs, undoAll, err := st.Keep(ctx, s1...)
+	if err != nil || len(rs) != 2 || undoAll.String() != "keep 2 from session s1" {
+		t.Fatalf("keep session: %d, %q, %v", len(rs), undoAll, err)
 	}
 	if lane, _ := st.Lane(ctx, "s1"); len(lane) != 0 {
 		t.Fatalf("session s1 still has %d entries", len(lane))
@@ -89,6 +94,12 @@ func TestLaneKeepDropUndo(t *testing.T) {
 	}
 	if _, _, err := st.Keep(ctx, "ffffffff"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("keep of a missing entry: %v", err)
+	}
+	if _, _, err := st.Keep(ctx, s1[0], "ffffffff"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("keep with a missing entry: %v", err)
+	}
+	if lane, _ := st.Lane(ctx, "s1"); len(lane) != 2 {
+		t.Fatalf("a keep that named a missing entry took %d of session s1", 2-len(lane))
 	}
 }
 

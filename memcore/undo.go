@@ -8,7 +8,7 @@ import (
 )
 
 // Undo takes back one act: Forget, Promote, SetPin, Confirm, Reject,
-// ResolveContradiction, Keep, KeepSession, Drop and EditUserModel each
+// ResolveContradiction, Keep, Drop and EditUserModel each
 // return the Undo of what they did. The store keeps no history: a person's
 // surface keeps theirs (review.Session.Record), and the memory tool's and
 // the Hook's writes have none. A forgotten atom comes back with its id, source class, times and
