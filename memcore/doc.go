@@ -22,11 +22,11 @@
 //     applies inline approvals ("odek, remember that …"; the name is
 //     Config.AgentName) and links associations.
 //   - NewTool is the agent's memory tool: typed methods (Remember, Search,
-//     Forget, Pin, ListQuarantine, SearchQuarantine, ListPending,
-//     RejectPending) for a program that registers its own tools (the MCP
-//     server does), and CallJSON for a model that speaks raw
-//     function-calling JSON (MemoryToolSpec describes its arguments as a
-//     JSON Schema; json.Marshal gives the OpenAI function object).
+//     Forget, Pin, Quarantine, ListPending, RejectPending) for a program
+//     that registers its own tools (the MCP server does), and CallJSON for
+//     a model that speaks raw function-calling JSON (MemoryToolSpec
+//     describes its arguments as a JSON Schema; json.Marshal gives the
+//     OpenAI function object).
 //     Provenance comes from the Turn, never from the model: Remember is
 //     user_said only when the text is the person's own words verbatim. The
 //     tool may forget or pin only what it added in the same session and

@@ -55,7 +55,7 @@ const (
 )
 
 // ToolMaxText is the longest memory Tool.Remember takes, and ToolMaxQuery
-// the longest query Tool.Search and Tool.SearchQuarantine take, in
+// the longest query Tool.Search and Tool.Quarantine take, in
 // characters: a memory is one statement, and a query a few words. Longer
 // arguments are refused with an error that names the limit.
 const (

@@ -145,7 +145,7 @@ func (t *Tool) call(ctx context.Context, c toolCall, turn Turn) toolResult {
 		}
 		return toolResult{OK: true, AtomID: c.AtomID}
 	case "list_quarantine":
-		entries, _, err := t.ListQuarantine(ctx, 0)
+		entries, _, err := t.Quarantine(ctx, "", 0)
 		if err != nil {
 			return fail(err)
 		}
