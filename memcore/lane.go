@@ -106,7 +106,9 @@ func (s *Store) writeLaneLocked(t *tx, list []LaneEntry) error {
 }
 
 // Lane returns the entries waiting for the person, newest first; with
-// sessions, only those sessions'. A damaged lane reads as empty.
+// sessions, only those sessions'. The Hook puts there what its judgement
+// of the person's messages was not sure about (RecordResult.Lane). A
+// damaged lane reads as empty.
 func (s *Store) Lane(ctx context.Context, sessions ...string) ([]LaneEntry, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -134,12 +136,12 @@ func (s *Store) Lane(ctx context.Context, sessions ...string) ([]LaneEntry, erro
 	return list, nil
 }
 
-// AddLane puts candidates in the lane. A text the scanner blocks never
+// addLane puts candidates in the lane. A text the scanner blocks never
 // waits there: it is stored as the person's words would be, which puts it
 // in the quarantine with the scanner's reason. An entry whose text is
 // already in the lane or already a live atom is left out. The IDs of reqs
 // are ignored: the lane gives each entry its own.
-func (s *Store) AddLane(ctx context.Context, reqs []LaneEntry) ([]LaneEntry, []AddResult, error) {
+func (s *Store) addLane(ctx context.Context, reqs []LaneEntry) ([]LaneEntry, []AddResult, error) {
 	var entries []LaneEntry
 	var blocked []AddResult
 	for _, r := range reqs {

@@ -176,13 +176,9 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"Contradictions": func() error { _, err := st.Contradictions(ctx, true); return err },
 		"AgentSessions":  func() error { _, err := st.AgentSessions(ctx); return err },
 		"Lane":           func() error { _, err := st.Lane(ctx); return err },
-		"AddLane": func() error {
-			_, _, err := st.AddLane(ctx, []memcore.LaneEntry{{Text: "we deploy on fridays", Message: "we deploy on fridays"}})
-			return err
-		},
-		"Keep":       func() error { _, _, err := st.Keep(ctx, "0123abcd"); return err },
-		"Drop":       func() error { _, _, err := st.Drop(ctx, "0123abcd"); return err },
-		"ExportFile": func() error { return memcore.ExportFile(st, ctx, filepath.Join(t.TempDir(), "export.jsonl")) },
+		"Keep":           func() error { _, _, err := st.Keep(ctx, "0123abcd"); return err },
+		"Drop":           func() error { _, _, err := st.Drop(ctx, "0123abcd"); return err },
+		"ExportFile":     func() error { return memcore.ExportFile(st, ctx, filepath.Join(t.TempDir(), "export.jsonl")) },
 		"RecordAgentMessage": func() error {
 			_, err := st.RecordAgentMessage(ctx, "claude-code", "s1", "/p", "hi", time.Now())
 			return err
