@@ -203,6 +203,11 @@ func run() error {
 		return fmt.Errorf("search: %v %+v", err, res)
 	}
 	fmt.Println("search:", len(res), "first:", res[0].Atom.Type)
+	// A refused argument is ErrInvalidArgument, its message naming it.
+	if _, err := st.Add(ctx, memcore.AddRequest{Text: "x", Type: "rumour", Source: memcore.SourceUserSaid}); !errors.Is(err, memcore.ErrInvalidArgument) {
+		return fmt.Errorf("add of an unknown type: %v", err)
+	}
+	fmt.Println("add: ErrInvalidArgument for an unknown type")
 	tc := hook.BeforeTurn(ctx, memcore.Turn{Message: "which database does the ledger use?", SessionID: "s1", Project: "payments-api"})
 	if len(tc.Memory.Atoms) == 0 {
 		return fmt.Errorf("BeforeTurn recalled nothing: %+v", tc)
