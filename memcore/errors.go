@@ -45,6 +45,7 @@ var ErrNotFound = errors.New("not found")
 //     word outside the vocabulary);
 //   - ResolveContradiction: a resolution other than ResolveKeepNew,
 //     ResolveKeepOld and ResolveKeepBoth;
+//   - Keep: no lane entry given;
 //   - Tool.Remember: a type or confidence as Add refuses them.
 var ErrInvalidArgument = errors.New("invalid argument")
 

@@ -281,7 +281,8 @@ func (s *Store) putBackLane(ctx context.Context, entries []LaneEntry) error {
 // for them — each with an Origin that names the lane and holds the message
 // it came from, and removes them from the lane. Each id may be a unique
 // prefix of at least four characters; an id that names no entry is
-// ErrNotFound, and then none is kept. To keep a whole session's entries,
+// ErrNotFound, and then none is kept (no id at all is
+// ErrInvalidArgument). To keep a whole session's entries,
 // pass the ids Lane(ctx, session) returns. The results are in the order of
 // ids; an entry that fails to be stored goes back to the lane, and the
 // error names it. One Undo forgets the atoms and puts the entries back.

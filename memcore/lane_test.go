@@ -95,6 +95,9 @@ func TestLaneKeepDropUndo(t *testing.T) {
 	if _, _, err := st.Keep(ctx, "ffffffff"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("keep of a missing entry: %v", err)
 	}
+	if _, _, err := st.Keep(ctx); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("keep of nothing: %v", err)
+	}
 	if _, _, err := st.Keep(ctx, s1[0], "ffffffff"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("keep with a missing entry: %v", err)
 	}
