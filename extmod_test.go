@@ -42,6 +42,7 @@ func TestExternalModule(t *testing.T) {
 		"tool schema: memory actions: add_atom,search_atoms,",
 		"tool add_atom: user_said quarantined: false",
 		"tool add_atom (not the person's words): agent_generated quarantined: true",
+		"add: ErrInvalidArgument for an unknown type",
 		"endpoints used: embeddings and chat",
 		"closed: ErrClosed after Close",
 		"PASS",

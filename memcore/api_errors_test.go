@@ -9,7 +9,7 @@ import (
 )
 
 // TestIDAndTypeErrorsAreConsistent: every method that takes an id answers
-// an id that cannot be one with ErrInvalidID and an unknown one with
+// an id that cannot be one with ErrInvalidArgument and an unknown one with
 // ErrNotFound; type filters take any letter case, as Add does, and refuse
 // an unknown type instead of silently matching nothing.
 func TestIDAndTypeErrorsAreConsistent(t *testing.T) {
@@ -30,8 +30,8 @@ func TestIDAndTypeErrorsAreConsistent(t *testing.T) {
 			return err
 		},
 	} {
-		if err := call("Not An ID!"); !errors.Is(err, memcore.ErrInvalidID) {
-			t.Errorf("%s(invalid id): %v, want ErrInvalidID", name, err)
+		if err := call("Not An ID!"); !errors.Is(err, memcore.ErrInvalidArgument) {
+			t.Errorf("%s(invalid id): %v, want ErrInvalidArgument", name, err)
 		}
 		if err := call(unknownAtom); !errors.Is(err, memcore.ErrNotFound) {
 			t.Errorf("%s(unknown id): %v, want ErrNotFound", name, err)
@@ -46,10 +46,10 @@ func TestIDAndTypeErrorsAreConsistent(t *testing.T) {
 			t.Errorf("Search type %q: %d atoms", typ, len(got))
 		}
 	}
-	if _, err := st.List(ctx, memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
+	if _, err := st.List(ctx, memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Errorf("List of an unknown type: %v", err)
 	}
-	if _, err := st.Search(ctx, "ledger", memcore.SearchOptions{Types: []memcore.Type{"fact", "bogus"}}); !errors.Is(err, memcore.ErrUnknownType) {
+	if _, err := st.Search(ctx, "ledger", memcore.SearchOptions{Types: []memcore.Type{"fact", "bogus"}}); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Errorf("Search of an unknown type: %v", err)
 	}
 }

@@ -27,7 +27,7 @@ const (
 )
 
 // Type is an atom's kind (the design's atom types). Add refuses any other
-// type (ErrUnknownType); a type the memory LLM makes up becomes
+// type (ErrInvalidArgument); a type the memory LLM makes up becomes
 // observation. The zero value means fact to Add.
 type Type string
 

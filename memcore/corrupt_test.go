@@ -68,7 +68,7 @@ func TestCorruptionRecovery(t *testing.T) {
 			checkOut: func(t *testing.T, s *memcore.Store, ids []string) {
 				// Adopted, not moved aside: lossless and still untrusted.
 				a, q, err := s.Get(context.Background(), stID(77))
-				if err != nil || q == nil || a.Text != "orphan" || a.SourceClass != memcore.SourceRecovered || q.Reason != memcore.ReasonRecovered {
+				if err != nil || q == nil || a.Text != "orphan" || a.SourceClass != memcore.SourceRecovered || q.Reason != "metadata lost to a concurrent writer" {
 					t.Fatalf("orphan chunk not adopted into quarantine: %+v %+v %v", a, q, err)
 				}
 				if _, err := os.Stat(filepath.Join(s.Dir(), "chunks", stID(77)+".md")); err == nil {

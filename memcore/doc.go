@@ -22,11 +22,11 @@
 //     applies inline approvals ("odek, remember that …"; the name is
 //     Config.AgentName) and links associations.
 //   - NewTool is the agent's memory tool: typed methods (Remember, Search,
-//     Forget, Pin, ListQuarantine, SearchQuarantine, ListPending,
-//     RejectPending) for a program that registers its own tools (the MCP
-//     server does), and CallJSON for a model that speaks raw
-//     function-calling JSON (MemoryToolSpec describes its arguments as a
-//     JSON Schema; json.Marshal gives the OpenAI function object).
+//     Forget, Pin, Quarantine, ListPending, RejectPending) for a program
+//     that registers its own tools (the MCP server does), and CallJSON for
+//     a model that speaks raw function-calling JSON (MemoryToolSpec
+//     describes its arguments as a JSON Schema; json.Marshal gives the
+//     OpenAI function object).
 //     Provenance comes from the Turn, never from the model: Remember is
 //     user_said only when the text is the person's own words verbatim. The
 //     tool may forget or pin only what it added in the same session and
@@ -47,8 +47,8 @@
 // What a person does with their memory — promote or forget quarantined
 // atoms, pin, confirm or reject user-model inferences, resolve
 // contradictions — are Store methods that each return the Undo of what
-// they did; package memcore/review runs them for one person and keeps the
-// history that undo walks back. Never hand these to a model: the model
+// they did; a person's surface records each in a memcore/review Session,
+// the history its Undo walks back. Never hand these to a model: the model
 // gets the Tool. The odekmem binary is the ready-made review surface (a
 // TUI and a scriptable CLI) and uses exactly this API.
 //
@@ -60,10 +60,10 @@
 // the vector state internal/index.
 //
 // The importable surface is counted by the repository's
-// TestPublicSurface (package-level names and exported methods): 190 across
-// memcore (160), memcore/review (14), memcore/llm (6) and memcore/openai
-// (10), down from 205; docs/library.md lists what went and what keeps it
-// above the goal of 120.
+// TestPublicSurface (package-level names and exported methods): 163 across
+// memcore (145), memcore/review (4), memcore/llm (4) and memcore/openai
+// (10), down from 205 and then 190; docs/library.md lists what went and
+// what keeps it above the goal of 120.
 //
 // The store is one extended/ directory in the on-disk format odek writes
 // (atoms.json, chunks/<id>.md, quarantine.json, user_model.json,

@@ -17,17 +17,37 @@ import (
 // ErrUnsafeStore and its ctx's error (every such method takes a ctx), and
 // the others below are returned only where named.
 
-// ErrNotFound means no live or quarantined atom, pending review or
-// contradiction has the given id. Returned by Get, Links, Forget, Promote,
-// SetPin, DetectContradictions (an atom id), Confirm and Reject (a pending
-// review id) and ResolveContradiction.
+// ErrNotFound means no live or quarantined atom, pending review,
+// contradiction or lane entry has the given id. Returned by Get, Links,
+// Forget, Promote, SetPin, DetectContradictions (an atom id), Confirm and
+// Reject (a pending review id), ResolveContradiction, Keep and Drop.
 var ErrNotFound = errors.New("not found")
 
-// ErrInvalidID means an id cannot be one: an atom id is 32 lowercase hex
-// digits (ids become file names, so anything else is refused); a pending
-// review or contradiction id is lowercase letters, digits, '-' and '_'.
-// Returned by the same methods as ErrNotFound, for such an id.
-var ErrInvalidID = errors.New("invalid id")
+// ErrInvalidArgument means an argument is not one the method takes; the
+// message names the argument and what it allows, and nothing changed.
+// Returned by
+//   - Add (and among AddBatch's per-request errors): an empty text, a
+//     type that is not one of the Type constants, a confidence outside
+//     (0, 1];
+//   - List, Search and Tool.Search: a Filter or SearchOptions type that is
+//     not one of the Type constants;
+//   - Get, Links, Forget, Promote, SetPin, Confirm, Reject and
+//     ResolveContradiction: an id that cannot be one (an atom id is 32
+//     lowercase hex digits, since ids become file names; a pending review
+//     or contradiction id is lowercase letters, digits, '-' and '_'), where
+//     an id of the right form that nothing has is ErrNotFound;
+//   - Promote: an atom that is live already, or a text of which nothing is
+//     left once the characters a person cannot see are removed;
+//   - SetPin: an atom that waits in quarantine (promote it first);
+//   - Confirm and EditUserModel: a user-model field path they do not
+//     understand (a pending review that names one stays queued), or a
+//     value the field does not allow (too long, too many items, a style
+//     word outside the vocabulary);
+//   - ResolveContradiction: a resolution other than ResolveKeepNew,
+//     ResolveKeepOld and ResolveKeepBoth;
+//   - Keep: no lane entry given;
+//   - Tool.Remember: a type or confidence as Add refuses them.
+var ErrInvalidArgument = errors.New("invalid argument")
 
 // ErrCapExceeded means a write would push the store over max_size_mb and no
 // evictable atom is left to make room; nothing was removed. Returned by
@@ -35,22 +55,6 @@ var ErrInvalidID = errors.New("invalid id")
 // errors (Import reports it per line, Hook.RecordUserMessage as a
 // warning).
 var ErrCapExceeded = errors.New("size cap exceeded")
-
-// ErrUnknownField means a pending review names a user-model path that
-// confirm does not understand; the entry stays queued. Returned by Confirm.
-var ErrUnknownField = errors.New("unknown user-model field")
-
-// ErrInvalidValue means a user-model value is not one the field allows
-// (too long, too many items, a style word outside the vocabulary).
-// Returned by Confirm.
-var ErrInvalidValue = errors.New("invalid user-model value")
-
-// ErrNotQuarantined means Promote was asked for an atom that is live
-// already.
-var ErrNotQuarantined = errors.New("atom is not quarantined")
-
-// ErrNotLive means SetPin was asked for an atom that waits in quarantine.
-var ErrNotLive = errors.New("atom is not live")
 
 // ErrInvalidConfig means a configuration value is out of range; the message
 // names the field and the allowed values. Returned by Open,
@@ -61,36 +65,17 @@ var ErrInvalidConfig = errors.New("invalid config")
 // Close. Every method that returns an error returns it after Close.
 var ErrClosed = errors.New("store is closed")
 
-// ErrEmptyText means an atom's text is empty after trimming. Returned by
-// Add (and among AddBatch's per-request errors), and by Promote when nothing is left of the text once
-// the characters a person cannot see are removed.
-var ErrEmptyText = errors.New("empty atom text")
-
-// ErrBlocked means the scanner (or the guard, ErrGuardRejected beside it)
-// rejected a value a person was about to make trusted; nothing changed.
-// Returned by Confirm for a pending user-model value that fails the scan.
+// ErrBlocked means the scanner or the guard's second opinion
+// (Options.Guard) rejected a value a person was about to make trusted;
+// nothing changed, and the message says which and why. Returned by Confirm
+// and EditUserModel for a user-model value that fails the scan or that the
+// guard judges an injection, and by Promote for an entry the scanner
+// flagged that the guard judges an injection (it stays in quarantine).
 // Add never returns it: a blocked atom is stored in quarantine instead
 // (AddResult.Quarantined and Reason say so), and Promote promotes a
-// flagged entry a person chose (Origin.StillBlocked).
+// flagged entry a person chose when no guard objects
+// (Origin.StillBlocked).
 var ErrBlocked = errors.New("blocked by scanner")
-
-// ErrGuardRejected means the guard's second opinion (Options.Guard) judged
-// a text an injection. Returned by Promote of an entry the scanner flagged
-// (it stays in quarantine) and by Confirm (with ErrBlocked).
-var ErrGuardRejected = errors.New("the guard endpoint judged it an injection")
-
-// ErrUnknownType means an atom type is not one of the Type constants.
-// Returned by Add (and among AddBatch's per-request errors), List (Filter.Type) and Search and Recall
-// (SearchOptions.Types).
-var ErrUnknownType = errors.New("unknown atom type")
-
-// ErrInvalidConfidence means a confidence is outside (0, 1] (0 = unset).
-// Returned by Add (and among AddBatch's per-request errors).
-var ErrInvalidConfidence = errors.New("invalid confidence")
-
-// ErrBadResolution means ResolveContradiction was given a resolution
-// other than ResolveKeepNew, ResolveKeepOld or ResolveKeepBoth.
-var ErrBadResolution = errors.New("resolution must be keep-new, keep-old or keep-both")
 
 // ErrLockTimeout means another process held the store's lock file for
 // longer than Options.LockTimeout; the message names the lock file and the
@@ -105,6 +90,31 @@ var ErrLockTimeout = lockfile.ErrTimeout
 // reloads the store.
 var ErrUnsafeStore = errors.New("unsafe store")
 
+// kindError is an error with a message of its own that errors.Is matches
+// with one of the sentinels above, its kind: the cases memcore tells apart
+// inside, each reported under the sentinel a caller tests.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string        { return e.msg }
+func (e *kindError) Is(target error) bool { return target == e.kind }
+
+// The cases of ErrInvalidArgument and ErrBlocked.
+var (
+	errEmptyText         error = &kindError{"empty atom text", ErrInvalidArgument}
+	errUnknownType       error = &kindError{"unknown atom type", ErrInvalidArgument}
+	errInvalidConfidence error = &kindError{"invalid confidence", ErrInvalidArgument}
+	errInvalidID         error = &kindError{"invalid id", ErrInvalidArgument}
+	errNotQuarantined    error = &kindError{"atom is not quarantined", ErrInvalidArgument}
+	errNotLive           error = &kindError{"atom is not live", ErrInvalidArgument}
+	errUnknownField      error = &kindError{"unknown user-model field", ErrInvalidArgument}
+	errInvalidValue      error = &kindError{"invalid user-model value", ErrInvalidArgument}
+	errBadResolution     error = &kindError{"resolution must be keep-new, keep-old or keep-both", ErrInvalidArgument}
+	errGuardRejected     error = &kindError{"the guard endpoint judged it an injection", ErrBlocked}
+)
+
 // notFoundError names what was missing and matches ErrNotFound.
 type notFoundError struct{ msg string }
 
@@ -116,19 +126,19 @@ func notFound(format string, a ...any) error {
 }
 
 // missingAtom is the error for an id that no live or quarantined atom has:
-// ErrInvalidID when the id is not in odekmem's own form (32 lowercase hex
+// ErrInvalidArgument (errInvalidID) when the id is not in odekmem's own form (32 lowercase hex
 // digits) — a typo or a made-up id — and ErrNotFound when it is (the atom
 // was forgotten, evicted or never existed here). Ids other programs wrote in
 // other safe spellings are still found: this runs only after the lookup.
-// invalidID is ErrInvalidID for an id of what (a pending review, a
+// invalidID is errInvalidID for an id of what (a pending review, a
 // contradiction) outside the id alphabet.
 func invalidID(what, id string) error {
-	return fmt.Errorf("%w: %s is not a %s id", ErrInvalidID, strconv.Quote(scanRedact(textutil.TruncateChars(id, 80))), what)
+	return fmt.Errorf("%w: %s is not a %s id", errInvalidID, strconv.Quote(scanRedact(textutil.TruncateChars(id, 80))), what)
 }
 
 func missingAtom(id string) error {
 	if !isHexID(id) {
-		return fmt.Errorf("%w: %s is not an atom id (odekmem ids are 32 lowercase hex digits)", ErrInvalidID, strconv.Quote(scanRedact(textutil.TruncateChars(id, 80))))
+		return fmt.Errorf("%w: %s is not an atom id (odekmem ids are 32 lowercase hex digits)", errInvalidID, strconv.Quote(scanRedact(textutil.TruncateChars(id, 80))))
 	}
 	return notFound("no atom %s", id)
 }

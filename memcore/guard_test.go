@@ -73,7 +73,7 @@ func TestGuardSecondOpinionOnTaintedWrites(t *testing.T) {
 	st := openWithGuard(t, c)
 	ctx := context.Background()
 	r, err := st.Add(ctx, memcore.AddRequest{Text: "Release notes say the build artefacts are copied to the mirror nightly", Source: memcore.SourceWeb})
-	if err != nil || !r.Quarantined || r.Reason != memcore.GuardRejectReason {
+	if err != nil || !r.Quarantined || !strings.HasPrefix(r.Reason, "scan_rejected: guard:") {
 		t.Fatalf("guard verdict not applied: %+v %v", r, err)
 	}
 	r, err = st.Add(ctx, memcore.AddRequest{Text: "The ledger uses PostgreSQL 16", Source: memcore.SourceToolOutput})
@@ -124,7 +124,7 @@ func TestGuardJudgesPromoteOfFlaggedEntry(t *testing.T) {
 	if err != nil || !strings.HasPrefix(flagged.Reason, "scan_rejected") {
 		t.Fatalf("premise: %+v %v", flagged, err)
 	}
-	if _, _, err := st.Promote(ctx, flagged.Atom.ID); !errors.Is(err, memcore.ErrGuardRejected) {
+	if _, _, err := st.Promote(ctx, flagged.Atom.ID); !errors.Is(err, memcore.ErrBlocked) || !strings.Contains(err.Error(), "guard") {
 		t.Fatalf("promote of a flagged entry the guard rejects: err = %v", err)
 	}
 	if _, q, _ := st.Get(ctx, flagged.Atom.ID); q == nil {

@@ -9,10 +9,10 @@ import (
 	"github.com/odekmem/odekmem/internal/vocab"
 )
 
-// GuardRejectReason is the quarantine reason of an entry the guard judged
+// guardRejectReason is the quarantine reason of an entry the guard judged
 // an injection. The guard's own words are not stored: they are model
 // output and could echo the attacker's text.
-const GuardRejectReason = "scan_rejected: guard: the guard endpoint judged it an injection"
+const guardRejectReason = "scan_rejected: guard: the guard endpoint judged it an injection"
 
 // guardRejects asks the configured guard (Options.Guard) about text the
 // local scanner let through. It returns true only on a definite "injection"
@@ -37,7 +37,7 @@ func (s *Store) guardWriteReason(ctx context.Context, text string, src Source, r
 		return ""
 	}
 	if s.guardRejects(ctx, text) {
-		return GuardRejectReason
+		return guardRejectReason
 	}
 	return ""
 }

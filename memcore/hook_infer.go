@@ -91,7 +91,7 @@ func (h *Hook) infer(ctx context.Context) error {
 		}
 		_, _, err := h.store.queuePending(ctx, PendingReview{Field: u.Field, Value: u.Value, Evidence: u.Evidence, Confidence: u.Confidence})
 		switch {
-		case errors.Is(err, ErrBlocked) || errors.Is(err, ErrInvalidValue):
+		case errors.Is(err, ErrBlocked) || errors.Is(err, errInvalidValue):
 			// Never dropped silently: the blocked or malformed inference
 			// waits in quarantine (scan_rejected or tainted, secrets
 			// redacted) for a person.
@@ -99,7 +99,7 @@ func (h *Hook) infer(ctx context.Context) error {
 				Type: TypeObservation, Source: SourceInferred, Confidence: u.Confidence}); qerr != nil {
 				return qerr
 			}
-		case errors.Is(err, ErrUnknownField):
+		case errors.Is(err, errUnknownField):
 		case err != nil:
 			return err
 		}

@@ -48,7 +48,7 @@ func (p *recordParser) modelPlan(it *importItem, model *UserModel) *modelPlan {
 			continue
 		}
 		if umfield.Canonical(pr.Field) == "" {
-			it.fail("pending review %s: %v %q", pr.ID, ErrUnknownField, truncateRunes(pr.Field, 60))
+			it.fail("pending review %s: %v %q", pr.ID, errUnknownField, truncateRunes(pr.Field, 60))
 			continue
 		}
 		val, why := checkText(strings.Join(strings.Fields(pr.Value), " "))

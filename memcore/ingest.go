@@ -39,7 +39,7 @@ func (h *Hook) RecordUserMessages(ctx context.Context, turns []Turn) ([]RecordRe
 			}
 			laneReqs, laneOwner = laneReqs[:0], laneOwner[:0]
 			for _, ti := range order {
-				added, blocked, err := h.store.AddLane(ctx, byTurn[ti])
+				added, blocked, err := h.store.addLane(ctx, byTurn[ti])
 				results[ti].Lane = append(results[ti].Lane, added...)
 				results[ti].Added = append(results[ti].Added, blocked...)
 				if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -105,7 +106,9 @@ func (s *Store) writeLaneLocked(t *tx, list []LaneEntry) error {
 }
 
 // Lane returns the entries waiting for the person, newest first; with
-// sessions, only those sessions'. A damaged lane reads as empty.
+// sessions, only those sessions'. The Hook puts there what its judgement
+// of the person's messages was not sure about (RecordResult.Lane). A
+// damaged lane reads as empty.
 func (s *Store) Lane(ctx context.Context, sessions ...string) ([]LaneEntry, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -133,12 +136,12 @@ func (s *Store) Lane(ctx context.Context, sessions ...string) ([]LaneEntry, erro
 	return list, nil
 }
 
-// AddLane puts candidates in the lane. A text the scanner blocks never
+// addLane puts candidates in the lane. A text the scanner blocks never
 // waits there: it is stored as the person's words would be, which puts it
 // in the quarantine with the scanner's reason. An entry whose text is
 // already in the lane or already a live atom is left out. The IDs of reqs
 // are ignored: the lane gives each entry its own.
-func (s *Store) AddLane(ctx context.Context, reqs []LaneEntry) ([]LaneEntry, []AddResult, error) {
+func (s *Store) addLane(ctx context.Context, reqs []LaneEntry) ([]LaneEntry, []AddResult, error) {
 	var entries []LaneEntry
 	var blocked []AddResult
 	for _, r := range reqs {
@@ -208,29 +211,35 @@ func (s *Store) AddLane(ctx context.Context, reqs []LaneEntry) ([]LaneEntry, []A
 // normKey is a text compared without case and runs of space.
 func normKey(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
-// takeLane removes entries from the lane and returns them: the entry id,
-// or every entry of session when id is "".
-func (s *Store) takeLane(ctx context.Context, id, session string) ([]LaneEntry, error) {
+// takeLane removes the entries ids name (each an id or a unique prefix of
+// at least four characters) from the lane and returns them, in the order
+// of ids; when one names no entry, it takes none.
+func (s *Store) takeLane(ctx context.Context, ids []string) ([]LaneEntry, error) {
 	var taken []LaneEntry
 	err := s.update(ctx, func(t *tx) error {
+		taken = nil
 		list, err := s.readLane()
 		if err != nil {
 			return err
 		}
-		kept := list[:0]
-		for _, e := range list {
-			if id != "" && (e.ID == id || len(id) >= 4 && strings.HasPrefix(e.ID, id) && id != e.ID && !ambiguousLane(list, id)) ||
-				id == "" && e.Context.SessionID == session {
-				taken = append(taken, e)
-				continue
-			}
-			kept = append(kept, e)
-		}
-		if len(taken) == 0 {
-			if id != "" {
+		take := map[string]bool{}
+		for _, id := range ids {
+			i := slices.IndexFunc(list, func(e LaneEntry) bool {
+				return e.ID == id || len(id) >= 4 && strings.HasPrefix(e.ID, id) && !ambiguousLane(list, id)
+			})
+			if i < 0 {
 				return fmt.Errorf("%w: no lane entry %s", ErrNotFound, id)
 			}
-			return fmt.Errorf("%w: no lane entry from session %s", ErrNotFound, session)
+			if !take[list[i].ID] {
+				take[list[i].ID] = true
+				taken = append(taken, list[i])
+			}
+		}
+		kept := list[:0]
+		for _, e := range list {
+			if !take[e.ID] {
+				kept = append(kept, e)
+			}
 		}
 		return s.writeLaneLocked(t, kept)
 	})
@@ -268,26 +277,20 @@ func (s *Store) putBackLane(ctx context.Context, entries []LaneEntry) error {
 	})
 }
 
-// Keep stores a lane entry as a user_approved atom — the person vouched
-// for it — with an Origin that names the lane and holds the message it
-// came from, and removes it from the lane. id may be a unique prefix of at
-// least four characters. Its Undo forgets the atom and puts the entry
-// back.
-func (s *Store) Keep(ctx context.Context, id string) (AddResult, Undo, error) {
-	taken, err := s.takeLane(ctx, id, "")
-	if err != nil {
-		return AddResult{}, Undo{}, err
+// Keep stores lane entries as user_approved atoms — the person vouched
+// for them — each with an Origin that names the lane and holds the message
+// it came from, and removes them from the lane. Each id may be a unique
+// prefix of at least four characters; an id that names no entry is
+// ErrNotFound, and then none is kept (no id at all is
+// ErrInvalidArgument). To keep a whole session's entries,
+// pass the ids Lane(ctx, session) returns. The results are in the order of
+// ids; an entry that fails to be stored goes back to the lane, and the
+// error names it. One Undo forgets the atoms and puts the entries back.
+func (s *Store) Keep(ctx context.Context, ids ...string) ([]AddResult, Undo, error) {
+	if len(ids) == 0 {
+		return nil, Undo{}, fmt.Errorf("%w: keep: no lane entry given", ErrInvalidArgument)
 	}
-	rs, u, err := s.keepEntries(ctx, taken)
-	if len(rs) == 0 {
-		return AddResult{}, u, err
-	}
-	return rs[0], u, err
-}
-
-// KeepSession keeps every lane entry of one session (bulk keep).
-func (s *Store) KeepSession(ctx context.Context, session string) ([]AddResult, Undo, error) {
-	taken, err := s.takeLane(ctx, "", session)
+	taken, err := s.takeLane(ctx, ids)
 	if err != nil {
 		return nil, Undo{}, err
 	}
@@ -312,7 +315,10 @@ func (s *Store) keepEntries(ctx context.Context, taken []LaneEntry) ([]AddResult
 	}
 	label := "keep " + shortID(taken[0].ID)
 	if len(taken) > 1 {
-		label = fmt.Sprintf("keep %d from session %s", len(taken), taken[0].Context.SessionID)
+		label = fmt.Sprintf("keep %d", len(taken))
+		if session := taken[0].Context.SessionID; !slices.ContainsFunc(taken, func(e LaneEntry) bool { return e.Context.SessionID != session }) {
+			label += " from session " + session
+		}
 	}
 	u := Undo{label: label, back: func(ctx context.Context) error {
 		for _, r := range results {
@@ -334,7 +340,7 @@ func (s *Store) keepEntries(ctx context.Context, taken []LaneEntry) ([]AddResult
 // Drop removes a lane entry: the person does not want it remembered. Its
 // Undo puts it back.
 func (s *Store) Drop(ctx context.Context, id string) (LaneEntry, Undo, error) {
-	taken, err := s.takeLane(ctx, id, "")
+	taken, err := s.takeLane(ctx, []string{id})
 	if err != nil {
 		return LaneEntry{}, Undo{}, err
 	}

@@ -72,8 +72,8 @@ func (s *Store) forget(ctx context.Context, id string, guard func(Atom, *Quarant
 // entry's source class, reason and findings are kept in Atom.Origin. A text
 // that still fails the scan is promoted (the person saw the findings) with
 // Origin.StillBlocked set, and recall never injects it. A live atom is
-// ErrNotQuarantined; an entry the scanner flagged that the guard (when
-// configured) judges an injection is ErrGuardRejected and stays.
+// ErrInvalidArgument; an entry the scanner flagged that the guard (when
+// configured) judges an injection is ErrBlocked and stays.
 //
 // Its Undo puts the entry back in the quarantine as it was, with its
 // links.
@@ -120,7 +120,8 @@ func (s *Store) commitPromoteLocked(t *tx, id string, a Atom, vec []float32) (pr
 	return before, nil
 }
 
-// SetPin pins or unpins a live atom (a quarantined one is ErrNotLive).
+// SetPin pins or unpins a live atom (a quarantined one is
+// ErrInvalidArgument).
 // Pinned atoms are never evicted. Its Undo sets the pin back as it was
 // (an Undo even when nothing changed: one act, one undo).
 func (s *Store) SetPin(ctx context.Context, id string, pin bool) (Atom, Undo, error) {
@@ -148,7 +149,7 @@ func (s *Store) setPin(ctx context.Context, id string, pin bool, guard func(Atom
 		e := s.byID[id]
 		if e == nil {
 			if s.quarIndex(id) >= 0 {
-				return fmt.Errorf("%w: %s is quarantined; promote it first", ErrNotLive, id)
+				return fmt.Errorf("%w: %s is quarantined; promote it first", errNotLive, id)
 			}
 			return missingAtom(id)
 		}

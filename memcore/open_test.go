@@ -176,15 +176,9 @@ func TestClosedStoreReturnsErrClosed(t *testing.T) {
 		"Contradictions": func() error { _, err := st.Contradictions(ctx, true); return err },
 		"AgentSessions":  func() error { _, err := st.AgentSessions(ctx); return err },
 		"Lane":           func() error { _, err := st.Lane(ctx); return err },
-		"AddLane": func() error {
-			_, _, err := st.AddLane(ctx, []memcore.LaneEntry{{Text: "we deploy on fridays", Message: "we deploy on fridays"}})
-			return err
-		},
-		"Keep":          func() error { _, _, err := st.Keep(ctx, "0123abcd"); return err },
-		"KeepSession":   func() error { _, _, err := st.KeepSession(ctx, "s1"); return err },
-		"Drop":          func() error { _, _, err := st.Drop(ctx, "0123abcd"); return err },
-		"IDsWithPrefix": func() error { _, _, err := st.IDsWithPrefix(ctx, id[:4]); return err },
-		"ExportFile":    func() error { return memcore.ExportFile(st, ctx, filepath.Join(t.TempDir(), "export.jsonl")) },
+		"Keep":           func() error { _, _, err := st.Keep(ctx, "0123abcd"); return err },
+		"Drop":           func() error { _, _, err := st.Drop(ctx, "0123abcd"); return err },
+		"ExportFile":     func() error { return memcore.ExportFile(st, ctx, filepath.Join(t.TempDir(), "export.jsonl")) },
 		"RecordAgentMessage": func() error {
 			_, err := st.RecordAgentMessage(ctx, "claude-code", "s1", "/p", "hi", time.Now())
 			return err
@@ -299,11 +293,11 @@ func TestMissingIDErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, bad := range []string{"not-an-id", "../etc/passwd", "", strings.Repeat("a", 31)} {
-				if err := tc.call(bad); !errors.Is(err, memcore.ErrInvalidID) {
-					t.Errorf("%q: %v, want ErrInvalidID", bad, err)
+				if err := tc.call(bad); !errors.Is(err, memcore.ErrInvalidArgument) {
+					t.Errorf("%q: %v, want ErrInvalidArgument", bad, err)
 				}
 			}
-			if err := tc.call(unknown); !errors.Is(err, memcore.ErrNotFound) || errors.Is(err, memcore.ErrInvalidID) {
+			if err := tc.call(unknown); !errors.Is(err, memcore.ErrNotFound) || errors.Is(err, memcore.ErrInvalidArgument) {
 				t.Errorf("unknown well-formed id: %v, want ErrNotFound", err)
 			}
 		})

@@ -106,7 +106,7 @@ func (s *Store) promotedAtom(q *QuarantinedAtom, allowBlocked bool) (Atom, error
 	before := strings.TrimSpace(q.Text)
 	text := strings.TrimSpace(stripHidden(q.Text))
 	if text == "" {
-		return Atom{}, fmt.Errorf("promote %s: %w after removing hidden characters", q.ID, ErrEmptyText)
+		return Atom{}, fmt.Errorf("promote %s: %w after removing hidden characters", q.ID, errEmptyText)
 	}
 	res := scan.Scan(text)
 	redacted := res.Redacted != text
@@ -143,7 +143,7 @@ func (s *Store) promote(ctx context.Context, id string, allowBlocked bool) (Atom
 		return Atom{}, promoted{}, err
 	}
 	if q == nil {
-		return Atom{}, promoted{}, fmt.Errorf("%w: %s", ErrNotQuarantined, id)
+		return Atom{}, promoted{}, fmt.Errorf("%w: %s", errNotQuarantined, id)
 	}
 	a, err := s.promotedAtom(q, allowBlocked)
 	if err != nil {
@@ -151,7 +151,7 @@ func (s *Store) promote(ctx context.Context, id string, allowBlocked bool) (Atom
 	}
 	// A flagged entry gets the guard's second opinion (when configured).
 	if strings.HasPrefix(q.Reason, "scan_rejected") && s.guardRejects(ctx, a.Text) {
-		return Atom{}, promoted{}, fmt.Errorf("promote %s: %w; it stays in quarantine", id, ErrGuardRejected)
+		return Atom{}, promoted{}, fmt.Errorf("promote %s: %w; it stays in quarantine", id, errGuardRejected)
 	}
 	if err := s.vec.WaitReady(ctx); err != nil {
 		return Atom{}, promoted{}, err

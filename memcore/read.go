@@ -14,7 +14,7 @@ import (
 
 // Filter selects atoms for List. Empty fields match everything. Type is
 // one of the Type constants, in any letter case (another is
-// ErrUnknownType). Project is compared as the Hook compares projects: by
+// ErrInvalidArgument). Project is compared as the Hook compares projects: by
 // base name, case-insensitive, so "/src/app" and "App" match.
 type Filter struct {
 	Type             Type
@@ -127,11 +127,11 @@ func (s *Store) Now() time.Time { return s.now() }
 
 // atomType reads a type as Add and the type filters take it: any letter
 // case, "" (the caller's default), or one of the Type constants; another
-// is ErrUnknownType.
+// is errUnknownType.
 func atomType(t Type) (Type, error) {
 	lt := Type(strings.ToLower(strings.TrimSpace(string(t))))
 	if lt == "" || vocab.ValidType(lt) {
 		return lt, nil
 	}
-	return "", fmt.Errorf("%w %q: allowed %s", ErrUnknownType, t, strings.Join(vocab.AtomTypes, ", "))
+	return "", fmt.Errorf("%w %q: allowed %s", errUnknownType, t, strings.Join(vocab.AtomTypes, ", "))
 }

@@ -24,7 +24,7 @@ type SearchOptions struct {
 	// "payments-api" match.
 	Project string
 	// Type keeps one atom type (a Type constant, in any letter case;
-	// another is ErrUnknownType); Source one source class, exactly.
+	// another is ErrInvalidArgument); Source one source class, exactly.
 	Type   Type
 	Source Source
 	// Types, when set, admits only these types (type-targeted recall),

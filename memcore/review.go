@@ -15,9 +15,9 @@ import (
 // ---- user model ----
 
 // Confirm applies a pending inference to the user model and removes it
-// from the queue. An unknown field path is ErrUnknownField, a value the
-// field does not allow ErrInvalidValue, and one the scanner or the guard
-// rejects ErrBlocked; in each case the entry stays queued. Only human surfaces (CLI, TUI) should call it. Its Undo
+// from the queue. An unknown field path or a value the field does not
+// allow is ErrInvalidArgument, and one the scanner or the guard rejects
+// ErrBlocked; in each case the entry stays queued. Only human surfaces (CLI, TUI) should call it. Its Undo
 // gives the field back its old value and queues the review again.
 func (s *Store) Confirm(ctx context.Context, pendingID string) (PendingReview, Undo, error) {
 	p, prev, err := s.settlePending(ctx, pendingID, true)
@@ -103,7 +103,7 @@ func (s *Store) pendingIndex(id string) int {
 func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingReview, bool, error) {
 	canon := umfield.Canonical(p.Field)
 	if canon == "" {
-		return p, false, fmt.Errorf("%w %q", ErrUnknownField, p.Field)
+		return p, false, fmt.Errorf("%w %q", errUnknownField, p.Field)
 	}
 	v, err := checkUserModelValue(canon, p.Value)
 	if err != nil {
@@ -113,7 +113,7 @@ func (s *Store) queuePending(ctx context.Context, p PendingReview) (PendingRevie
 		return p, false, fmt.Errorf("%w: pending %s evidence: %s", ErrBlocked, canon, r.RejectReason())
 	}
 	if s.guardRejects(ctx, p.Value+"\n"+p.Evidence) {
-		return p, false, fmt.Errorf("%w: pending %s: %w", ErrBlocked, canon, ErrGuardRejected)
+		return p, false, fmt.Errorf("%w: pending %s: %w", ErrBlocked, canon, errGuardRejected)
 	}
 	p.Evidence = textutil.Truncate(scanRedact(p.Evidence), 500)
 	p.Value = v
@@ -156,7 +156,7 @@ func (s *Store) applyDirect(ctx context.Context, field, value string) error {
 		return err
 	}
 	if s.guardRejects(ctx, value) {
-		return fmt.Errorf("%w: %s: %w", ErrBlocked, field, ErrGuardRejected)
+		return fmt.Errorf("%w: %s: %w", ErrBlocked, field, errGuardRejected)
 	}
 	return s.update(ctx, func(t *tx) error {
 		m := s.model.clone()
@@ -171,20 +171,20 @@ func (s *Store) applyDirect(ctx context.Context, field, value string) error {
 // EditUserModel sets a confirmed user-model field to value, as a person
 // edits it: a list field gets exactly the comma-separated items of value,
 // any other field the value, and an empty value removes it. The value is
-// checked and scanned as a confirmed inference is (ErrUnknownField,
-// ErrInvalidValue, ErrBlocked). Its Undo gives the field back the value it
+// checked and scanned as a confirmed inference is (ErrInvalidArgument,
+// ErrBlocked). Its Undo gives the field back the value it
 // had.
 func (s *Store) EditUserModel(ctx context.Context, field, value string) (Undo, error) {
 	canon := umfield.Canonical(field)
 	if canon == "" {
-		return Undo{}, fmt.Errorf("%w %q: the user model has %s", ErrUnknownField, field, strings.Join(umfield.Fields, ", "))
+		return Undo{}, fmt.Errorf("%w %q: the user model has %s", errUnknownField, field, strings.Join(umfield.Fields, ", "))
 	}
 	v, err := checkUserModelValue(canon, value)
 	if err != nil {
 		return Undo{}, err
 	}
 	if v != "" && s.guardRejects(ctx, v) {
-		return Undo{}, fmt.Errorf("%w: %s: %w", ErrBlocked, canon, ErrGuardRejected)
+		return Undo{}, fmt.Errorf("%w: %s: %w", ErrBlocked, canon, errGuardRejected)
 	}
 	var prev string
 	err = s.update(ctx, func(t *tx) error {

@@ -54,7 +54,9 @@ type Options struct {
 	LLM llm.Client
 	// Guard is the optional second opinion (memcore/guard): text the local
 	// scanner passes on a tainted or inferred path, and every promote of
-	// a flagged entry, gets its verdict. nil means none.
+	// a flagged entry, gets its verdict. Text it judges an injection waits
+	// in quarantine with the reason "scan_rejected: guard: …" (the guard's
+	// own words are not kept). nil means none.
 	Guard *guard.Guard
 	// LockTimeout bounds the wait for the store's lock file while another
 	// process holds it; zero means 30 s. The ctx of

@@ -208,7 +208,7 @@ func TestStorePromotePinUnpin(t *testing.T) {
 	s := stOpen(t, dir, memcore.Options{})
 	ctx := context.Background()
 	r := stAdd(t, s, memcore.AddRequest{Text: "the staging host is called pluto", Source: memcore.SourceToolOutput})
-	if _, _, err := s.SetPin(ctx, r.Atom.ID, true); !errors.Is(err, memcore.ErrNotLive) {
+	if _, _, err := s.SetPin(ctx, r.Atom.ID, true); !errors.Is(err, memcore.ErrInvalidArgument) || !strings.Contains(err.Error(), "promote it first") {
 		t.Fatalf("pin quarantined: %v", err)
 	}
 	a, _, err := s.Promote(ctx, r.Atom.ID)
@@ -218,7 +218,7 @@ func TestStorePromotePinUnpin(t *testing.T) {
 	if a.SourceClass != memcore.SourceUserApproved || a.ID != r.Atom.ID {
 		t.Fatalf("promoted %+v", a)
 	}
-	if _, _, err := s.Promote(ctx, r.Atom.ID); !errors.Is(err, memcore.ErrNotQuarantined) {
+	if _, _, err := s.Promote(ctx, r.Atom.ID); !errors.Is(err, memcore.ErrInvalidArgument) || !strings.Contains(err.Error(), "not quarantined") {
 		t.Fatalf("promote live: %v", err)
 	}
 	if got := string(stReadFile(t, filepath.Join(dir, "chunks", a.ID+".md"))); got != "the staging host is called pluto" {
@@ -320,13 +320,13 @@ func TestStoreConfirmReject(t *testing.T) {
 	raw, _ = json.MarshalIndent(m, "", "  ")
 	os.WriteFile(filepath.Join(dir, "user_model.json"), raw, 0o600)
 	s = stOpen(t, dir, memcore.Options{Now: clk.Now})
-	if _, _, err := s.Confirm(ctx, stID(500)); !errors.Is(err, memcore.ErrUnknownField) {
+	if _, _, err := s.Confirm(ctx, stID(500)); !errors.Is(err, memcore.ErrInvalidArgument) || !strings.Contains(err.Error(), "unknown user-model field") {
 		t.Fatalf("unknown field: %v", err)
 	}
 	if len(must(s.UserModel(ctx)).Pending) != 1 {
 		t.Fatal("entry with an unknown field was dropped")
 	}
-	if _, _, err := memcore.QueuePending(s, ctx, memcore.PendingReview{Field: "nope.nothing", Value: "x"}); !errors.Is(err, memcore.ErrUnknownField) {
+	if _, _, err := memcore.QueuePending(s, ctx, memcore.PendingReview{Field: "nope.nothing", Value: "x"}); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("queue unknown field: %v", err)
 	}
 }

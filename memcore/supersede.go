@@ -152,7 +152,7 @@ func (s *Store) ResolveContradiction(ctx context.Context, id, resolution string)
 	switch resolution {
 	case ResolveKeepNew, ResolveKeepOld, ResolveKeepBoth:
 	default:
-		return Contradiction{}, Undo{}, fmt.Errorf("%w, got %q", ErrBadResolution, resolution)
+		return Contradiction{}, Undo{}, fmt.Errorf("%w, got %q", errBadResolution, resolution)
 	}
 	var out, before Contradiction
 	if !vocab.ValidID(id) {

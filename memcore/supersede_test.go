@@ -154,7 +154,7 @@ func TestResolveContradiction(t *testing.T) {
 		t.Fatalf("%+v %v", cs, err)
 	}
 	ctx := context.Background()
-	if _, _, err := st.ResolveContradiction(ctx, cs[0].ID, "keep-everything"); !errors.Is(err, memcore.ErrBadResolution) {
+	if _, _, err := st.ResolveContradiction(ctx, cs[0].ID, "keep-everything"); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("bad resolution: %v", err)
 	}
 	if _, _, err := st.ResolveContradiction(ctx, "0123456789abcdef0123456789abcdef", memcore.ResolveKeepNew); !errors.Is(err, memcore.ErrNotFound) {

@@ -29,7 +29,7 @@ const orphanGrace = 2 * time.Minute
 // was damaged and moved aside.
 const (
 	SourceRecovered       Source = "recovered"
-	ReasonRecovered              = "metadata lost to a concurrent writer"
+	reasonRecovered              = "metadata lost to a concurrent writer"
 	reasonRecoveredDamage        = "its record was in a damaged atoms.json (saved in corrupt/)"
 )
 
@@ -180,7 +180,7 @@ func (s *Store) checkChunksLocked() error {
 			if mtime, ok := s.files.ModTime(rel); ok {
 				created = mtime.UTC()
 			}
-			reason := ReasonRecovered
+			reason := reasonRecovered
 			if s.atomsDamaged {
 				reason = reasonRecoveredDamage
 			}
@@ -213,7 +213,7 @@ func (s *Store) checkChunksLocked() error {
 		s.files.Remove(rel)
 		delete(s.chunkSize, name)
 		if !s.atomsDamaged {
-			s.report(rel, "chunk without metadata in atoms.json ("+ReasonRecovered+")",
+			s.report(rel, "chunk without metadata in atoms.json ("+reasonRecovered+")",
 				"adopted into quarantine as source "+string(SourceRecovered)+"; review it with the quarantine verbs")
 		}
 	}

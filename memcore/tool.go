@@ -55,7 +55,7 @@ const (
 )
 
 // ToolMaxText is the longest memory Tool.Remember takes, and ToolMaxQuery
-// the longest query Tool.Search and Tool.SearchQuarantine take, in
+// the longest query Tool.Search and Tool.Quarantine take, in
 // characters: a memory is one statement, and a query a few words. Longer
 // arguments are refused with an error that names the limit.
 const (
@@ -141,14 +141,14 @@ func (t *Tool) Remember(ctx context.Context, turn Turn, r RememberRequest) (Reme
 		typ = TypeFact
 	}
 	if !vocab.ValidType(typ) {
-		return RememberResult{}, fmt.Errorf("%w %q: allowed %s", ErrUnknownType, scan.Visible(string(r.Type)), strings.Join(vocab.AtomTypes[:9], ", "))
+		return RememberResult{}, fmt.Errorf("%w %q: allowed %s", errUnknownType, scan.Visible(string(r.Type)), strings.Join(vocab.AtomTypes[:9], ", "))
 	}
 	conf := r.Confidence
 	if conf == 0 {
 		conf = 1
 	}
 	if !(conf > 0 && conf <= 1) {
-		return RememberResult{}, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1", ErrInvalidConfidence, r.Confidence)
+		return RememberResult{}, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1", errInvalidConfidence, r.Confidence)
 	}
 	src, why := SourceAgentGenerated, ""
 	// Any message the person typed in this session vouches for its own

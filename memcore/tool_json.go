@@ -99,7 +99,7 @@ func (t *Tool) call(ctx context.Context, c toolCall, turn Turn) toolResult {
 		req := RememberRequest{Text: c.Content, Type: Type(c.AtomType)}
 		if c.Confidence != nil {
 			if *c.Confidence == 0 { // explicit: not the default
-				return fail(fmt.Errorf("%w: confidence 0: allowed a number greater than 0 and at most 1", ErrInvalidConfidence))
+				return fail(fmt.Errorf("%w: confidence 0: allowed a number greater than 0 and at most 1", errInvalidConfidence))
 			}
 			req.Confidence = *c.Confidence
 		}
@@ -145,7 +145,7 @@ func (t *Tool) call(ctx context.Context, c toolCall, turn Turn) toolResult {
 		}
 		return toolResult{OK: true, AtomID: c.AtomID}
 	case "list_quarantine":
-		entries, _, err := t.ListQuarantine(ctx, 0)
+		entries, _, err := t.Quarantine(ctx, "", 0)
 		if err != nil {
 			return fail(err)
 		}

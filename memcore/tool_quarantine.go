@@ -3,6 +3,7 @@ package memcore
 import (
 	"context"
 	"sort"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -25,7 +26,7 @@ type ToolEntry struct {
 	// Text only says so, with the reason, and Withheld is set.
 	Text     string
 	Withheld bool
-	// Score is SearchQuarantine's similarity to the query (0 in lists).
+	// Score is the similarity to Quarantine's query (0 without one).
 	Score float64
 }
 
@@ -43,50 +44,34 @@ func (t *Tool) entry(q QuarantinedAtom) ToolEntry {
 	return e
 }
 
-// ListQuarantine lists what waits for the person's review, newest first:
-// at most limit entries (all when limit ≤ 0) and how many there are in
-// all. It is read-only: only the person can promote.
-func (t *Tool) ListQuarantine(ctx context.Context, limit int) (entries []ToolEntry, total int, err error) {
-	if err := ctx.Err(); err != nil {
-		return nil, 0, err
-	}
-	qs, err := t.store.Quarantined(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	sort.SliceStable(qs, func(i, j int) bool { return qs[i].QuarantinedAt.After(qs[j].QuarantinedAt) })
-	total = len(qs)
-	if limit > 0 && len(qs) > limit {
-		qs = qs[:limit]
-	}
-	entries = make([]ToolEntry, 0, len(qs))
-	for _, q := range qs {
-		entries = append(entries, t.entry(q))
-	}
-	return entries, total, nil
-}
-
 // quarEmbedder is the offline hash embedder: quarantined text is embedded
 // transiently, in memory, for one query; it never enters the store's
 // recallable index (the design's taint quarantine) and is never sent to a
 // network embedder.
 var quarEmbedder = embed.NewHash(768)
 
-// SearchQuarantine ranks what waits in quarantine by similarity to query
-// and returns the best k (at most) with a positive score, shown as
-// ListQuarantine shows them. Quarantined text never enters the recallable
-// index: it is embedded here, in memory, by the offline embedder, for this
-// one query.
-func (t *Tool) SearchQuarantine(ctx context.Context, query string, k int) ([]ToolEntry, error) {
-	if err := required("query", query); err != nil {
-		return nil, err
+// Quarantine shows the model what waits for the person's review, read-only
+// (only the person can promote): with a blank query, the newest entries
+// first; with a query, the entries ranked by similarity to it, only those
+// with a positive score. It returns at most limit entries (all when
+// limit ≤ 0) and how many there are in all (the whole quarantine, or every
+// entry that matches the query). Quarantined text never enters the
+// recallable index: a query embeds it here, in memory, by the offline
+// embedder, for this one query. A query longer than ToolMaxQuery is
+// refused.
+func (t *Tool) Quarantine(ctx context.Context, query string, limit int) (entries []ToolEntry, total int, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	if strings.TrimSpace(query) == "" {
+		return t.listQuarantine(ctx, limit)
 	}
 	if n := utf8.RuneCountInString(query); n > ToolMaxQuery {
-		return nil, tooLong("query", n, ToolMaxQuery)
+		return nil, 0, tooLong("query", n, ToolMaxQuery)
 	}
 	qs, err := t.store.Quarantined(ctx)
 	if err != nil || len(qs) == 0 {
-		return []ToolEntry{}, err
+		return []ToolEntry{}, 0, err
 	}
 	texts := make([]string, 0, len(qs)+1)
 	texts = append(texts, query)
@@ -95,7 +80,7 @@ func (t *Tool) SearchQuarantine(ctx context.Context, query string, k int) ([]Too
 	}
 	vecs, err := quarEmbedder.Embed(ctx, texts)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	type hit struct {
 		q     QuarantinedAtom
@@ -113,8 +98,9 @@ func (t *Tool) SearchQuarantine(ctx context.Context, query string, k int) ([]Too
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
-	if k > 0 && len(hits) > k {
-		hits = hits[:k]
+	total = len(hits)
+	if limit > 0 && len(hits) > limit {
+		hits = hits[:limit]
 	}
 	out := make([]ToolEntry, 0, len(hits))
 	for _, h := range hits {
@@ -122,5 +108,23 @@ func (t *Tool) SearchQuarantine(ctx context.Context, query string, k int) ([]Too
 		e.Score = h.score
 		out = append(out, e)
 	}
-	return out, nil
+	return out, total, nil
+}
+
+// listQuarantine is Quarantine without a query: the newest entries first.
+func (t *Tool) listQuarantine(ctx context.Context, limit int) (entries []ToolEntry, total int, err error) {
+	qs, err := t.store.Quarantined(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	sort.SliceStable(qs, func(i, j int) bool { return qs[i].QuarantinedAt.After(qs[j].QuarantinedAt) })
+	total = len(qs)
+	if limit > 0 && len(qs) > limit {
+		qs = qs[:limit]
+	}
+	entries = make([]ToolEntry, 0, len(qs))
+	for _, q := range qs {
+		entries = append(entries, t.entry(q))
+	}
+	return entries, total, nil
 }

@@ -31,11 +31,11 @@ func TestAddRequestZeroValuesAreNeverTrust(t *testing.T) {
 		t.Fatalf("confidence 0 = unset (scored 1.0), type case-insensitive: %v %+v", err, ok)
 	}
 	for _, c := range []float64{-0.1, 1.1, math.NaN(), math.Inf(1)} {
-		if _, err := st.Add(ctx, memcore.AddRequest{Text: "x is y for sure", Source: memcore.SourceUserApproved, Confidence: c}); !errors.Is(err, memcore.ErrInvalidConfidence) {
+		if _, err := st.Add(ctx, memcore.AddRequest{Text: "x is y for sure", Source: memcore.SourceUserApproved, Confidence: c}); !errors.Is(err, memcore.ErrInvalidArgument) {
 			t.Fatalf("confidence %v: %v", c, err)
 		}
 	}
-	if _, err := st.Add(ctx, memcore.AddRequest{Text: "x is y for sure", Source: memcore.SourceUserApproved, Type: "rumour"}); !errors.Is(err, memcore.ErrUnknownType) || !strings.Contains(err.Error(), "rumour") {
+	if _, err := st.Add(ctx, memcore.AddRequest{Text: "x is y for sure", Source: memcore.SourceUserApproved, Type: "rumour"}); !errors.Is(err, memcore.ErrInvalidArgument) || !strings.Contains(err.Error(), "rumour") {
 		t.Fatalf("unknown type: %v", err)
 	}
 	if must(st.Stats(ctx)).Live != 1 {

@@ -7,11 +7,11 @@ import (
 	"github.com/odekmem/odekmem/internal/umfield"
 )
 
-// Undo takes back one act: Forget, Promote, SetPin, Confirm, Reject and
-// ResolveContradiction each return the Undo of what they did. The store
-// keeps no history: a person's surface keeps theirs (package
-// memcore/review does), and the memory tool's and the Hook's writes have
-// none. A forgotten atom comes back with its id, source class, times and
+// Undo takes back one act: Forget, Promote, SetPin, Confirm, Reject,
+// ResolveContradiction, Keep, Drop and EditUserModel each
+// return the Undo of what they did. The store keeps no history: a person's
+// surface keeps theirs (review.Session.Record), and the memory tool's and
+// the Hook's writes have none. A forgotten atom comes back with its id, source class, times and
 // links (and goes through the scanner again); a promoted one goes back to
 // the quarantine as it was; a pin is set back; a confirmed field gets back
 // its old value and the review is queued again; a rejected review is
@@ -80,7 +80,7 @@ func (s *Store) unpromote(ctx context.Context, q QuarantinedAtom, links []Link) 
 func (s *Store) unconfirm(ctx context.Context, p PendingReview, prev string) error {
 	field := umfield.Canonical(p.Field)
 	if field == "" {
-		return fmt.Errorf("%w %q", ErrUnknownField, p.Field)
+		return fmt.Errorf("%w %q", errUnknownField, p.Field)
 	}
 	return s.update(ctx, func(t *tx) error {
 		m := s.model.clone()

@@ -17,7 +17,7 @@ func TestUndoPromoteRestoresQuarantineAndLinks(t *testing.T) {
 	ctx := context.Background()
 	clock := stNewClock()
 	st := stOpen(t, stDir(t), memcore.Options{Now: clock.Now})
-	rv := review.New(st)
+	var rv review.Session
 	web, err := st.Add(ctx, memcore.AddRequest{Text: "Blog says pgxpool max connections default is four per CPU", Source: memcore.SourceWeb, Type: memcore.TypeFact})
 	if err != nil || !web.Quarantined {
 		t.Fatalf("add web: %v %+v", err, web)
@@ -30,9 +30,11 @@ func TestUndoPromoteRestoresQuarantineAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, before, _ := st.Get(ctx, web.Atom.ID)
-	if _, err := rv.Promote(ctx, web.Atom.ID); err != nil {
+	_, u, err := st.Promote(ctx, web.Atom.ID)
+	if err != nil {
 		t.Fatal(err)
 	}
+	rv.Record(u)
 	if label, err := rv.Undo(ctx); err != nil || label != "promote "+web.Atom.ID[:8] {
 		t.Fatalf("undo: %q %v", label, err)
 	}
@@ -60,7 +62,7 @@ func TestUndoPromoteRestoresQuarantineAndLinks(t *testing.T) {
 func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 	ctx := context.Background()
 	st := stOpen(t, stDir(t), memcore.Options{})
-	rv := review.New(st)
+	var rv review.Session
 	if err := memcore.ApplyDirect(st, ctx, "technical.tools", "go test, pnpm"); err != nil {
 		t.Fatal(err)
 	}
@@ -76,9 +78,11 @@ func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatalf("%s: queue: %v %v", c.field, ok, err)
 		}
-		if _, err := rv.Confirm(ctx, p.ID); err != nil {
+		_, u, err := st.Confirm(ctx, p.ID)
+		if err != nil {
 			t.Fatal(err)
 		}
+		rv.Record(u)
 		if _, err := rv.Undo(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +108,7 @@ func TestUndoConfirmRestoresFieldExactly(t *testing.T) {
 func TestUndoTakesBackActsNewestFirst(t *testing.T) {
 	ctx := context.Background()
 	st := stOpen(t, stDir(t), memcore.Options{})
-	rv := review.New(st)
+	var rv review.Session
 	a := must(st.Add(ctx, memcore.AddRequest{Text: "payments-api deploys with blue-green", Source: memcore.SourceUserSaid, Type: memcore.TypeDecision}))
 	b := must(st.Add(ctx, memcore.AddRequest{Text: "the payments-api canary runs for ten minutes", Source: memcore.SourceUserSaid, Type: memcore.TypeFact}))
 	if _, err := memcore.AddLinks(st, ctx, []memcore.LinkRequest{{A: a.Atom.ID, B: b.Atom.ID, Kind: memcore.LinkTask}}); err != nil {
@@ -115,17 +119,22 @@ func TestUndoTakesBackActsNewestFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{a.Atom.ID, b.Atom.ID} {
-		if _, _, err := rv.Forget(ctx, id); err != nil {
+		_, _, u, err := st.Forget(ctx, id)
+		if err != nil {
 			t.Fatal(err)
 		}
+		rv.Record(u)
 	}
 	c := must(st.Add(ctx, memcore.AddRequest{Text: "keep the runbook in docs/runbook.md", Source: memcore.SourceUserSaid, Type: memcore.TypeConvention}))
-	if _, err := rv.SetPin(ctx, c.Atom.ID, true); err != nil {
+	_, u, err := st.SetPin(ctx, c.Atom.ID, true)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rv.Reject(ctx, p.ID); err != nil {
+	rv.Record(u)
+	if _, u, err = st.Reject(ctx, p.ID); err != nil {
 		t.Fatal(err)
 	}
+	rv.Record(u)
 
 	want := []string{"reject style.tone", "pin " + c.Atom.ID[:8], "forget " + b.Atom.ID[:8], "forget " + a.Atom.ID[:8]}
 	for i, w := range want {
@@ -164,7 +173,7 @@ func TestUndoTakesBackActsNewestFirst(t *testing.T) {
 func TestToolActsAreNotInTheUndoLog(t *testing.T) {
 	ctx := context.Background()
 	st := hOpen(t, nil, nil)
-	rv := review.New(st)
+	var rv review.Session
 	tool := memcore.NewTool(st)
 	turn := memcore.Turn{Message: "we deploy payments-api from the release branch", SessionID: "s1", Project: "p"}
 	added := hTool(t, tool, `{"action":"add_atom","content":"we deploy payments-api from the release branch","atom_type":"convention"}`, turn)

@@ -286,13 +286,13 @@ func (m UserModel) Get(field string) (string, bool) {
 }
 
 // apply sets the value at a dotted path; list fields append unique items
-// (a value "a, b" appends both). An unknown path is ErrUnknownField.
+// (a value "a, b" appends both). An unknown path is errUnknownField.
 func (m *UserModel) apply(field, value string) error {
 	value = strings.TrimSpace(value)
 	f, ok := lookupField(field)
 	switch {
 	case !ok:
-		return fmt.Errorf("%w %q: confirm understands %s", ErrUnknownField, field, strings.Join(umfield.Fields, ", "))
+		return fmt.Errorf("%w %q: confirm understands %s", errUnknownField, field, strings.Join(umfield.Fields, ", "))
 	case f.list != nil:
 		list := f.list(m)
 		for _, item := range splitItems(value) {

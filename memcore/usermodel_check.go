@@ -31,12 +31,12 @@ var styleFillers = map[string]bool{"and": true, "but": true, "very": true, "quit
 // checkUserModelValue validates value for a user-model field (any accepted
 // spelling of the path) and returns it cleaned: one line, white space
 // folded. An empty value is allowed (it unsets). Errors wrap
-// ErrUnknownField, ErrBlocked (the scanner rejects it) or ErrInvalidValue,
+// errUnknownField, ErrBlocked (the scanner rejects it) or errInvalidValue,
 // and name the field and what it allows.
 func checkUserModelValue(field, value string) (string, error) {
 	canon := umfield.Canonical(field)
 	if canon == "" {
-		return "", fmt.Errorf("%w %q", ErrUnknownField, field)
+		return "", fmt.Errorf("%w %q", errUnknownField, field)
 	}
 	v := strings.Join(strings.Fields(value), " ")
 	if v == "" {
@@ -58,17 +58,17 @@ func checkUserModelValue(field, value string) (string, error) {
 	case "technical.languages", "technical.patterns", "technical.tools", "interaction.common_openers":
 		items := strings.Split(v, ",")
 		if len(items) > umfield.MaxItems {
-			return "", fmt.Errorf("%w: %s: %d items; at most %d", ErrInvalidValue, canon, len(items), umfield.MaxItems)
+			return "", fmt.Errorf("%w: %s: %d items; at most %d", errInvalidValue, canon, len(items), umfield.MaxItems)
 		}
 		for _, it := range items {
 			if n := len([]rune(strings.TrimSpace(it))); n > umfield.MaxItem {
-				return "", fmt.Errorf("%w: %s: an item of %d characters; at most %d each", ErrInvalidValue, canon, n, umfield.MaxItem)
+				return "", fmt.Errorf("%w: %s: an item of %d characters; at most %d each", errInvalidValue, canon, n, umfield.MaxItem)
 			}
 		}
 		return v, nil
 	}
 	if n := len([]rune(v)); n > umfield.MaxText {
-		return "", fmt.Errorf("%w: %s: %d characters; at most %d", ErrInvalidValue, canon, n, umfield.MaxText)
+		return "", fmt.Errorf("%w: %s: %d characters; at most %d", errInvalidValue, canon, n, umfield.MaxText)
 	}
 	return v, nil
 }
@@ -92,7 +92,7 @@ func checkStyleWords(canon, v string, vocab []string) error {
 	if n == 0 || n > 3 || len([]rune(v)) > 40 {
 		list := append([]string(nil), vocab...)
 		sort.Strings(list)
-		return fmt.Errorf("%w: %s must be one to three of: %s", ErrInvalidValue, canon, strings.Join(list, ", "))
+		return fmt.Errorf("%w: %s must be one to three of: %s", errInvalidValue, canon, strings.Join(list, ", "))
 	}
 	return nil
 }

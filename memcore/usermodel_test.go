@@ -45,7 +45,7 @@ func TestUserModelApplyGetEveryField(t *testing.T) {
 	if len(m.Interaction.CommonOpeners) != 1 || !umfield.IsList("INTERACTION.common_openers") {
 		t.Errorf("common_openers = %v", m.Interaction.CommonOpeners)
 	}
-	if err := memcore.ApplyField(&m, "style.shoe_size", "44"); !errors.Is(err, memcore.ErrUnknownField) {
+	if err := memcore.ApplyField(&m, "style.shoe_size", "44"); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Errorf("unknown field: %v", err)
 	}
 	if _, ok := m.Get("style"); ok || umfield.IsList("technical.nope") {

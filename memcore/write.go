@@ -25,7 +25,7 @@ import (
 type AddRequest struct {
 	Text string
 	// Type is one of the Type constants (case-insensitive); "" means fact,
-	// anything else is ErrUnknownType.
+	// anything else is ErrInvalidArgument.
 	Type Type
 	// Source is the atom's source class. Trust is never the zero value: ""
 	// stores the atom as agent_generated, in quarantine. A human surface
@@ -34,7 +34,7 @@ type AddRequest struct {
 	Source Source
 	// Confidence is in (0, 1]; 0 means unset and is stored without a
 	// confidence, which every reader scores as 1.0. A negative, NaN or
-	// larger value is ErrInvalidConfidence.
+	// larger value is ErrInvalidArgument.
 	Confidence float64
 	Pin        bool
 	Context    AtomContext
@@ -106,7 +106,7 @@ type prepared struct {
 func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) {
 	text := strings.TrimSpace(req.Text)
 	if text == "" {
-		return nil, ErrEmptyText
+		return nil, errEmptyText
 	}
 	src := req.Source
 	if src == "" {
@@ -123,7 +123,7 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 		typ = TypeFact
 	}
 	if c := req.Confidence; math.IsNaN(c) || c < 0 || c > 1 {
-		return nil, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1 (0 means unset: 1.0)", ErrInvalidConfidence, c)
+		return nil, fmt.Errorf("%w: confidence %v: allowed a number greater than 0 and at most 1 (0 means unset: 1.0)", errInvalidConfidence, c)
 	}
 	res := scan.Scan(text)
 	if w := strings.TrimSpace(req.Whole); w != "" && w != text {
@@ -145,9 +145,9 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 	if id == "" {
 		id = vocab.NewID()
 	} else if !vocab.ValidID(id) {
-		return nil, fmt.Errorf("%w: %q", ErrInvalidID, scanRedact(id))
+		return nil, fmt.Errorf("%w: %q", errInvalidID, scanRedact(id))
 	} else if scanRedact(id) != id {
-		return nil, fmt.Errorf("%w: the id looks like a credential", ErrInvalidID)
+		return nil, fmt.Errorf("%w: the id looks like a credential", errInvalidID)
 	}
 	created := req.CreatedAt
 	if created.IsZero() {
@@ -204,7 +204,7 @@ func (s *Store) prepare(ctx context.Context, req AddRequest) (*prepared, error) 
 // be exceeded, expired quarantine and then the lowest-retention unpinned
 // atoms are evicted; if that cannot make room, ErrCapExceeded is returned
 // and nothing is removed. The atom is durable when Add returns nil.
-// Invalid input is ErrEmptyText, ErrUnknownType or ErrInvalidConfidence.
+// Invalid input (empty text, unknown type, bad confidence) is ErrInvalidArgument.
 // A text the scanner blocks is not an error: it goes to quarantine
 // (AddResult.Quarantined, Reason).
 func (s *Store) Add(ctx context.Context, req AddRequest) (AddResult, error) {

@@ -2,7 +2,10 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,24 +15,28 @@ import (
 )
 
 // laneStore is the demo store with its lane replaced by three entries: two
-// from session s-lane-a, one from s-lane-b.
+// from session s-lane-a, one from s-lane-b. The lane is odekmem's own
+// file, which only the Hook's judgement fills; the test writes it as the
+// demo generator does.
 func laneStore(t *testing.T) *memcore.Store {
 	t.Helper()
-	st, _ := demoStoreWithout(t, "lane.json")
-	ctx := context.Background()
-	for _, r := range []memcore.LaneEntry{
-		{Text: "Give me the shell command first, then the explanation.", Type: "preference", Why: "a command that may be meant for this task only",
-			Message: "Give me the shell command first, then the explanation. Now, the flaky test…", Context: memcore.AtomContext{SessionID: "s-lane-a", Turn: 1}},
-		{Text: "We only follow our own style guide here.", Type: "convention", Why: "right under a paste, may be its last line",
-			Message: "The fork's guide says: …\nWe only follow our own style guide here.", Context: memcore.AtomContext{SessionID: "s-lane-a", Turn: 2}},
-		{Text: "Staging resets every night at two.", Type: "fact", Why: "may be a one-off remark (score 0.41)",
-			Message: "Staging resets every night at two.", Context: memcore.AtomContext{SessionID: "s-lane-b", Turn: 1}},
-	} {
-		if _, _, err := st.AddLane(ctx, []memcore.LaneEntry{r}); err != nil {
-			t.Fatal(err)
-		}
+	dir := copyDemo(t)
+	lane := []memcore.LaneEntry{
+		{ID: "1a2e0000000000000000000000000001", Text: "Give me the shell command first, then the explanation.", Type: "preference", Why: "a command that may be meant for this task only",
+			Message: "Give me the shell command first, then the explanation. Now, the flaky test…", Context: memcore.AtomContext{SessionID: "s-lane-a", Turn: 1}, CreatedAt: fixedNow},
+		{ID: "1a2e0000000000000000000000000002", Text: "We only follow our own style guide here.", Type: "convention", Why: "right under a paste, may be its last line",
+			Message: "The fork's guide says: …\nWe only follow our own style guide here.", Context: memcore.AtomContext{SessionID: "s-lane-a", Turn: 2}, CreatedAt: fixedNow},
+		{ID: "1a2e0000000000000000000000000003", Text: "Staging resets every night at two.", Type: "fact", Why: "may be a one-off remark (score 0.41)",
+			Message: "Staging resets every night at two.", Context: memcore.AtomContext{SessionID: "s-lane-b", Turn: 1}, CreatedAt: fixedNow},
 	}
-	return st
+	b, err := json.Marshal(lane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lane.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return openStore(t, dir)
 }
 
 // liveText reports whether a live atom has text, and its source class.

@@ -16,8 +16,8 @@ import (
 	"github.com/odekmem/odekmem/views"
 )
 
-// TestConfirmUnknownFieldStays: Confirm's ErrUnknownField is shown and the
-// entry stays queued.
+// TestConfirmUnknownFieldStays: Confirm's error for an unknown field
+// (ErrInvalidArgument) is shown and the entry stays queued.
 func TestConfirmUnknownFieldStays(t *testing.T) {
 	dir := copyDemo(t)
 	path := filepath.Join(dir, "user_model.json")

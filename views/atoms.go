@@ -468,10 +468,11 @@ func (a *Atoms) browseHistory(older bool) {
 // PinCmd pins or unpins an atom.
 func PinCmd(d Deps, id string, pin bool) func() tea.Msg {
 	return func() tea.Msg {
-		at, err := d.Review.SetPin(d.Ctx, id, pin)
+		at, u, err := d.Store.SetPin(d.Ctx, id, pin)
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("pin: %w", err)}
 		}
+		d.Review.Record(u)
 		verb, act := "unpinned", "unpin"
 		if at.Pin {
 			verb, act = "pinned", "pin"

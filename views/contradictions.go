@@ -108,18 +108,21 @@ func (c *Contradictions) Update(msg tea.Msg) tea.Cmd {
 	return Work(ResolveContradictionCmd(c.d, it, how))
 }
 
-// ResolveContradictionCmd records the person's decision.
+// ResolveContradictionCmd records the person's decision; u gives the
+// contradiction back its earlier decision.
 func ResolveContradictionCmd(d Deps, it CItem, how string) func() tea.Msg {
 	return func() tea.Msg {
-		if _, err := d.Review.Resolve(d.Ctx, it.C.ID, how); err != nil {
+		_, u, err := d.Store.ResolveContradiction(d.Ctx, it.C.ID, how)
+		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("resolve: %w", err)}
 		}
+		d.Review.Record(u)
 		what := map[string]string{
 			memcore.ResolveKeepNew:  "kept the newer memory; the older stays superseded",
 			memcore.ResolveKeepOld:  "kept the older memory; the newer is superseded",
 			memcore.ResolveKeepBoth: "kept both; neither is superseded",
 		}[how]
-		return MutatedMsg{Status: what + ": “" + Cut(Line(it.New.Text), 40) + "”"}
+		return MutatedMsg{Status: what + ": “" + Cut(Line(it.New.Text), 40) + "” (u undoes)", Undo: storeUndo(d, "resolve", 1)}
 	}
 }
 

@@ -88,10 +88,12 @@ func (p *Lane) Update(msg tea.Msg) tea.Cmd {
 // KeepCmd keeps a lane entry; u undoes it.
 func KeepCmd(d Deps, e memcore.LaneEntry) func() tea.Msg {
 	return func() tea.Msg {
-		r, err := d.Review.Keep(d.Ctx, e.ID)
+		rs, u, err := d.Store.Keep(d.Ctx, e.ID)
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("keep: %w", err)}
 		}
+		d.Review.Record(u)
+		r := rs[0]
 		what := "kept as yours"
 		if r.Quarantined {
 			what = "held in quarantine (" + r.Reason + ")"
@@ -103,9 +105,11 @@ func KeepCmd(d Deps, e memcore.LaneEntry) func() tea.Msg {
 // DropCmd drops a lane entry; u undoes it.
 func DropCmd(d Deps, e memcore.LaneEntry) func() tea.Msg {
 	return func() tea.Msg {
-		if _, err := d.Review.Drop(d.Ctx, e.ID); err != nil {
+		_, u, err := d.Store.Drop(d.Ctx, e.ID)
+		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("drop: %w", err)}
 		}
+		d.Review.Record(u)
 		return MutatedMsg{Status: fmt.Sprintf("dropped “%s” (u undoes)", Cut(Line(e.Text), 50)), Undo: storeUndo(d, "drop", 1)}
 	}
 }
@@ -113,10 +117,23 @@ func DropCmd(d Deps, e memcore.LaneEntry) func() tea.Msg {
 // KeepSessionCmd keeps every entry of a session; one u undoes it all.
 func KeepSessionCmd(d Deps, session string) func() tea.Msg {
 	return func() tea.Msg {
-		rs, err := d.Review.KeepSession(d.Ctx, session)
+		lane, err := d.Store.Lane(d.Ctx, session)
+		if err == nil && len(lane) == 0 {
+			err = fmt.Errorf("%w: no lane entry from session %s", memcore.ErrNotFound, session)
+		}
+		var rs []memcore.AddResult
+		var u memcore.Undo
+		if err == nil {
+			ids := make([]string, len(lane))
+			for i, e := range lane {
+				ids[i] = e.ID
+			}
+			rs, u, err = d.Store.Keep(d.Ctx, ids...)
+		}
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("keep session: %w", err)}
 		}
+		d.Review.Record(u)
 		return MutatedMsg{Status: fmt.Sprintf("kept %d from session %s (u undoes)", len(rs), Cut(Line(session), 24)), Undo: storeUndo(d, "keep session", 1)}
 	}
 }

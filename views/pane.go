@@ -50,7 +50,8 @@ type Selector interface {
 type Deps struct {
 	Ctx   context.Context
 	Store *memcore.Store
-	// Review runs the person's acts and keeps the history u takes back.
+	// Review keeps the history of the person's acts (each act records
+	// its Undo there) that u takes back.
 	Review *review.Session
 	Keys   keymap.KeyMap
 	Styles *theme.Styles
@@ -102,11 +103,9 @@ func (s *Seen) Has(id string) bool {
 func NewDeps(ctx context.Context, st *memcore.Store, styles *theme.Styles, glamourStyle string) Deps {
 	cfg := memcore.DefaultConfig()
 	now := time.Now
-	var rv *review.Session
 	if st != nil {
 		cfg = st.Config()
 		now = st.Now
-		rv = review.New(st)
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -115,7 +114,7 @@ func NewDeps(ctx context.Context, st *memcore.Store, styles *theme.Styles, glamo
 		glamourStyle = "notty"
 	}
 	return Deps{
-		Ctx: ctx, Store: st, Review: rv, Keys: keymap.DefaultKeyMap(), Styles: styles, Now: now,
+		Ctx: ctx, Store: st, Review: &review.Session{}, Keys: keymap.DefaultKeyMap(), Styles: styles, Now: now,
 		HalfLife: cfg.DecayHalfLifeDays, TTL: cfg.QuarantineTTLDays,
 		Glamour: glamourStyle, Cache: NewRenderCache(), Seen: &Seen{},
 	}

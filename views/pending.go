@@ -93,13 +93,14 @@ func (p *Pending) Update(msg tea.Msg) tea.Cmd {
 func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
 	pr := it.P
 	return func() tea.Msg {
-		_, err := d.Review.Confirm(d.Ctx, pr.ID)
-		if errors.Is(err, memcore.ErrUnknownField) {
-			return MutatedMsg{Err: fmt.Errorf("cannot confirm %s: unknown user-model field; the entry stays queued", Line(pr.Field))}
+		_, u, err := d.Store.Confirm(d.Ctx, pr.ID)
+		if errors.Is(err, memcore.ErrInvalidArgument) {
+			return MutatedMsg{Err: fmt.Errorf("cannot confirm %s: %v; the entry stays queued", Line(pr.Field), err)}
 		}
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("confirm: %w", err)}
 		}
+		d.Review.Record(u)
 		verb := "="
 		if umfield.IsList(pr.Field) {
 			verb = "+"
@@ -112,10 +113,11 @@ func ConfirmCmd(d Deps, it PItem) func() tea.Msg {
 // RejectCmd drops a pending inference; u undoes it.
 func RejectCmd(d Deps, pr memcore.PendingReview) func() tea.Msg {
 	return func() tea.Msg {
-		got, err := d.Review.Reject(d.Ctx, pr.ID)
+		got, u, err := d.Store.Reject(d.Ctx, pr.ID)
 		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("reject: %w", err)}
 		}
+		d.Review.Record(u)
 		return MutatedMsg{Status: fmt.Sprintf("rejected %s (u undoes)", Line(pr.Field)),
 			Undo: storeUndo(d, "reject "+Line(got.Field), 1)}
 	}

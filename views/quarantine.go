@@ -281,10 +281,11 @@ func PromoteCmd(d Deps, its []QItem) func() tea.Msg {
 	return func() tea.Msg {
 		var last memcore.Atom
 		for i, it := range its {
-			at, err := d.Review.Promote(d.Ctx, it.Q.ID)
+			at, u, err := d.Store.Promote(d.Ctx, it.Q.ID)
 			if err != nil {
 				return MutatedMsg{Err: fmt.Errorf("promote (%d of %d done): %w", i, len(its), err), Undo: storeUndo(d, "promote", i)}
 			}
+			d.Review.Record(u)
 			last = at
 		}
 		if len(its) == 1 {

@@ -14,10 +14,11 @@ func ForgetCmd(d Deps, ids []string) func() tea.Msg {
 	return func() tea.Msg {
 		var last memcore.Atom
 		for i, id := range ids {
-			at, _, err := d.Review.Forget(d.Ctx, id)
+			at, _, u, err := d.Store.Forget(d.Ctx, id)
 			if err != nil {
 				return MutatedMsg{Err: fmt.Errorf("forget: %w", err), Undo: storeUndo(d, "forget", i)}
 			}
+			d.Review.Record(u)
 			last = at
 		}
 		st := fmt.Sprintf("forgot %d atoms (u undoes)", len(ids))
@@ -32,8 +33,9 @@ func ForgetCmd(d Deps, ids []string) func() tea.Msg {
 	}
 }
 
-// storeUndo is the Undo of an act that made n changes through the store:
-// it takes back the session's latest n acts (review.Session.Undo), newest first, so a
+// storeUndo is the Undo of an act that made n changes through the store,
+// each recorded in d.Review: it takes back the session's latest n acts
+// (review.Session.Undo), newest first, so a
 // batch comes back whole, links between its atoms included. The label
 // names the act; with n > 1 it gets the count. Nil when n is 0.
 func storeUndo(d Deps, label string, n int) *Undo {

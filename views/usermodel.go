@@ -33,9 +33,11 @@ func LoadUserModel(d Deps) tea.Cmd {
 // user-model field as the person's act; u undoes it.
 func EditUserModelCmd(d Deps, field, value string) func() tea.Msg {
 	return func() tea.Msg {
-		if err := d.Review.EditUserModel(d.Ctx, field, value); err != nil {
+		u, err := d.Store.EditUserModel(d.Ctx, field, value)
+		if err != nil {
 			return MutatedMsg{Err: fmt.Errorf("edit %s: %w", field, err)}
 		}
+		d.Review.Record(u)
 		if strings.TrimSpace(value) == "" {
 			return MutatedMsg{Status: fmt.Sprintf("removed %s (u undoes)", field), Undo: storeUndo(d, "remove "+field, 1)}
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/review"
 )
 
 // The superseded-memory verbs: list the contradictions waiting for the
@@ -118,7 +117,7 @@ func cmdResolve(c *ctx) error {
 	default:
 		return usagef("resolution must be keep-new, keep-old or keep-both, got %q", res)
 	}
-	x, err := review.New(c.store).Resolve(c, id, res)
+	x, _, err := c.store.ResolveContradiction(c, id, res)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/review"
 )
 
 // The lane: candidates from the person's own messages the judgement was
@@ -67,13 +66,13 @@ func cmdKeep(c *ctx) error {
 	var err error
 	switch {
 	case sess != "" && len(c.p.pos) == 0:
-		rs, err = review.New(c.store).KeepSession(c, sess)
-	case sess == "" && len(c.p.pos) == 1:
-		var r memcore.AddResult
-		r, err = review.New(c.store).Keep(c, c.p.pos[0])
+		var ids []string
+		ids, err = sessionLane(c, sess)
 		if err == nil {
-			rs = append(rs, r)
+			rs, _, err = c.store.Keep(c, ids...)
 		}
+	case sess == "" && len(c.p.pos) == 1:
+		rs, _, err = c.store.Keep(c, c.p.pos[0])
 	default:
 		return usagef("expected keep <lane-id> or keep --session S")
 	}
@@ -93,11 +92,28 @@ func cmdKeep(c *ctx) error {
 	return err
 }
 
+// sessionLane returns the ids of a session's lane entries, for keep
+// --session; a session with none is ErrNotFound.
+func sessionLane(c *ctx, session string) ([]string, error) {
+	lane, err := c.store.Lane(c, session)
+	if err != nil {
+		return nil, err
+	}
+	if len(lane) == 0 {
+		return nil, fmt.Errorf("%w: no lane entry from session %s", memcore.ErrNotFound, session)
+	}
+	ids := make([]string, len(lane))
+	for i, e := range lane {
+		ids[i] = e.ID
+	}
+	return ids, nil
+}
+
 func cmdDrop(c *ctx) error {
 	if err := needArgs(c, 1, "drop <lane-id>"); err != nil {
 		return err
 	}
-	e, err := review.New(c.store).Drop(c, c.p.pos[0])
+	e, _, err := c.store.Drop(c, c.p.pos[0])
 	if err != nil {
 		return err
 	}

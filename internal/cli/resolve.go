@@ -32,13 +32,13 @@ func resolveAtomID(c *ctx, arg string) (string, error) {
 	if want == "" {
 		return "", usagef("expected an atom id")
 	}
-	live, quar, err := c.store.IDsWithPrefix(c, want)
+	live, quar, err := atomsWithPrefix(c, want)
 	if err != nil {
 		return "", err
 	}
-	for _, id := range append(live, quar...) {
-		if id == want {
-			return id, nil
+	for _, a := range append(live, quar...) {
+		if a.ID == want {
+			return a.ID, nil
 		}
 	}
 	if len(want) < minPrefix {
@@ -46,14 +46,14 @@ func resolveAtomID(c *ctx, arg string) (string, error) {
 	}
 	switch n := len(live) + len(quar); {
 	case n == 1:
-		return append(live, quar...)[0], nil
+		return append(live, quar...)[0].ID, nil
 	case n > 1:
 		var lines []string
-		for _, id := range live {
-			lines = append(lines, candidateLine(c, id, false))
+		for _, a := range live {
+			lines = append(lines, candidateLine(a, false))
 		}
-		for _, id := range quar {
-			lines = append(lines, candidateLine(c, id, true))
+		for _, a := range quar {
+			lines = append(lines, candidateLine(a, true))
 		}
 		return "", ambiguous(want, "atoms", lines)
 	}
@@ -98,7 +98,7 @@ func resolvePendingID(c *ctx, arg string) (string, error) {
 		}
 		return "", ambiguous(want, "pending reviews", lines)
 	}
-	if live, quar, err := c.store.IDsWithPrefix(c, want); err != nil {
+	if live, quar, err := atomsWithPrefix(c, want); err != nil {
 		return "", err
 	} else if len(live)+len(quar) > 0 {
 		return "", fmt.Errorf("%s is an atom id; %s takes a pending-review id (see odekmem pending)", want, c.cmd.Name())
@@ -121,16 +121,42 @@ func pendingWithPrefix(c *ctx, prefix string) ([]string, error) {
 	return out, nil
 }
 
-func candidateLine(c *ctx, id string, quarantined bool) string {
-	a, _, err := c.store.Get(c, id)
-	if err != nil {
-		return id
+// atomsWithPrefix returns the live and the quarantined atoms whose ids
+// start with prefix, oldest first; a full id is looked up directly.
+func atomsWithPrefix(c *ctx, prefix string) (live, quar []memcore.Atom, err error) {
+	if a, q, err := c.store.Get(c, prefix); err == nil {
+		if q != nil {
+			return nil, []memcore.Atom{a}, nil
+		}
+		return []memcore.Atom{a}, nil, nil
 	}
+	atoms, err := c.store.List(c, memcore.Filter{})
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := len(atoms) - 1; i >= 0; i-- {
+		if strings.HasPrefix(atoms[i].ID, prefix) {
+			live = append(live, atoms[i])
+		}
+	}
+	qs, err := c.store.Quarantined(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, q := range qs {
+		if strings.HasPrefix(q.ID, prefix) {
+			quar = append(quar, q.Atom)
+		}
+	}
+	return live, quar, nil
+}
+
+func candidateLine(a memcore.Atom, quarantined bool) string {
 	where := "live"
 	if quarantined {
 		where = "quarantined"
 	}
-	return fmt.Sprintf("%s  %-11s  %s", id, where, clip(a.Text, 50))
+	return fmt.Sprintf("%s  %-11s  %s", a.ID, where, clip(a.Text, 50))
 }
 
 func ambiguous(prefix, what string, lines []string) error {

@@ -12,7 +12,6 @@ import (
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/umfield"
 	"github.com/odekmem/odekmem/memcore"
-	"github.com/odekmem/odekmem/memcore/review"
 )
 
 func cmdForget(c *ctx) error {
@@ -20,7 +19,7 @@ func cmdForget(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	a, q, err := review.New(c.store).Forget(c, id)
+	a, q, _, err := c.store.Forget(c, id)
 	if err != nil {
 		return err
 	}
@@ -40,9 +39,11 @@ func cmdPromote(c *ctx) error {
 	if err != nil {
 		return err
 	}
-	a, err := review.New(c.store).Promote(c, id)
-	if errors.Is(err, memcore.ErrNotQuarantined) {
-		return fmt.Errorf("%s is live already: only quarantined atoms are promoted", id)
+	a, _, err := c.store.Promote(c, id)
+	if errors.Is(err, memcore.ErrInvalidArgument) {
+		if _, q, gerr := c.store.Get(c, id); gerr == nil && q == nil {
+			return fmt.Errorf("%s is live already: only quarantined atoms are promoted", id)
+		}
 	}
 	if err != nil {
 		return err
@@ -62,8 +63,8 @@ func cmdPin(c *ctx, pin bool) error {
 	if err != nil {
 		return err
 	}
-	a, err := review.New(c.store).SetPin(c, id, pin)
-	if errors.Is(err, memcore.ErrNotLive) {
+	a, _, err := c.store.SetPin(c, id, pin)
+	if errors.Is(err, memcore.ErrInvalidArgument) {
 		if _, q, gerr := c.store.Get(c, id); gerr == nil && q != nil {
 			return fmt.Errorf("that atom (%s) is quarantined: promote it first (odekmem promote %s)", id, id[:min(len(id), 8)])
 		}
@@ -185,9 +186,9 @@ func cmdReview(c *ctx, confirm bool) error {
 	}
 	var p memcore.PendingReview
 	if confirm {
-		p, err = review.New(c.store).Confirm(c, id)
+		p, _, err = c.store.Confirm(c, id)
 	} else {
-		p, err = review.New(c.store).Reject(c, id)
+		p, _, err = c.store.Reject(c, id)
 	}
 	if err != nil {
 		return err
@@ -243,7 +244,7 @@ func cmdModel(c *ctx) error {
 		if field == "" {
 			return usagef("unknown user-model field %q: one of %s", pos[1], strings.Join(umfield.Fields, ", "))
 		}
-		if err := review.New(c.store).EditUserModel(c, field, value); err != nil {
+		if _, err := c.store.EditUserModel(c, field, value); err != nil {
 			return err
 		}
 		m, err := c.store.UserModel(c)

@@ -11,11 +11,17 @@ import (
 // The client types are memcore/llm's: the tasks here run on whatever
 // Client an agent hands memcore.
 type (
-	Client     = llm.Client
-	ClientFunc = llm.ClientFunc
-	Request    = llm.Request
-	Message    = llm.Message
+	Client  = llm.Client
+	Request = llm.Request
+	Message = llm.Message
 )
+
+// ClientFunc adapts a function to the Client interface (tests script
+// replies with it).
+type ClientFunc func(ctx context.Context, req Request) (string, error)
+
+// Complete calls f.
+func (f ClientFunc) Complete(ctx context.Context, req Request) (string, error) { return f(ctx, req) }
 
 // ask runs one task call: it wraps the client's error with the task name and
 // turns an empty (or think-only) reply into ErrEmptyReply, whatever Client

@@ -361,7 +361,7 @@ func (s *Server) listQuarantine(ctx context.Context, req *mcp.CallToolRequest, a
 	if err != nil {
 		return nil, out, toolErr(err)
 	}
-	entries, total, err := tool.ListQuarantine(ctx, a.Limit)
+	entries, total, err := tool.Quarantine(ctx, "", a.Limit)
 	if err != nil {
 		return nil, out, toolErr(err)
 	}
@@ -413,7 +413,7 @@ func (s *Server) searchQuarantine(ctx context.Context, req *mcp.CallToolRequest,
 	if err != nil {
 		return nil, out, toolErr(err)
 	}
-	hits, err := tool.SearchQuarantine(ctx, a.Query, a.K)
+	hits, _, err := tool.Quarantine(ctx, a.Query, a.K)
 	if err != nil {
 		return nil, out, toolErr(err)
 	}

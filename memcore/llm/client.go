@@ -1,8 +1,9 @@
 // Package llm is what an agent hands memcore to give it a memory LLM: a
 // Client with one method, Complete, that sends one chat request and
-// returns the reply's text. ClientFunc adapts a function; package
-// memcore/openai has a ready-made Client for any OpenAI-compatible chat
-// endpoint (openai-go), for an agent that opts into it.
+// returns the reply's text (any type of the agent's that has it will do);
+// package memcore/openai has a ready-made Client for any
+// OpenAI-compatible chat endpoint (openai-go), for an agent that opts into
+// it.
 //
 // memcore runs every memory task on the Client it is given (per-turn
 // extraction, user-state inference, intent prediction, rerank,
@@ -49,9 +50,3 @@ type Request struct {
 type Client interface {
 	Complete(ctx context.Context, req Request) (string, error)
 }
-
-// ClientFunc adapts a function to the Client interface.
-type ClientFunc func(ctx context.Context, req Request) (string, error)
-
-// Complete calls f.
-func (f ClientFunc) Complete(ctx context.Context, req Request) (string, error) { return f(ctx, req) }

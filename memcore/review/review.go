@@ -1,15 +1,16 @@
-// Package review is what a person does with their agent's memory: promote
-// what they vouch for out of the quarantine, forget, pin, confirm or
-// reject the user-model inferences waiting for them, settle
-// contradictions — and undo their latest act. It is for a surface that
-// offers its person such commands (odek's "memory extended promote",
-// "pending", "confirm" …; odekmem's TUI and CLI use it).
+// Package review keeps the undo history of what a person does with their
+// agent's memory. The acts themselves — promote what they vouch for out of
+// the quarantine, forget, pin, confirm or reject the user-model inferences
+// waiting for them, settle contradictions, keep or drop lane entries, edit
+// the user model — are memcore.Store methods that each return the
+// memcore.Undo of what they did. A surface that offers its person such
+// commands (odek's "memory extended promote", "pending", "confirm" …;
+// odekmem's TUI) records each act's Undo in a Session, whose Undo takes
+// back the latest act, newest first.
 //
-// The acts are memcore.Store's; a Session runs them for one person and
-// keeps the history Undo walks back, newest first. Nothing here may be
-// driven by a model: give the agent's model the memory tool (memcore.Tool)
-// instead, which cannot promote, confirm or unpin, and whose acts no
-// Session records.
+// Nothing here may be driven by a model: give the agent's model the memory
+// tool (memcore.Tool) instead, which cannot promote, confirm or unpin, and
+// whose acts have no Undo.
 package review
 
 import (
@@ -26,26 +27,29 @@ const depth = 256
 // ErrNothingToUndo means Undo found no act left to take back.
 var ErrNothingToUndo = errors.New("nothing to undo")
 
-// Session is one person's review of a store: their acts and the history
-// Undo takes back. It is safe for concurrent use; the history lives in
-// memory and keeps the latest 256 acts.
+// Session is one person's review: the history of their acts that Undo
+// takes back. The zero Session is empty and ready to use; it is safe for
+// concurrent use, and the history lives in memory and keeps the latest 256
+// acts.
 type Session struct {
-	st *memcore.Store
-
 	mu   sync.Mutex
 	acts []memcore.Undo
 }
 
-// New starts a session on st.
-func New(st *memcore.Store) *Session {
-	if st == nil {
-		panic("review.New: nil store")
-	}
-	return &Session{st: st}
-}
-
-func (s *Session) record(u memcore.Undo, err error) {
-	if err != nil {
+// Record adds u, the Undo a person's act on the store returned
+// (memcore.Store's Forget, Promote, SetPin, Confirm, Reject,
+// ResolveContradiction, Keep, Drop or EditUserModel), to the history, as
+// its newest act:
+//
+//	a, u, err := st.Promote(ctx, id)
+//	if err != nil {
+//		return err
+//	}
+//	sess.Record(u)
+//
+// The zero Undo (String returns "") is not recorded.
+func (s *Session) Record(u memcore.Undo) {
+	if u.String() == "" {
 		return
 	}
 	s.mu.Lock()
@@ -54,77 +58,6 @@ func (s *Session) record(u memcore.Undo, err error) {
 		s.acts = append(s.acts[:0], s.acts[1:]...)
 	}
 	s.acts = append(s.acts, u)
-}
-
-// Forget removes an atom from the live store or the quarantine (see
-// memcore.Store.Forget). Undo brings it back with its links.
-func (s *Session) Forget(ctx context.Context, id string) (memcore.Atom, *memcore.QuarantinedAtom, error) {
-	a, q, u, err := s.st.Forget(ctx, id)
-	s.record(u, err)
-	return a, q, err
-}
-
-// Promote moves a quarantined atom to the live store as user_approved: the
-// person vouches for it (see memcore.Store.Promote). Undo puts it back in
-// the quarantine as it was.
-func (s *Session) Promote(ctx context.Context, id string) (memcore.Atom, error) {
-	a, u, err := s.st.Promote(ctx, id)
-	s.record(u, err)
-	return a, err
-}
-
-// SetPin pins or unpins a live atom. Undo sets the pin back.
-func (s *Session) SetPin(ctx context.Context, id string, pin bool) (memcore.Atom, error) {
-	a, u, err := s.st.SetPin(ctx, id, pin)
-	s.record(u, err)
-	return a, err
-}
-
-// Confirm applies a pending user-model inference. Undo gives the field its
-// old value back and queues the review again.
-func (s *Session) Confirm(ctx context.Context, pendingID string) (memcore.PendingReview, error) {
-	p, u, err := s.st.Confirm(ctx, pendingID)
-	s.record(u, err)
-	return p, err
-}
-
-// Reject drops a pending user-model inference. Undo queues it again.
-func (s *Session) Reject(ctx context.Context, pendingID string) (memcore.PendingReview, error) {
-	p, u, err := s.st.Reject(ctx, pendingID)
-	s.record(u, err)
-	return p, err
-}
-
-// Resolve decides a contradiction: memcore.ResolveKeepNew, ResolveKeepOld
-// or ResolveKeepBoth. Undo gives it back its earlier decision.
-func (s *Session) Resolve(ctx context.Context, id, resolution string) (memcore.Contradiction, error) {
-	c, u, err := s.st.ResolveContradiction(ctx, id, resolution)
-	s.record(u, err)
-	return c, err
-}
-
-// Keep stores a lane entry — a candidate from the person's own messages
-// the judgement was not sure about — as a user_approved atom (see
-// memcore.Store.Keep). Undo forgets it and puts the entry back.
-func (s *Session) Keep(ctx context.Context, id string) (memcore.AddResult, error) {
-	r, u, err := s.st.Keep(ctx, id)
-	s.record(u, err)
-	return r, err
-}
-
-// KeepSession keeps every lane entry of one agent session. One Undo takes
-// them all back.
-func (s *Session) KeepSession(ctx context.Context, session string) ([]memcore.AddResult, error) {
-	rs, u, err := s.st.KeepSession(ctx, session)
-	s.record(u, err)
-	return rs, err
-}
-
-// Drop removes a lane entry. Undo puts it back.
-func (s *Session) Drop(ctx context.Context, id string) (memcore.LaneEntry, error) {
-	e, u, err := s.st.Drop(ctx, id)
-	s.record(u, err)
-	return e, err
 }
 
 // Undo takes back the latest act of this session not yet undone and
@@ -141,13 +74,4 @@ func (s *Session) Undo(ctx context.Context) (string, error) {
 	s.acts = s.acts[:len(s.acts)-1]
 	s.mu.Unlock()
 	return u.String(), u.Apply(ctx)
-}
-
-// EditUserModel sets or (with an empty value) removes a confirmed
-// user-model field (see memcore.Store.EditUserModel). Undo gives the field
-// its old value back.
-func (s *Session) EditUserModel(ctx context.Context, field, value string) error {
-	u, err := s.st.EditUserModel(ctx, field, value)
-	s.record(u, err)
-	return err
 }

@@ -49,7 +49,7 @@ func found(t *testing.T, st *memcore.Store, query, id string) bool {
 func TestPromoteIsThePersonsAndUndoable(t *testing.T) {
 	ctx := context.Background()
 	st, _ := open(t)
-	rv := review.New(st)
+	var rv review.Session
 	web := must(st.Add(ctx, memcore.AddRequest{Text: "the ledger service retries failed payouts three times", Source: memcore.SourceWeb}))
 	if !web.Quarantined || found(t, st, "ledger payouts retries", web.Atom.ID) {
 		t.Fatalf("a web page's text is recallable before a person promoted it: %+v", web)
@@ -58,11 +58,15 @@ func TestPromoteIsThePersonsAndUndoable(t *testing.T) {
 	if len(q) != 1 || q[0].ID != web.Atom.ID || q[0].Reason != "tainted" || q[0].SourceClass != memcore.SourceWeb || q[0].QuarantinedAt.IsZero() {
 		t.Fatalf("quarantine %+v", q)
 	}
-	a := must(rv.Promote(ctx, web.Atom.ID))
+	a, u, err := st.Promote(ctx, web.Atom.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv.Record(u)
 	if a.SourceClass != memcore.SourceUserApproved || !found(t, st, "ledger payouts retries", a.ID) {
 		t.Fatalf("promoted atom %+v is not recalled as the person's", a)
 	}
-	if _, err := rv.Promote(ctx, a.ID); !errors.Is(err, memcore.ErrNotQuarantined) {
+	if _, u, err := st.Promote(ctx, a.ID); !errors.Is(err, memcore.ErrInvalidArgument) || u.String() != "" {
 		t.Fatalf("second promote: %v", err)
 	}
 	if label := must(rv.Undo(ctx)); label != "promote "+a.ID[:8] {
@@ -80,13 +84,12 @@ func TestPromoteIsThePersonsAndUndoable(t *testing.T) {
 func TestPinListStatsCompact(t *testing.T) {
 	ctx := context.Background()
 	st, dir := open(t)
-	rv := review.New(st)
 	a := must(st.Add(ctx, memcore.AddRequest{Text: "We deploy payments-api with blue-green", Source: memcore.SourceUserSaid, Type: memcore.TypeDecision,
 		Context: memcore.AtomContext{Project: "/src/payments-api"}}))
 	must(st.Add(ctx, memcore.AddRequest{Text: "tabs in Go files", Source: memcore.SourceUserSaid, Type: memcore.TypeConvention}))
 	must(st.Add(ctx, memcore.AddRequest{Text: "curl output said the build is green", Source: memcore.SourceToolOutput}))
-	if p := must(rv.SetPin(ctx, a.Atom.ID, true)); !p.Pin {
-		t.Fatal("not pinned")
+	if p, _, err := st.SetPin(ctx, a.Atom.ID, true); err != nil || !p.Pin {
+		t.Fatal("not pinned", err)
 	}
 	if got, _, _ := st.Get(ctx, a.Atom.ID); !got.Pin {
 		t.Fatal("the pin did not reach the store")
@@ -94,7 +97,7 @@ func TestPinListStatsCompact(t *testing.T) {
 	if l := must(st.List(ctx, memcore.Filter{Type: "DECISION", Project: "payments-api"})); len(l) != 1 || l[0].ID != a.Atom.ID {
 		t.Fatalf("list by type and project: %+v", l)
 	}
-	if _, err := st.List(ctx, memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrUnknownType) {
+	if _, err := st.List(ctx, memcore.Filter{Type: "decisions"}); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("unknown type: %v", err)
 	}
 	s := must(st.Stats(ctx))
@@ -105,7 +108,7 @@ func TestPinListStatsCompact(t *testing.T) {
 	if c := must(st.Compact(ctx)); c.Vectors != 2 || c.Before <= 0 {
 		t.Fatalf("compact %+v", c)
 	}
-	if _, err := rv.SetPin(ctx, must(st.Quarantined(ctx))[0].ID, true); !errors.Is(err, memcore.ErrNotLive) {
+	if _, _, err := st.SetPin(ctx, must(st.Quarantined(ctx))[0].ID, true); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("pin of a quarantined atom: %v", err)
 	}
 }
@@ -116,7 +119,7 @@ func TestPinListStatsCompact(t *testing.T) {
 func TestPendingInferencesWaitForThePerson(t *testing.T) {
 	ctx := context.Background()
 	st, dir := open(t)
-	rv := review.New(st)
+	var rv review.Session
 	testkit.QueuePending(t, dir,
 		memcore.PendingReview{ID: "p-tone", Field: "style.tone", Value: "direct", Evidence: "asked for no preamble", Confidence: 0.8},
 		memcore.PendingReview{ID: "p-lang", Field: "technical.primary_language", Value: "Rust", Confidence: 0.4})
@@ -126,14 +129,20 @@ func TestPendingInferencesWaitForThePerson(t *testing.T) {
 	if len(must(st.UserModel(ctx)).Values()) != 0 {
 		t.Fatal("the user model holds a value nobody confirmed")
 	}
-	if p := must(rv.Confirm(ctx, "p-tone")); p.Value != "direct" {
-		t.Fatalf("confirm %+v", p)
+	p, u, err := st.Confirm(ctx, "p-tone")
+	if err != nil || p.Value != "direct" {
+		t.Fatalf("confirm %+v %v", p, err)
 	}
-	must(rv.Reject(ctx, "p-lang"))
+	rv.Record(u)
+	_, u, err = st.Reject(ctx, "p-lang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv.Record(u)
 	if m := must(st.UserModel(ctx)).Values(); len(m) != 1 || m[0] != [2]string{"style.tone", "direct"} {
 		t.Fatalf("user model %+v", m)
 	}
-	if _, err := rv.Confirm(ctx, "../p"); !errors.Is(err, memcore.ErrInvalidID) {
+	if _, _, err := st.Confirm(ctx, "../p"); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("bad pending id: %v", err)
 	}
 	must(rv.Undo(ctx)) // the reject
@@ -149,7 +158,6 @@ func TestPendingInferencesWaitForThePerson(t *testing.T) {
 func TestContradictionsReachThePerson(t *testing.T) {
 	ctx := context.Background()
 	st, _ := open(t)
-	rv := review.New(st)
 	hook := memcore.NewHook(st)
 	defer hook.Close(ctx)
 	must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to use RabbitMQ for order events.", SessionID: "s1"}))
@@ -158,7 +166,7 @@ func TestContradictionsReachThePerson(t *testing.T) {
 	if len(cs) != 1 || len(rr.Contradictions) != 1 || rr.Contradictions[0].ID != cs[0].ID {
 		t.Fatalf("contradictions %+v, recorded %+v", cs, rr.Contradictions)
 	}
-	if _, err := rv.Resolve(ctx, cs[0].ID, "keep-all"); !errors.Is(err, memcore.ErrBadResolution) {
+	if _, _, err := st.ResolveContradiction(ctx, cs[0].ID, "keep-all"); !errors.Is(err, memcore.ErrInvalidArgument) {
 		t.Fatalf("bad resolution: %v", err)
 	}
 	top := func() string {
@@ -171,7 +179,10 @@ func TestContradictionsReachThePerson(t *testing.T) {
 	if top() != cs[0].New {
 		t.Fatal("the superseded decision is recalled first")
 	}
-	c := must(rv.Resolve(ctx, cs[0].ID, memcore.ResolveKeepOld))
+	c, _, err := st.ResolveContradiction(ctx, cs[0].ID, memcore.ResolveKeepOld)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if c.Resolution != memcore.ResolveKeepOld || len(must(st.Contradictions(ctx, false))) != 0 || len(must(st.Contradictions(ctx, true))) != 1 {
 		t.Fatalf("resolved %+v", c)
 	}
@@ -186,18 +197,26 @@ func TestContradictionsReachThePerson(t *testing.T) {
 func TestUndoTakesBackTheResolveNotAnEarlierAct(t *testing.T) {
 	ctx := context.Background()
 	st, dir := open(t)
-	rv := review.New(st)
+	var rv review.Session
 	testkit.QueuePending(t, dir, memcore.PendingReview{ID: "p-lang", Field: "technical.primary_language", Value: "Rust", Confidence: 0.4})
 	hook := memcore.NewHook(st)
 	defer hook.Close(ctx)
 	must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to use RabbitMQ for order events.", SessionID: "s1"}))
 	must(hook.RecordUserMessage(ctx, memcore.Turn{Message: "We decided to move order events from RabbitMQ to Kafka.", SessionID: "s1"}))
-	must(rv.Reject(ctx, "p-lang"))
+	_, u, err := st.Reject(ctx, "p-lang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv.Record(u)
 	cs := must(st.Contradictions(ctx, false))
 	if len(cs) != 1 {
 		t.Fatalf("contradictions %+v", cs)
 	}
-	must(rv.Resolve(ctx, cs[0].ID, memcore.ResolveKeepOld))
+	_, u, err = st.ResolveContradiction(ctx, cs[0].ID, memcore.ResolveKeepOld)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv.Record(u)
 	if label := must(rv.Undo(ctx)); label != "resolve "+cs[0].ID[:8]+" keep-old" {
 		t.Fatalf("undo took back %q", label)
 	}
@@ -212,14 +231,17 @@ func TestUndoTakesBackTheResolveNotAnEarlierAct(t *testing.T) {
 	}
 }
 
-// TestClosedStore: a session's acts fail with the store's ErrClosed.
+// TestClosedStore: an act fails with the store's ErrClosed and returns
+// the zero Undo, which a session does not record.
 func TestClosedStore(t *testing.T) {
 	st, _ := open(t)
-	rv := review.New(st)
+	var rv review.Session
 	st.Close(context.Background())
-	if _, err := rv.Promote(context.Background(), "0123456789abcdef"); !errors.Is(err, memcore.ErrClosed) {
+	_, u, err := st.Promote(context.Background(), "0123456789abcdef")
+	if !errors.Is(err, memcore.ErrClosed) {
 		t.Fatalf("after Close: %v", err)
 	}
+	rv.Record(u)
 	if _, err := rv.Undo(context.Background()); !errors.Is(err, review.ErrNothingToUndo) {
 		t.Fatalf("undo after Close: %v", err)
 	}

@@ -203,15 +203,21 @@ func run() error {
 		return fmt.Errorf("search: %v %+v", err, res)
 	}
 	fmt.Println("search:", len(res), "first:", res[0].Atom.Type)
+	// A refused argument is ErrInvalidArgument, its message naming it.
+	if _, err := st.Add(ctx, memcore.AddRequest{Text: "x", Type: "rumour", Source: memcore.SourceUserSaid}); !errors.Is(err, memcore.ErrInvalidArgument) {
+		return fmt.Errorf("add of an unknown type: %v", err)
+	}
+	fmt.Println("add: ErrInvalidArgument for an unknown type")
 	tc := hook.BeforeTurn(ctx, memcore.Turn{Message: "which database does the ledger use?", SessionID: "s1", Project: "payments-api"})
 	if len(tc.Memory.Atoms) == 0 {
 		return fmt.Errorf("BeforeTurn recalled nothing: %+v", tc)
 	}
 	fmt.Println("recall block atoms:", len(tc.Memory.Atoms))
-	// The person's side (package review), as an agent's own "memory
-	// promote" command would use it: the quarantined tool proposal is not
-	// recalled until the person promotes it, and undo takes that back.
-	rv := review.New(st)
+	// The person's side, as an agent's own "memory promote" command would
+	// do it: the quarantined tool proposal is not recalled until the
+	// person promotes it (a Store act), and the act's Undo, kept in a
+	// review.Session, takes that back.
+	var rv review.Session
 	quarantined, err := st.Quarantined(ctx)
 	if err != nil || len(quarantined) != 1 || !strings.Contains(quarantined[0].Text, "password") {
 		return fmt.Errorf("quarantine %+v: %v", quarantined, err)
@@ -228,10 +234,11 @@ func run() error {
 	if wiki() {
 		return fmt.Errorf("a quarantined proposal was recalled")
 	}
-	promoted, err := rv.Promote(ctx, quarantined[0].ID)
+	promoted, undo, err := st.Promote(ctx, quarantined[0].ID)
 	if err != nil || promoted.SourceClass != memcore.SourceUserApproved || !wiki() {
 		return fmt.Errorf("promote %+v: %v", promoted, err)
 	}
+	rv.Record(undo)
 	if label, err := rv.Undo(ctx); err != nil || wiki() {
 		return fmt.Errorf("undo %q: %v", label, err)
 	}
