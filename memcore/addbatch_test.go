@@ -41,12 +41,12 @@ func TestAddBatchKeepsRequestOrder(t *testing.T) {
 	for i := range reqs {
 		switch i {
 		case 17:
-			if !errors.Is(errs[i], memcore.ErrEmptyText) {
+			if !errors.Is(errs[i], memcore.ErrInvalidArgument) {
 				t.Errorf("request 17 (empty): error %v", errs[i])
 			}
 			continue
 		case 99:
-			if !errors.Is(errs[i], memcore.ErrInvalidConfidence) {
+			if !errors.Is(errs[i], memcore.ErrInvalidArgument) {
 				t.Errorf("request 99 (confidence 2): error %v", errs[i])
 			}
 			continue
