@@ -52,11 +52,13 @@ type Options struct {
 	// LLM is the memory LLM; nil means none: every task falls back to its
 	// offline behaviour.
 	LLM llm.Client
-	// Guard is the optional second opinion (memcore/guard): text the local
+	// Guard is the optional second opinion: text the local
 	// scanner passes on a tainted or inferred path, and every promote of
 	// a flagged entry, gets its verdict. Text it judges an injection waits
 	// in quarantine with the reason "scan_rejected: guard: …" (the guard's
-	// own words are not kept). nil means none.
+	// own words are not kept). nil means none. odekmem builds it from the
+	// guard settings of its config file; its type is internal to this
+	// module, so an agent program leaves it nil (the scanner still runs).
 	Guard *guard.Guard
 	// LockTimeout bounds the wait for the store's lock file while another
 	// process holds it; zero means 30 s. The ctx of
