@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/scan"
 	"io"
 	"strconv"
 	"text/tabwriter"
@@ -28,6 +29,10 @@ type termWriter struct {
 	w   io.Writer
 	buf []byte
 	err error
+	// own is set for text built only from odekmem's own constants (the
+	// help overview): it is still made visible, but not searched for
+	// credentials, which no constant holds.
+	own bool
 }
 
 func newTermWriter(w io.Writer) *termWriter { return &termWriter{w: w} }
@@ -51,6 +56,10 @@ func (t *termWriter) Write(p []byte) (int, error) {
 
 func (t *termWriter) emit(line []byte) {
 	if t.err != nil {
+		return
+	}
+	if t.own {
+		_, t.err = io.WriteString(t.w, scan.Visible(string(line)))
 		return
 	}
 	_, t.err = io.WriteString(t.w, safeText(string(line)))
