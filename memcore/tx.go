@@ -23,7 +23,7 @@ type tx struct {
 	vectors            bool              // rewrite vectors.odm however little changed
 	logs               map[string][]byte // untracked files (agent sessions) to write
 	chunks             map[string]string // id → text to write at commit
-	remove             []string          // ids whose chunks go after commit
+	remove             map[string]bool   // ids whose chunks go after commit
 	after              []func()          // run after a successful commit, locks held
 }
 
@@ -71,6 +71,11 @@ func (t *tx) writeChunk(id, text string) {
 		t.chunks = map[string]string{}
 	}
 	t.chunks[id] = text
+	// An id evicted earlier in this tx and written again (an import that
+	// brings back an atom a newer one of the same batch evicted) keeps
+	// its new chunk: unlinking it after commit would leave atoms.json
+	// listing an atom whose text is gone.
+	delete(t.remove, id)
 	t.s.setUsage(filepath.Join(dirChunks, id+chunkExt), roundUp(int64(len(text)), t.s.size.blockSz))
 }
 
@@ -78,14 +83,16 @@ func (t *tx) writeChunk(id, text string) {
 // commit (atoms.json lists the atom until then).
 // Its bytes leave the accounting now, or every later atom of the tx would
 // evict again for space already freed.
+// A chunk this tx was to write is not written; the id is still unlinked
+// after commit, since a chunk of the same id may be on disk from before
+// (evicted, written again and evicted again in one batch).
 func (s *Store) removeChunkLocked(t *tx, id string) {
 	s.dropUsage(filepath.Join(dirChunks, id+chunkExt))
-	switch {
-	case t.chunks[id] != "":
-		delete(t.chunks, id)
-	default:
-		t.remove = append(t.remove, id)
+	delete(t.chunks, id)
+	if t.remove == nil {
+		t.remove = map[string]bool{}
 	}
+	t.remove[id] = true
 }
 
 // saveQuarantineLocked rewrites quarantine.json at t's commit.
@@ -175,9 +182,9 @@ func (t *tx) write() error {
 		s.account(name)
 	}
 	if len(t.remove) > 0 {
-		rels := make([]string, len(t.remove))
-		for i, id := range t.remove {
-			rels[i] = chunkRel(id)
+		rels := make([]string, 0, len(t.remove))
+		for id := range t.remove {
+			rels = append(rels, chunkRel(id))
 		}
 		s.files.RemoveMany(rels)
 	}
