@@ -14,7 +14,7 @@ func (v *State) startBuildJob(cached []Item, ids, idTexts []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	v.cancel = cancel
 	ready := make(chan struct{})
-	v.ready = ready
+	v.ready.Store(&ready)
 	v.building.Store(true)
 	v.done.Store(0)
 	v.total.Store(int64(len(cached) + len(ids)))
@@ -75,13 +75,13 @@ func (v *State) startBuildJob(cached []Item, ids, idTexts []string) {
 }
 
 func (v *State) waitBuild() {
-	<-v.ready
+	<-*v.ready.Load()
 }
 
 // WaitReady blocks until a background rebuild is done or ctx ends.
 func (v *State) WaitReady(ctx context.Context) error {
 	select {
-	case <-v.ready:
+	case <-*v.ready.Load():
 		if err, _ := v.buildErr.Load().(error); err != nil {
 			return fmt.Errorf("rebuild vector index: %w", err)
 		}

@@ -73,7 +73,10 @@ type State struct {
 	// reconciles again.
 	stale atomic.Bool
 
-	ready    chan struct{}
+	// ready is closed when the background build is done. It is replaced
+	// when a build starts (under the store's write lock) while preparing
+	// writers may be waiting on it outside that lock: an atomic pointer.
+	ready    atomic.Pointer[chan struct{}]
 	building atomic.Bool
 	done     atomic.Int64
 	total    atomic.Int64
@@ -85,8 +88,10 @@ type State struct {
 // New is an empty vector state whose indexes are of kind (see vindex.New)
 // and whose vectors come from emb.
 func New(kind string, emb embed.Embedder) *State {
-	v := &State{kind: kind, emb: emb, calib: &calibrator{emb: emb}, texts: map[string]string{}, ready: make(chan struct{})}
-	close(v.ready)
+	v := &State{kind: kind, emb: emb, calib: &calibrator{emb: emb}, texts: map[string]string{}}
+	done := make(chan struct{})
+	close(done)
+	v.ready.Store(&done)
 	return v
 }
 
