@@ -96,7 +96,7 @@ func TestAddBatchWithAnEndedContext(t *testing.T) {
 	defer s.Close(context.Background())
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	reqs := make([]memcore.AddRequest, 50)
+	reqs := make([]memcore.AddRequest, 100) // a size AddBatch pipelines
 	for i := range reqs {
 		reqs[i] = memcore.AddRequest{Text: fmt.Sprintf("note %d on the ended context", i), Source: memcore.SourceUserSaid}
 	}

@@ -244,7 +244,11 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	// store locked: then every atom is prepared first.
 	ready := func(int) {}
 	wait := func() {}
-	if s.localPrepare() {
+	// A background index build (after open, or an embedder change) is
+	// waited for before the locks are taken, never under them; a small
+	// batch (the hook's) is prepared outside the locks, as before.
+	pipeline := len(reqs) >= pipelineMin && s.localPrepare() && s.vec.WaitReady(ctx) == nil
+	if pipeline {
 		done := make([]chan struct{}, len(reqs))
 		for i := range done {
 			done[i] = make(chan struct{})
@@ -287,6 +291,10 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	wait() // when the update failed before taking every atom
 	return results, errs, err
 }
+
+// pipelineMin is the batch size from which AddBatch overlaps preparing and
+// committing: an import's or ingest's batch, not the hook's few atoms.
+const pipelineMin = 64
 
 // localPrepare reports whether prepare does only local, bounded work: the
 // built-in embedder and no guard (whose LLM is a network call).
