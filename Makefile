@@ -8,12 +8,15 @@ all: build
 
 # odekmem and the thin per-prompt hook client beside it (odekmem setup
 # points agents' hooks at bin/odekmem-hook when it is there). Both are
-# static (CGO_ENABLED=0: the pure-Go DNS resolver and user lookup): a
-# process then starts without the dynamic loader and libc, about 3 ms of
-# the 11 ms `odekmem version` took (BENCHMARKS.md, issue 24).
+# static by default (CGO_ENABLED=0): a process starts without the dynamic
+# loader and libc, about 3 ms of the 11 ms `odekmem version` took
+# (BENCHMARKS.md, issue 24). Go's own DNS resolver then does not consult
+# nsswitch.conf's extra sources (mDNS .local names, sssd): an embedder or
+# memory LLM at such a name needs `make build CGO_ENABLED=1`.
+CGO_ENABLED ?= 0
 build:
-	CGO_ENABLED=0 $(GO) build -o bin/odekmem .
-	CGO_ENABLED=0 $(GO) build -o bin/odekmem-hook ./cmd/odekmem-hook
+	CGO_ENABLED=$(CGO_ENABLED) $(GO) build -o bin/odekmem .
+	CGO_ENABLED=$(CGO_ENABLED) $(GO) build -o bin/odekmem-hook ./cmd/odekmem-hook
 
 # The test command of README.md and CI: vet, then every test under the race
 # detector (fuzz targets run their seed corpora). The binaries the tests

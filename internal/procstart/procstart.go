@@ -1,9 +1,10 @@
 // Package procstart records when the process started, for logs that report
-// a whole process's time. Its only dependencies are the runtime, time and
-// syscall, so it is among the first packages initialised (Go initialises
-// the packages whose imports are done in import-path order): what it
-// misses is the runtime's own start, well under a millisecond, and the
-// exec itself.
+// a whole process's time, and defers garbage collection in a short-lived
+// process (DeferGC). It depends only on the standard library's runtime,
+// time, syscall, os and sync packages, so it is among the first packages
+// initialised (Go initialises the packages whose imports are done in
+// import-path order): what it misses is the runtime's own start, well
+// under a millisecond, and the exec itself.
 package procstart
 
 import "time"
