@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/odekmem/odekmem/internal/embed"
 	"sort"
 	"strings"
 	"time"
@@ -66,7 +67,7 @@ type Scored struct {
 	Matched []string `json:"matched,omitempty"`
 }
 
-func (o SearchOptions) allows(a Atom) bool {
+func (o *SearchOptions) allows(a *Atom) bool {
 	if vocab.IsTainted(a.SourceClass) {
 		return false
 	}
@@ -82,6 +83,20 @@ func (o SearchOptions) allows(a Atom) bool {
 		return false
 	}
 	return true
+}
+
+// filterKey identifies the atoms allows admits (two options with the
+// same key admit the same atoms).
+func (o *SearchOptions) filterKey() string {
+	return strings.Join(append([]string{projectKey(o.Project), string(o.Type), string(o.Source)}, typeStrings(o.Types)...), "\x00")
+}
+
+func typeStrings(ts []Type) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = string(t)
+	}
+	return out
 }
 
 // embedQuery embeds a query string.
@@ -245,15 +260,33 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 	if hy == nil {
 		return out, nil
 	}
+	// The index holds live atoms only, so an unfiltered search needs no
+	// per-row check; every candidate is still checked below. A filtered
+	// one is checked against the ids its filter admits, listed once per
+	// distinct filter: the scan asks for every row it cannot rule out by
+	// score, which for a selective filter (the hook's typed searches) is
+	// every row, and a lookup in the whole store's map per row cost a
+	// third of a turn.
+	admitted := map[string]map[string]struct{}{}
 	for i, q := range qs {
 		opts := q.Options
-		// The index holds live atoms only, so an unfiltered search needs
-		// no per-row check; every candidate is still checked below.
-		if opts.Project != "" || opts.Type != "" || opts.Source != "" || len(opts.Types) > 0 {
-			hqs[i].Allow = func(id string) bool {
-				e := s.byID[id]
-				return e != nil && opts.allows(e.atom)
+		if opts.Project == "" && opts.Type == "" && opts.Source == "" && len(opts.Types) == 0 {
+			continue
+		}
+		key := opts.filterKey()
+		set, ok := admitted[key]
+		if !ok {
+			set = map[string]struct{}{}
+			for _, e := range s.order {
+				if opts.allows(&e.atom) {
+					set[e.atom.ID] = struct{}{}
+				}
 			}
+			admitted[key] = set
+		}
+		hqs[i].Allow = func(id string) bool {
+			_, ok := set[id]
+			return ok
 		}
 	}
 	all := hy.CandidatesMulti(vecs, hqs)
@@ -262,6 +295,9 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 	// With the lexical hash embedder, one shared common word is no
 	// evidence (recall_gate.go); a neural embedder's similarity is its own.
 	lexicalOnly := s.vec.Embedder().Sparse()
+	// The queries of one call share most candidates: each atom's terms
+	// are read once.
+	terms := map[*entry][]string{}
 	for i, cands := range all {
 		p := plans[i]
 		if p.k <= 0 {
@@ -271,10 +307,18 @@ func (s *Store) searchVecMulti(vecs [][]float32, qs []searchQuery, vecOf []int) 
 		res := make([]Scored, 0, len(cands))
 		for _, c := range cands {
 			e := s.byID[c.ID]
-			if e == nil || !qs[i].Options.allows(e.atom) || float64(c.Sim) < p.minScore {
+			if e == nil || !qs[i].Options.allows(&e.atom) || float64(c.Sim) < p.minScore {
 				continue
 			}
-			matched := matchedTerms(qt, e.atom.Text)
+			var matched []string
+			if len(qt) > 0 {
+				ts, ok := terms[e]
+				if !ok {
+					ts = embed.Terms(e.atom.Text)
+					terms[e] = ts
+				}
+				matched = matchedIn(qt, ts)
+			}
 			if lexicalOnly && weakEvidence(matched) {
 				continue
 			}

@@ -42,13 +42,27 @@ func matchedTerms(q []queryTerm, text string) []string {
 	if len(q) == 0 {
 		return nil
 	}
-	have := map[string]bool{}
-	for _, t := range embed.Terms(text) {
-		have[t] = true
+	return matchedIn(q, embed.Terms(text))
+}
+
+// matchedIn is matchedTerms over a text's index terms (embed.Terms).
+func matchedIn(q []queryTerm, terms []string) []string {
+	found := make([]bool, len(q))
+	n := 0
+	for _, t := range terms {
+		for i := range q {
+			if !found[i] && q[i].term == t {
+				found[i] = true
+				n++
+			}
+		}
 	}
-	var out []string
-	for _, t := range q {
-		if have[t.term] {
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
+	for i, t := range q {
+		if found[i] {
 			out = append(out, t.word)
 		}
 	}
