@@ -31,3 +31,26 @@ func TestFilesMasksGeneratedIDsOnly(t *testing.T) {
 		t.Error("a secret in a text field was masked")
 	}
 }
+
+// TestFilesMasksTimestamps: a timestamp's nanosecond digits that hold an
+// 8-digit piece of a hex secret by chance are no leak; the same digits in
+// a text field still are.
+func TestFilesMasksTimestamps(t *testing.T) {
+	dir := t.TempDir()
+	secret := "c0de57293709beef" // "57293709", as a CI run met it
+	stamp := `"quarantined_at": "2026-12-02T02:03:12.357293709Z"`
+	os.WriteFile(filepath.Join(dir, "quarantine.json"), []byte(`[{`+stamp+`, "text": "[REDACTED:shopify_token]"}]`), 0o600)
+	for p, b := range Files(dir) {
+		if l := Leaks(b, secret); l != "" {
+			t.Errorf("a timestamp read as a leak of %q in %s: %s", l, p, b)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "quarantine.json"), []byte(`[{`+stamp+`, "text": "build 57293709 failed"}]`), 0o600)
+	found := false
+	for _, b := range Files(dir) {
+		found = found || Leaks(b, secret) != ""
+	}
+	if !found {
+		t.Error("digits of a secret in a text field were masked")
+	}
+}

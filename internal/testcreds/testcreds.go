@@ -294,6 +294,12 @@ func Leaks(s, secret string) string {
 	return ""
 }
 
+// MaskTimes replaces the RFC 3339 timestamps of text with "<time>": their
+// nanosecond digits hold a given 8-digit piece of a hex secret now and
+// then by chance (a CI run found "57293709" of a Shopify token in a
+// quarantined_at), and no secret is ever stored in a timestamp.
+func MaskTimes(text string) string { return timestamp.ReplaceAllString(text, "<time>") }
+
 // Markers blanks the redaction markers ("[REDACTED:kind]") of text: a
 // rule's name may spell a piece of a generated secret.
 func Markers(text string) string { return redactionMarker.ReplaceAllString(text, "[]") }
@@ -346,7 +352,8 @@ func Variants(c Cred) []struct{ Name, Text, Secret string } {
 // chunk's file name, hex digests in hash fields — are masked wherever they
 // appear: an 8-digit piece of a hex secret turns up in one of them now and
 // then by chance (a CI run found "55cd1230" of a hex key inside a lane
-// entry's id), and no secret is ever stored in them.
+// entry's id), and no secret is ever stored in them. Timestamps are masked
+// too (MaskTimes).
 func Files(dir string) map[string]string {
 	out := map[string]string{}
 	ids := map[string]bool{}
@@ -364,6 +371,9 @@ func Files(dir string) map[string]string {
 		}
 		return nil
 	})
+	for p, b := range out {
+		out[p] = MaskTimes(b)
+	}
 	if len(ids) == 0 {
 		return out
 	}
@@ -381,6 +391,8 @@ func Files(dir string) map[string]string {
 var (
 	// generatedID is a chunk's file name: the atom's id.
 	generatedID = regexp.MustCompile(`^([0-9a-f]{32})\.md$`)
+	// timestamp is an RFC 3339 time as the store writes it.
+	timestamp = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})`)
 	// idField is a hex value of a JSON field that holds an id or a digest.
 	idField = regexp.MustCompile(`"(?:[a-z_]*id|corpus|hash|checksum|digest|fingerprint)"\s*:\s*"(?:\d+:)?([0-9a-f]{16,64})"`)
 )
