@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/odekmem/odekmem/internal/embed"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -68,21 +69,17 @@ type Scored struct {
 }
 
 func (o *SearchOptions) allows(a *Atom) bool {
-	if vocab.IsTainted(a.SourceClass) {
+	// The cheap, selective tests first: a typed search admits few atoms.
+	if o.Type != "" && a.Type != o.Type || o.Source != "" && a.SourceClass != o.Source {
 		return false
 	}
-	if o.Project != "" && projectKey(a.Context.Project) != projectKey(o.Project) || o.Type != "" && a.Type != o.Type || o.Source != "" && a.SourceClass != o.Source {
+	if len(o.Types) > 0 && !slices.Contains(o.Types, a.Type) {
 		return false
 	}
-	if len(o.Types) > 0 {
-		for _, t := range o.Types {
-			if a.Type == t {
-				return true
-			}
-		}
+	if o.Project != "" && projectKey(a.Context.Project) != projectKey(o.Project) {
 		return false
 	}
-	return true
+	return !vocab.IsTainted(a.SourceClass)
 }
 
 // filterKey identifies the atoms allows admits (two options with the
