@@ -85,15 +85,16 @@ func (o *SearchOptions) allows(a *Atom) bool {
 // filterKey identifies the atoms allows admits (two options with the
 // same key admit the same atoms).
 func (o *SearchOptions) filterKey() string {
-	return strings.Join(append([]string{projectKey(o.Project), string(o.Type), string(o.Source)}, typeStrings(o.Types)...), "\x00")
-}
-
-func typeStrings(ts []Type) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = string(t)
+	var b strings.Builder
+	for _, f := range []string{projectKey(o.Project), string(o.Type), string(o.Source)} {
+		b.WriteString(f)
+		b.WriteByte(0)
 	}
-	return out
+	for _, t := range o.Types {
+		b.WriteString(string(t))
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // embedQuery embeds a query string.

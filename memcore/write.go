@@ -241,14 +241,13 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 	// prepared, while the rest are still being prepared (at the cap the
 	// commit's near-duplicate search and evictions took as long as the
 	// preparation). A remote embedder or guard is never called with the
-	// store locked: then every atom is prepared first.
+	// store locked, a background index build (after open, or an embedder
+	// change) is waited for before the locks are taken, and a small batch
+	// (the hook's) is prepared outside the locks: then every atom is
+	// prepared first.
 	ready := func(int) {}
 	wait := func() {}
-	// A background index build (after open, or an embedder change) is
-	// waited for before the locks are taken, never under them; a small
-	// batch (the hook's) is prepared outside the locks, as before.
-	pipeline := len(reqs) >= pipelineMin && s.localPrepare() && s.vec.WaitReady(ctx) == nil
-	if pipeline {
+	if len(reqs) >= pipelineMin && s.localPrepare() && s.vec.WaitReady(ctx) == nil {
 		done := make([]chan struct{}, len(reqs))
 		for i := range done {
 			done[i] = make(chan struct{})
@@ -297,16 +296,11 @@ func (s *Store) AddBatch(ctx context.Context, reqs []AddRequest) ([]AddResult, [
 const pipelineMin = 64
 
 // localPrepare reports whether prepare does only local, bounded work: the
-// built-in embedder and no guard (whose LLM is a network call).
+// built-in embedder (memcore's own, or the one an agent passed as
+// NewHashEmbedder) and no guard (whose LLM is a network call).
 func (s *Store) localPrepare() bool {
-	if s.opts.Guard != nil {
-		return false
-	}
-	if s.opts.Embedder == nil {
-		return true
-	}
-	_, native := s.opts.Embedder.(embed.Native)
-	return native
+	_, native := s.vec.Embedder().(embed.Native)
+	return native && s.opts.Guard == nil
 }
 
 // commitLocked stores a prepared atom in t. Caller holds the write locks.
