@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/procstart"
 	"io"
 	"os"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"github.com/odekmem/odekmem/internal/eval"
 	"github.com/odekmem/odekmem/internal/judge"
 	"github.com/odekmem/odekmem/internal/judge/corpus"
+	"github.com/odekmem/odekmem/internal/procstart"
 	"github.com/odekmem/odekmem/memcore"
 )
 

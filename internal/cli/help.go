@@ -25,14 +25,24 @@ var globalFlagHelp = [][2]string{
 // help is the help function of every command: the overview for the root
 // (and the "memory extended" levels), a verb's page otherwise.
 func (a *app) help(cmd *cobra.Command, _ []string) {
-	out := newTermWriter(a.env.Stdout)
-	defer out.Flush()
-	if isVerb(cmd) {
-		printVerbHelp(out, cmd, termWidth(a.env))
+	if !isVerb(cmd) {
+		a.writeOverview()
 		return
 	}
-	out.own = true // constants only (see cmdHelp)
+	out := newTermWriter(a.env.Stdout)
+	defer out.Flush()
+	printVerbHelp(out, cmd, termWidth(a.env))
+}
+
+// writeOverview writes the overview to stdout. It is the command table's
+// names and summaries and the topics' summaries, all constants, so it is
+// made visible but not searched for credentials: redacting it cost a
+// third of `odekmem help` (the credential patterns compiled for nothing).
+func (a *app) writeOverview() {
+	out := newTermWriter(a.env.Stdout)
+	out.own = true
 	a.printOverview(out, termWidth(a.env))
+	out.Flush()
 }
 
 // printOverview is `odekmem help`: the verbs by group, wrapped to width.
@@ -207,17 +217,13 @@ func wrap(text string, width int) []string {
 
 // cmdHelp is the help verb: the overview, a verb's page or a topic.
 func (a *app) cmdHelp(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		a.writeOverview()
+		return nil
+	}
 	out := newTermWriter(a.env.Stdout)
 	defer out.Flush()
 	width := termWidth(a.env)
-	if len(args) == 0 {
-		// The overview is the command table's names and summaries and the
-		// topics' summaries, all constants: redacting it cost a third of
-		// `odekmem help` (the credential patterns compiled for nothing).
-		out.own = true
-		a.printOverview(out, width)
-		return nil
-	}
 	if len(args) > 1 {
 		return withVerb(usagef("expected help [verb|topic]"), "help")
 	}

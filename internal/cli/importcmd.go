@@ -2,10 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"github.com/odekmem/odekmem/internal/procstart"
 	"io"
 	"os"
 
+	"github.com/odekmem/odekmem/internal/procstart"
 	"github.com/odekmem/odekmem/memcore"
 )
 

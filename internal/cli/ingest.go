@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/procstart"
 	"io"
 	"os"
 	"strings"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/odekmem/odekmem/internal/agenthook"
 	"github.com/odekmem/odekmem/internal/jsonl"
+	"github.com/odekmem/odekmem/internal/procstart"
 	"github.com/odekmem/odekmem/internal/scan"
 	"github.com/odekmem/odekmem/internal/textutil"
 	"github.com/odekmem/odekmem/memcore"

@@ -3,10 +3,11 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"github.com/odekmem/odekmem/internal/scan"
 	"io"
 	"strconv"
 	"text/tabwriter"
+
+	"github.com/odekmem/odekmem/internal/scan"
 )
 
 // The one terminal sanitiser. Every byte a verb writes to stdout passes

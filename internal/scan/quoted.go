@@ -1,8 +1,9 @@
 package scan
 
 import (
-	"github.com/odekmem/odekmem/internal/lazyre"
 	"strings"
+
+	"github.com/odekmem/odekmem/internal/lazyre"
 )
 
 // Talk about attacks quotes them: "the phishing e-mail told the assistant
